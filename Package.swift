@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Module layering (dependencies point one way):
+//   SignalScopeCore (runtime + instrumentation seam)
+//     <- SignalScope (umbrella that users import)
+//     <- SignalScopeTesting (helpers for tests written on the runtime)
+// Tracing, analysis, rendering, CGraphviz and the CLI join this list in later issues.
+let package = Package(
+    name: "SignalScope",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "SignalScope", targets: ["SignalScope"]),
+        .library(name: "SignalScopeTesting", targets: ["SignalScopeTesting"]),
+        .executable(name: "RuntimeTour", targets: ["RuntimeTour"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        .target(
+            name: "SignalScopeCore",
+            dependencies: [.product(name: "DequeModule", package: "swift-collections")]
+        ),
+        .target(name: "SignalScope", dependencies: ["SignalScopeCore"]),
+        .target(name: "SignalScopeTesting", dependencies: ["SignalScope"]),
+        .executableTarget(
+            name: "RuntimeTour",
+            dependencies: ["SignalScope"],
+            path: "Examples/RuntimeTour"
+        ),
+        .testTarget(
+            name: "SignalScopeCoreTests",
+            dependencies: ["SignalScope", "SignalScopeTesting"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

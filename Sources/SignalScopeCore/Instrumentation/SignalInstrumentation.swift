@@ -1,0 +1,153 @@
+/// The runtime's instrumentation seam: the one protocol a tracer implements.
+///
+/// The runtime calls these methods at every node creation, subscription, event, terminal
+/// event, disposal and observer store or release. It knows nothing else about tracing: a
+/// tracer plugs in with ``Instrumentation/install(_:)``.
+///
+/// Calls arrive on whatever thread the runtime is running on, possibly several at once,
+/// so conforming types must be thread-safe. They must not call back into the runtime
+/// (for example subscribe to a signal) from inside a callback.
+///
+/// A subscription reports to the hook that was installed when it was made, for its whole
+/// life; a hook that should stop receiving calls after it is uninstalled has to ignore
+/// them itself.
+public protocol SignalInstrumentation: AnyObject, Sendable {
+    /// A node of the signal graph was created.
+    func nodeCreated(_ node: NodeDescriptor)
+
+    /// An observer subscribed to a node. Sent before the node's creation block runs.
+    func subscribed(_ subscription: SubscriptionDescriptor)
+
+    /// The subscription stored its observer closures: from now on the subscription keeps
+    /// whatever they capture alive. `closures` are the non-nil closures, in the order next,
+    /// error, completed, for tools that inspect captures.
+    func observerStored(_ subscription: SubscriptionID, closures: [Any])
+
+    /// The subscription released its observer closures and whatever they capture.
+    func observerReleased(_ subscription: SubscriptionID)
+
+    /// A value is about to be delivered to the subscription's observer.
+    func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value)
+
+    /// An error is about to be delivered to the subscription's observer, ending it.
+    func errorDelivered(_ subscription: SubscriptionID, error: any Error)
+
+    /// Completion is about to be delivered to the subscription's observer, ending it.
+    func completedDelivered(_ subscription: SubscriptionID)
+
+    /// The subscription was disposed; `cause` says what disposed it.
+    func disposed(_ subscription: SubscriptionID, cause: DisposalCause)
+
+    /// An event was sent after a terminal event and dropped: a grammar violation.
+    func eventDropped(_ violation: DroppedEvent)
+}
+
+/// What kind of node a ``NodeDescriptor`` describes.
+public enum NodeKind: String, Sendable, Hashable, CaseIterable {
+    /// A cold signal made with `Signal { subscriber in ... }` or a factory such as `just`.
+    case signal
+    /// A ``Subject``.
+    case subject
+    /// A ``ReplaySubject``.
+    case replaySubject
+    /// A ``BehaviorSubject``.
+    case behaviorSubject
+    /// The signal of a ``MutableProperty``.
+    case property
+    /// The `ended` signal of a ``Lifetime``.
+    case lifetime
+    /// An operator stage, such as `map` or `merge`.
+    case `operator`
+    /// A command's signal.
+    case command
+}
+
+/// How a node depends on one of its parents.
+public enum EdgeKind: String, Sendable, Hashable {
+    /// Values flow from the parent into the node (`map`'s source, each of `merge`'s inputs).
+    case data
+    /// The parent only controls the node's lifetime or timing (`takeUntil`'s trigger).
+    case control
+}
+
+/// One parent of a node in the operator graph.
+public struct NodeEdge: Sendable, Hashable {
+    public let parent: NodeID
+    public let kind: EdgeKind
+
+    public init(parent: NodeID, kind: EdgeKind) {
+        self.parent = parent
+        self.kind = kind
+    }
+}
+
+/// Everything the runtime knows about a node when it is created.
+public struct NodeDescriptor: Sendable, Hashable {
+    public let id: NodeID
+    public let kind: NodeKind
+    /// The RAC-style name of what made the node: `createSignal`, `just`, `map`, `merge`, ...
+    public let name: String
+    /// Where the user's code created it.
+    public let site: SourceLocation
+    /// The operator graph's edges into this node.
+    public let parents: [NodeEdge]
+
+    public init(id: NodeID, kind: NodeKind, name: String, site: SourceLocation, parents: [NodeEdge]) {
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.site = site
+        self.parents = parents
+    }
+}
+
+/// Everything the runtime knows about a subscription when it is made.
+public struct SubscriptionDescriptor: Sendable, Hashable {
+    public let id: SubscriptionID
+    public let node: NodeID
+    /// Where the user's code subscribed (for operator-internal subscriptions, where the
+    /// operator was applied).
+    public let site: SourceLocation
+    /// The subscription whose creation block made this one, if any: in
+    /// `a.map(f).subscribe(...)`, the subscription to `a` has the one to `map` as parent.
+    public let parent: SubscriptionID?
+
+    public init(id: SubscriptionID, node: NodeID, site: SourceLocation, parent: SubscriptionID?) {
+        self.id = id
+        self.node = node
+        self.site = site
+        self.parent = parent
+    }
+}
+
+/// Why a subscription was disposed.
+public enum DisposalCause: UInt8, Sendable, Hashable, CaseIterable {
+    /// Someone called `dispose()` on its disposable.
+    case explicit = 1
+    /// It received `error` or `completed`.
+    case terminal
+    /// A ``ScopedDisposable`` holding it was deinitialized.
+    case scopedDeinit
+    /// A downstream subscription that depends on it was disposed or terminated.
+    case upstream
+}
+
+/// An event sent after a terminal event; the runtime dropped it.
+public struct DroppedEvent: Sendable, Hashable {
+    /// Which event was dropped.
+    public enum Kind: String, Sendable, Hashable {
+        case next, error, completed
+    }
+
+    public let kind: Kind
+    /// The node it was sent to: the subject, or the signal whose subscriber received it.
+    public let node: NodeID
+    /// The subscription it was sent to, or `nil` when it was sent to a subject.
+    public let subscription: SubscriptionID?
+
+    public init(kind: Kind, node: NodeID, subscription: SubscriptionID?) {
+        self.kind = kind
+        self.node = node
+        self.subscription = subscription
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Runs every action at once, on the calling thread (RACScheduler.immediateScheduler).
+///
+/// `schedule(after:)` blocks the calling thread until the date. Repeating actions are not
+/// supported, since they would never return.
+public final class ImmediateScheduler: Scheduler {
+    public init() {}
+
+    public var now: Date { Date() }
+
+    @discardableResult
+    public func schedule(_ action: @escaping () -> Void) -> Disposable? {
+        action()
+        return nil
+    }
+
+    @discardableResult
+    public func schedule(after date: Date, _ action: @escaping () -> Void) -> Disposable? {
+        Thread.sleep(until: date)
+        action()
+        return nil
+    }
+
+    @discardableResult
+    public func schedule(after date: Date, interval: TimeInterval, _ action: @escaping () -> Void) -> Disposable? {
+        Require.unsupported(
+            "ImmediateScheduler cannot run repeating actions; use a QueueScheduler or a TestScheduler")
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+
+/// A scheduler with virtual time, for deterministic tests of time-based code
+/// (RACTestScheduler).
+///
+/// Nothing runs until you move time on: ``advance(by:)`` and ``advance(to:)`` run every
+/// action due by then in date order (actions due at the same time in the order they were
+/// scheduled), and ``run()`` runs everything. `schedule(_:)` queues an action at the
+/// current virtual time, so it runs on the next advance, even `advance(by: 0)`.
+public final class TestScheduler: Scheduler {
+    private struct Scheduled {
+        let id: UInt64
+        var date: Date
+        let interval: TimeInterval?
+        let action: UncheckedSendable<() -> Void>
+    }
+
+    private struct State {
+        var now: Date
+        var queue: [Scheduled] = []
+        var nextID: UInt64 = 0
+
+        mutating func insert(_ item: Scheduled) {
+            // Keeps `queue` sorted by date, then by insertion.
+            let index = queue.firstIndex { $0.date > item.date } ?? queue.endIndex
+            queue.insert(item, at: index)
+        }
+    }
+
+    private let state: Mutex<State>
+
+    /// The most actions ``run()`` performs before concluding that a repeating action is
+    /// still scheduled and can never let it finish.
+    public static let runLimit = 1_000_000
+
+    /// Creates a scheduler whose virtual clock starts at `start`.
+    public init(start: Date = Date(timeIntervalSinceReferenceDate: 0)) {
+        state = Mutex(State(now: start))
+    }
+
+    /// The virtual time.
+    public var now: Date { state.withLock { $0.now } }
+
+    @discardableResult
+    public func schedule(_ action: @escaping () -> Void) -> Disposable? {
+        enqueue(at: nil, interval: nil, action)
+    }
+
+    @discardableResult
+    public func schedule(after date: Date, _ action: @escaping () -> Void) -> Disposable? {
+        enqueue(at: date, interval: nil, action)
+    }
+
+    @discardableResult
+    public func schedule(after date: Date, interval: TimeInterval, _ action: @escaping () -> Void) -> Disposable? {
+        Require.positive(interval, "A repeating interval")
+        return enqueue(at: date, interval: interval, action)
+    }
+
+    /// Moves virtual time on by `interval` seconds (not negative), running every action
+    /// due by then.
+    public func advance(by interval: TimeInterval) {
+        Require.nonNegative(interval, "TestScheduler.advance(by:) interval")
+        advance(to: now.addingTimeInterval(interval))
+    }
+
+    /// Moves virtual time on to `date` (not earlier than ``now``), running every action due
+    /// by then.
+    public func advance(to date: Date) {
+        Require.nonNegative(
+            date.timeIntervalSince(now), "The time to advance a TestScheduler by (from \(now) to \(date))")
+        while let action = takeDue(by: date) { action.value() }
+        state.withLock { $0.now = max($0.now, date) }
+    }
+
+    /// Runs every scheduled action, including those they schedule, moving virtual time to
+    /// each one's date, until none is left.
+    ///
+    /// A repeating action that is never disposed would keep it going forever, so it stops
+    /// with a precondition failure after ``runLimit`` actions.
+    public func run() {
+        var performed = 0
+        while let action = takeDue(by: .distantFuture) {
+            action.value()
+            performed += 1
+            if performed >= Self.runLimit {
+                Require.unsupported(
+                    "TestScheduler.run() performed \(Self.runLimit) actions and more are still scheduled; "
+                        + "a repeating action is probably never disposed. Use advance(by:) instead")
+            }
+        }
+    }
+
+    private func enqueue(at date: Date?, interval: TimeInterval?, _ action: @escaping () -> Void) -> Disposable {
+        let id = state.withLock { state in
+            state.nextID += 1
+            state.insert(Scheduled(
+                id: state.nextID, date: date ?? state.now, interval: interval, action: UncheckedSendable(action)))
+            return state.nextID
+        }
+        return Disposable { [weak self] in
+            self?.state.withLock { $0.queue.removeAll { $0.id == id } }
+        }
+    }
+
+    /// Removes the first action due by `limit`, moving the clock to its date; a repeating
+    /// action goes back in the queue for its next date.
+    private func takeDue(by limit: Date) -> UncheckedSendable<() -> Void>? {
+        state.withLock { state in
+            guard let first = state.queue.first, first.date <= limit else { return nil }
+            state.queue.removeFirst()
+            state.now = max(state.now, first.date)
+            if let interval = first.interval {
+                var again = first
+                again.date = first.date.addingTimeInterval(interval)
+                state.insert(again)
+            }
+            return first.action
+        }
+    }
+}

@@ -1,0 +1,138 @@
+/// A stream of events: `next* (error | completed)?` (RACSignal).
+///
+/// A `Signal` made with a creation block is cold: the block runs once per subscription, so
+/// its side effects (a network request, say) repeat for every subscriber. Subjects
+/// (``Subject``, ``ReplaySubject``, ``BehaviorSubject``) are hot signals that share one
+/// stream among all subscribers.
+///
+/// ```swift
+/// let numbers = Signal<Int> { subscriber in
+///     subscriber.sendNext(1)
+///     subscriber.sendCompleted()
+///     return Disposable { print("cleaned up") }
+/// }
+/// numbers.subscribeNext { print($0) }
+/// ```
+///
+/// A subscription keeps its signal alive until it ends; the signal does not keep its
+/// subscribers. See `docs/semantics.md` for the full contract.
+public class Signal<Value>: @unchecked Sendable {
+    /// The node's identity in traces and graphs.
+    public let id: NodeID
+    private let didSubscribe: ((Subscriber<Value>) -> Disposable?)?
+
+    /// Creates a cold signal whose `didSubscribe` block runs for every subscription
+    /// (RAC `+createSignal:`).
+    ///
+    /// - Parameter didSubscribe: Receives the new subscription's ``Subscriber``, sends it
+    ///   events (now or later, from any thread), and returns a disposable that cleans up
+    ///   when the subscription ends, or `nil`.
+    public convenience init(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        _ didSubscribe: @escaping (Subscriber<Value>) -> Disposable?
+    ) {
+        self.init(
+            kind: .signal, name: "createSignal",
+            site: SourceLocation(fileID: file, line: line, function: function),
+            didSubscribe: didSubscribe)
+    }
+
+    /// The designated initializer for every node: reports the node to the instrumentation.
+    /// `parents` is only evaluated when a hook is installed.
+    init(
+        kind: NodeKind, name: String, parents: @autoclosure () -> [NodeEdge] = [],
+        site: SourceLocation, didSubscribe: ((Subscriber<Value>) -> Disposable?)?
+    ) {
+        id = .next()
+        self.didSubscribe = didSubscribe
+        Instrumentation.current?.nodeCreated(
+            NodeDescriptor(id: id, kind: kind, name: name, site: site, parents: parents()))
+    }
+
+    /// Connects a new subscriber to this signal. Subjects override it.
+    func attach(_ subscriber: Subscriber<Value>) {
+        subscriber.add(didSubscribe?(subscriber))
+    }
+
+    /// Subscribes `observer`; `prepare` runs after the subscription exists and before the
+    /// signal starts sending to it.
+    @discardableResult
+    func subscribe(
+        _ observer: Observer<Value>, site: SourceLocation,
+        prepare: (Subscriber<Value>) -> Void = { _ in }
+    ) -> Disposable {
+        let subscriber = Subscriber(observer: observer, source: self, site: site)
+        prepare(subscriber)
+        if subscriber.id == .untraced {
+            attach(subscriber)
+        } else {
+            Instrumentation.currentSubscription.with(UInt(subscriber.id.rawValue)) { attach(subscriber) }
+        }
+        return subscriber.disposable
+    }
+}
+
+extension Signal {
+    /// Subscribes with closures for any of the three events (RAC
+    /// `-subscribeNext:error:completed:`); every label is optional.
+    ///
+    /// - Returns: A disposable that ends the subscription: the observer stops receiving
+    ///   events and its closures, and whatever they capture, are released.
+    @discardableResult
+    public func subscribe(
+        next: ((Value) -> Void)? = nil,
+        error: ((any Error) -> Void)? = nil,
+        completed: (() -> Void)? = nil,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Disposable {
+        subscribe(
+            Observer(next: next, error: error, completed: completed),
+            site: SourceLocation(fileID: file, line: line, function: function))
+    }
+
+    /// Subscribes to values only (RAC `-subscribeNext:`).
+    @discardableResult
+    public func subscribeNext(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        _ next: @escaping (Value) -> Void
+    ) -> Disposable {
+        subscribe(next: next, file: file, line: line, function: function)
+    }
+
+    /// Subscribes to the error only (RAC `-subscribeError:`).
+    @discardableResult
+    public func subscribeError(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        _ error: @escaping (any Error) -> Void
+    ) -> Disposable {
+        subscribe(error: error, file: file, line: line, function: function)
+    }
+
+    /// Subscribes to completion only (RAC `-subscribeCompleted:`).
+    @discardableResult
+    public func subscribeCompleted(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        _ completed: @escaping () -> Void
+    ) -> Disposable {
+        subscribe(completed: completed, file: file, line: line, function: function)
+    }
+
+    /// Forwards every event into `target`, for example a ``Subject`` (RAC `-subscribe:`).
+    ///
+    /// `target` receives the subscription's disposable through
+    /// ``SubscriberProtocol/didSubscribe(with:)`` before the first event, so it can stop the
+    /// forwarding: a subject does when it terminates, a ``Subscriber`` when it ends.
+    @discardableResult
+    public func subscribe<Target: SubscriberProtocol<Value>>(
+        _ target: Target,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Disposable {
+        subscribe(
+            Observer(
+                next: { target.sendNext($0) },
+                error: { target.sendError($0) },
+                completed: { target.sendCompleted() }),
+            site: SourceLocation(fileID: file, line: line, function: function),
+            prepare: { target.didSubscribe(with: $0.disposable) })
+    }
+}

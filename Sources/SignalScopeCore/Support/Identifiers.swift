@@ -1,0 +1,34 @@
+import Synchronization
+
+/// Identifies one node of the signal graph: a signal, subject, property, lifetime or operator stage.
+///
+/// Identifiers are unique for the life of the process and never reused, so a trace can
+/// refer to a node after it has been deallocated.
+public struct NodeID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { "n\(rawValue)" }
+
+    static func next() -> NodeID { NodeID(rawValue: nodeCounter.add(1, ordering: .relaxed).newValue) }
+}
+
+/// Identifies one subscription: one observer attached to one node.
+///
+/// Subscriptions made while no instrumentation is installed carry ``untraced``.
+public struct SubscriptionID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { "s\(rawValue)" }
+
+    /// The identifier of a subscription made while no instrumentation was installed.
+    public static let untraced = SubscriptionID(rawValue: 0)
+
+    static func next() -> SubscriptionID {
+        SubscriptionID(rawValue: subscriptionCounter.add(1, ordering: .relaxed).newValue)
+    }
+}
+
+private let nodeCounter = Atomic<UInt64>(0)
+private let subscriptionCounter = Atomic<UInt64>(0)

@@ -1,0 +1,99 @@
+import SignalScope
+import Synchronization
+
+/// A ``SignalInstrumentation`` that records every call, for tests of the runtime's seam
+/// and of code that wants to see what the runtime reports.
+///
+/// ```swift
+/// let spy = RecordingInstrumentation.recording {
+///     Signal.just(1).subscribeNext { _ in }
+/// }
+/// #expect(spy.calls.contains { if case .completed = $0 { true } else { false } })
+/// ```
+///
+/// The hook is global: events from other threads that run while it is installed are
+/// recorded too. Filter by the nodes and subscriptions your code made (``subscriptions(of:)``,
+/// ``calls(of:)``), and do not install two at once.
+public final class RecordingInstrumentation: SignalInstrumentation {
+    /// One call the runtime made.
+    public enum Call: Equatable, Sendable {
+        case nodeCreated(NodeDescriptor)
+        case subscribed(SubscriptionDescriptor)
+        case observerStored(SubscriptionID, closureCount: Int)
+        case observerReleased(SubscriptionID)
+        /// `value` is the delivered value's `String(describing:)`.
+        case next(SubscriptionID, value: String)
+        case error(SubscriptionID, description: String)
+        case completed(SubscriptionID)
+        case disposed(SubscriptionID, DisposalCause)
+        case dropped(DroppedEvent)
+
+        /// The subscription the call is about, if it is about one.
+        public var subscription: SubscriptionID? {
+            switch self {
+            case .nodeCreated: nil
+            case .subscribed(let descriptor): descriptor.id
+            case .observerStored(let id, _), .observerReleased(let id), .next(let id, _), .error(let id, _),
+                .completed(let id), .disposed(let id, _):
+                id
+            case .dropped(let event): event.subscription
+            }
+        }
+    }
+
+    private let log = Mutex<[Call]>([])
+
+    public init() {}
+
+    /// Installs a new recorder, runs `body`, restores the previous hook, and returns the
+    /// recorder.
+    public static func recording(_ body: () throws -> Void) rethrows -> RecordingInstrumentation {
+        let recorder = RecordingInstrumentation()
+        let previous = Instrumentation.install(recorder)
+        defer {
+            if let previous { Instrumentation.install(previous) } else { Instrumentation.uninstall() }
+        }
+        try body()
+        return recorder
+    }
+
+    /// Every call, in the order they were made.
+    public var calls: [Call] { log.withLock { $0 } }
+
+    /// The nodes created, in order.
+    public var nodes: [NodeDescriptor] {
+        calls.compactMap { if case .nodeCreated(let node) = $0 { node } else { nil } }
+    }
+
+    /// The subscriptions made to `node`, in order.
+    public func subscriptions(of node: NodeID) -> [SubscriptionDescriptor] {
+        calls.compactMap {
+            if case .subscribed(let descriptor) = $0, descriptor.node == node { descriptor } else { nil }
+        }
+    }
+
+    /// The calls about `subscription`, in order.
+    public func calls(of subscription: SubscriptionID) -> [Call] {
+        calls.filter { $0.subscription == subscription }
+    }
+
+    public func nodeCreated(_ node: NodeDescriptor) { append(.nodeCreated(node)) }
+    public func subscribed(_ subscription: SubscriptionDescriptor) { append(.subscribed(subscription)) }
+    public func observerStored(_ subscription: SubscriptionID, closures: [Any]) {
+        append(.observerStored(subscription, closureCount: closures.count))
+    }
+    public func observerReleased(_ subscription: SubscriptionID) { append(.observerReleased(subscription)) }
+    public func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value) {
+        append(.next(subscription, value: String(describing: value)))
+    }
+    public func errorDelivered(_ subscription: SubscriptionID, error: any Error) {
+        append(.error(subscription, description: String(describing: error)))
+    }
+    public func completedDelivered(_ subscription: SubscriptionID) { append(.completed(subscription)) }
+    public func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
+        append(.disposed(subscription, cause))
+    }
+    public func eventDropped(_ violation: DroppedEvent) { append(.dropped(violation)) }
+
+    private func append(_ call: Call) { log.withLock { $0.append(call) } }
+}

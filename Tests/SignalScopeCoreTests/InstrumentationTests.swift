@@ -1,0 +1,148 @@
+import SignalScope
+import SignalScopeTesting
+import Testing
+
+/// The hook is global, so every test that installs one lives in this serialized suite and
+/// looks only at the nodes and subscriptions it made itself.
+@Suite("Instrumentation seam", .serialized)
+struct InstrumentationTests {
+    private static let file = "SignalScopeCoreTests/InstrumentationTests.swift"
+
+    @Test("I1: with no hook installed nothing is reported and subscriptions are untraced")
+    func nothingWithoutHook() {
+        let spy = RecordingInstrumentation.recording {}
+        var subscriptionID: SubscriptionID?
+        let signal = Signal<Int> { subscriber in
+            subscriptionID = subscriber.id
+            subscriber.sendNext(1)
+            subscriber.sendCompleted()
+            return nil
+        }
+        signal.subscribe()
+        #expect(subscriptionID == .untraced)
+        #expect(Instrumentation.current == nil)
+        #expect(!spy.nodes.contains { $0.id == signal.id })
+        #expect(spy.subscriptions(of: signal.id).isEmpty)
+    }
+
+    @Test("I2: every node reports its kind, name and creation site")
+    func nodesReportCreation() throws {
+        var made: [(NodeID, NodeKind, String, UInt)] = []
+        var lifetimeToken: Lifetime.Token?
+        let spy = RecordingInstrumentation.recording {
+            let cold = Signal<Int> { _ in nil }
+            made.append((cold.id, .signal, "createSignal", #line - 1))
+            let just = Signal.just(1)
+            made.append((just.id, .signal, "just", #line - 1))
+            let subject = Subject<Int>()
+            made.append((subject.id, .subject, "subject", #line - 1))
+            let replay = ReplaySubject<Int>(capacity: 1)
+            made.append((replay.id, .replaySubject, "replaySubject", #line - 1))
+            let behavior = BehaviorSubject(0)
+            made.append((behavior.id, .behaviorSubject, "behaviorSubject", #line - 1))
+            let property = MutableProperty(0)
+            made.append((property.signal.id, .property, "property", #line - 1))
+            let (lifetime, token) = Lifetime.make()
+            made.append((lifetime.ended.id, .lifetime, "lifetime", #line - 1))
+            lifetimeToken = token
+        }
+        for (id, kind, name, line) in made {
+            let node = try #require(spy.nodes.first { $0.id == id }, "node \(name) was not reported")
+            #expect(node.kind == kind)
+            #expect(node.name == name)
+            #expect(node.site.file == Self.file)
+            #expect(node.site.line == line)
+            #expect(node.site.function.description == "nodesReportCreation()")
+            #expect(node.parents.isEmpty)
+        }
+        _ = lifetimeToken
+    }
+
+    @Test("I3: subscriptions report their node, site and the subscription that caused them")
+    func subscriptionsReportTree() throws {
+        let source = Subject<Int>()
+        var relay: Signal<Int>!
+        var disposable: Disposable!
+        var line: UInt = 0
+        let spy = RecordingInstrumentation.recording {
+            relay = Signal<Int> { subscriber in source.subscribe(subscriber) }
+            disposable = relay.subscribeNext { _ in }
+            line = #line - 1
+        }
+        let outer = try #require(spy.subscriptions(of: relay.id).first)
+        let inner = try #require(spy.subscriptions(of: source.id).first)
+        #expect(outer.parent == nil)
+        #expect(outer.site.file == Self.file && outer.site.line == line)
+        #expect(inner.parent == outer.id)
+        #expect(spy.calls(of: outer.id).contains(.observerStored(outer.id, closureCount: 1)))
+        #expect(spy.calls(of: inner.id).contains(.observerStored(inner.id, closureCount: 3)))
+        disposable.dispose()
+        #expect(spy.calls(of: outer.id).last == .observerReleased(outer.id))
+        #expect(spy.calls(of: inner.id).last == .observerReleased(inner.id))
+    }
+
+    @Test("I4: deliveries, terminal events and disposals with their causes reach the hook")
+    func eventsAndDisposals() throws {
+        let subject = Subject<String>()
+        var relay: Signal<String>!
+        var explicit: Disposable!
+        var scoped: ScopedDisposable?
+        let spy = RecordingInstrumentation.recording {
+            relay = Signal<String> { subscriber in subject.subscribe(subscriber) }
+            explicit = relay.subscribe()
+            scoped = subject.subscribe().asScoped()
+            subject.subscribe()
+        }
+        let relayed = try #require(spy.subscriptions(of: relay.id).first).id
+        let ids = spy.subscriptions(of: subject.id).map(\.id)
+        try #require(ids.count == 3)
+        let (upstreamOfRelay, scopedID, completing) = (ids[0], ids[1], ids[2])
+
+        subject.sendNext("hello")
+        explicit.dispose()
+        scoped = nil
+        subject.sendCompleted()
+
+        #expect(spy.calls(of: relayed).contains(.next(relayed, value: "hello")))
+        #expect(spy.calls(of: relayed).contains(.disposed(relayed, .explicit)))
+        #expect(spy.calls(of: upstreamOfRelay).contains(.disposed(upstreamOfRelay, .upstream)))
+        #expect(spy.calls(of: scopedID).contains(.disposed(scopedID, .scopedDeinit)))
+        #expect(spy.calls(of: completing).suffix(3) == [
+            .completed(completing), .disposed(completing, .terminal), .observerReleased(completing),
+        ])
+        _ = scoped
+    }
+
+    @Test("I4: errors and dropped events reach the hook")
+    func errorsAndViolations() throws {
+        let subject = Subject<Int>()
+        var captured: Subscriber<Int>?
+        let signal = Signal<Int> { subscriber in
+            captured = subscriber
+            return nil
+        }
+        let spy = RecordingInstrumentation.recording {
+            subject.subscribe()
+            signal.subscribe()
+            subject.sendError(TestError(code: 4))
+            subject.sendNext(1)
+            captured?.sendCompleted()
+            captured?.sendNext(2)
+        }
+        let subjectSubscription = try #require(spy.subscriptions(of: subject.id).first).id
+        let signalSubscription = try #require(spy.subscriptions(of: signal.id).first).id
+        #expect(spy.calls.contains(.error(subjectSubscription, description: "TestError(4)")))
+        #expect(spy.calls.contains(.dropped(DroppedEvent(kind: .next, node: subject.id, subscription: nil))))
+        #expect(spy.calls.contains(
+            .dropped(DroppedEvent(kind: .next, node: signal.id, subscription: signalSubscription))))
+    }
+
+    @Test("I4: a subscription keeps reporting to the hook installed when it was made")
+    func subscriptionKeepsItsHook() throws {
+        let subject = Subject<Int>()
+        let spy = RecordingInstrumentation.recording { subject.subscribe() }
+        subject.sendNext(1)
+        let id = try #require(spy.subscriptions(of: subject.id).first).id
+        #expect(spy.calls(of: id).contains(.next(id, value: "1")))
+    }
+}

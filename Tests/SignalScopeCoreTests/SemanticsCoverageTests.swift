@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// Every rule in docs/semantics.md must be proven by a test that names it.
+@Suite("docs/semantics.md coverage")
+struct SemanticsCoverageTests {
+    private static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Rule ids, as written in the document: `- **S1** ...`.
+    private static func ruleIDs() throws -> [String] {
+        let text = try String(contentsOf: root.appendingPathComponent("docs/semantics.md"), encoding: .utf8)
+        let pattern = try NSRegularExpression(pattern: #"^- \*\*([A-Z][A-Za-z]*[0-9]+)\*\*"#, options: .anchorsMatchLines)
+        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
+            String(text[Range($0.range(at: 1), in: text)!])
+        }
+    }
+
+    /// The source of every test file, concatenated.
+    private static func testSources() throws -> String {
+        let tests = root.appendingPathComponent("Tests")
+        let files = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        return try files.map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
+    }
+
+    @Test("Every rule in docs/semantics.md has a test named after it")
+    func everyRuleHasATest() throws {
+        let rules = try Self.ruleIDs()
+        #expect(rules.count >= 30, "the rule list could not be read: \(rules)")
+        #expect(Set(rules).count == rules.count, "duplicate rule ids: \(rules)")
+        let sources = try Self.testSources()
+        let untested = rules.filter { !sources.contains("@Test(\"\($0): ") }
+        #expect(untested.isEmpty, "rules with no test: \(untested)")
+    }
+}

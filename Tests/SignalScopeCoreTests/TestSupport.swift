@@ -1,0 +1,26 @@
+import Foundation
+import SignalScope
+import Synchronization
+
+/// An error with a recognisable description.
+struct TestError: Error, Equatable, CustomStringConvertible {
+    var code = 1
+    var description: String { "TestError(\(code))" }
+}
+
+/// An object for closures to capture; a weak reference to it proves when it is released.
+final class Capture: Sendable {}
+
+/// A thread-safe counter.
+final class Counter: Sendable {
+    private let storage = Atomic<Int>(0)
+    func increment() { storage.add(1, ordering: .relaxed) }
+    var count: Int { storage.load(ordering: .relaxed) }
+}
+
+/// A thread-safe list, for recording from closures that may run on any thread.
+final class Log<Element: Sendable>: Sendable {
+    private let storage = Mutex<[Element]>([])
+    func append(_ element: Element) { storage.withLock { $0.append(element) } }
+    var items: [Element] { storage.withLock { $0 } }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what building and testing SignalScope needs on a fresh Debian machine.
+# Idempotent: does nothing when everything is already there.
+# Exit codes: 0 ready; 1 something is missing that this script cannot install.
+set -euo pipefail
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "setup: the Swift toolchain (6.0 or later) is not on PATH; install it from swift.org" >&2
+  exit 1
+fi
+
+missing=()
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+if ! pkg-config --exists libgvc 2>/dev/null; then missing+=(libgraphviz-dev); fi
+
+if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
+
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "setup: installing ${missing[*]} with apt-get" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+else
+  echo "setup: missing ${missing[*]}; install them (Debian/Ubuntu: sudo apt-get install ${missing[*]}; macOS: brew install graphviz pkg-config)" >&2
+  exit 1
+fi
