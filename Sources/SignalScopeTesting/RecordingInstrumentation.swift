@@ -18,6 +18,8 @@ public final class RecordingInstrumentation: SignalInstrumentation {
     /// One call the runtime made.
     public enum Call: Equatable, Sendable {
         case nodeCreated(NodeDescriptor)
+        case nodeNamed(NodeID, String)
+        case edgeAdded(NodeEdge, to: NodeID)
         case subscribed(SubscriptionDescriptor)
         case observerStored(SubscriptionID, closureCount: Int)
         case observerReleased(SubscriptionID)
@@ -31,7 +33,7 @@ public final class RecordingInstrumentation: SignalInstrumentation {
         /// The subscription the call is about, if it is about one.
         public var subscription: SubscriptionID? {
             switch self {
-            case .nodeCreated: nil
+            case .nodeCreated, .nodeNamed, .edgeAdded: nil
             case .subscribed(let descriptor): descriptor.id
             case .observerStored(let id, _), .observerReleased(let id), .next(let id, _), .error(let id, _),
                 .completed(let id), .disposed(let id, _):
@@ -78,6 +80,8 @@ public final class RecordingInstrumentation: SignalInstrumentation {
     }
 
     public func nodeCreated(_ node: NodeDescriptor) { append(.nodeCreated(node)) }
+    public func nodeNamed(_ node: NodeID, name: String) { append(.nodeNamed(node, name)) }
+    public func edgeAdded(_ edge: NodeEdge, to node: NodeID) { append(.edgeAdded(edge, to: node)) }
     public func subscribed(_ subscription: SubscriptionDescriptor) { append(.subscribed(subscription)) }
     public func observerStored(_ subscription: SubscriptionID, closures: [Any]) {
         append(.observerStored(subscription, closureCount: closures.count))

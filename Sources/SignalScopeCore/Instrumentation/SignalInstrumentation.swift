@@ -15,6 +15,13 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     /// A node of the signal graph was created.
     func nodeCreated(_ node: NodeDescriptor)
 
+    /// A node was given a name to show in graphs (`named(_:)`).
+    func nodeNamed(_ node: NodeID, name: String)
+
+    /// An edge into `node` appeared after the node was created: an inner signal reached a
+    /// `flatten` or `switchToLatest` stage, or a multicast connection was set up.
+    func edgeAdded(_ edge: NodeEdge, to node: NodeID)
+
     /// An observer subscribed to a node. Sent before the node's creation block runs.
     func subscribed(_ subscription: SubscriptionDescriptor)
 

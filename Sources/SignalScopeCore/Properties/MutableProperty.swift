@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A value you can read, set and observe (the RACObserve / `RAC(...)` pair).
 ///
 /// ```swift
@@ -12,8 +10,7 @@ import Synchronization
 /// The property owns the stream of its changes; observing it never keeps it alive. When it
 /// is deinitialized, its ``signal`` completes and every binding into it is disposed.
 public final class MutableProperty<Value>: @unchecked Sendable {
-    // Values need not be `Sendable` (see UncheckedSendable); the mutex is what makes access safe.
-    private let storage: Mutex<UncheckedSendable<Value>>
+    private let storage: Locked<Value>
     private let changes: BehaviorSubject<Value>
     private let bindings = CompoundDisposable()
 
@@ -22,7 +19,7 @@ public final class MutableProperty<Value>: @unchecked Sendable {
         _ initial: Value,
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) {
-        storage = Mutex(UncheckedSendable(initial))
+        storage = Locked(initial)
         changes = BehaviorSubject(
             initial, kind: .property, name: "property",
             site: SourceLocation(fileID: file, line: line, function: function))
@@ -38,9 +35,9 @@ public final class MutableProperty<Value>: @unchecked Sendable {
     /// Reading right after setting, on the same thread, returns what was set, even from
     /// inside an observer of this property.
     public var value: Value {
-        get { storage.withLock { $0.value } }
+        get { storage.withLock { $0 } }
         set {
-            storage.withLock { $0 = UncheckedSendable(newValue) }
+            storage.withLock { $0 = newValue }
             changes.sendNext(newValue)
         }
     }

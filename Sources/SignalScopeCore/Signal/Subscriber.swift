@@ -1,5 +1,3 @@
-import Synchronization
-
 // Who retains whom (compare RACPassthroughSubscriber):
 //
 //   your code ──(optional)──▶ SubscriptionDisposable ──▶ upstream resources
@@ -24,27 +22,25 @@ import Synchronization
 /// sent re-entrantly from inside the observer, is delivered right after it. No lock is held
 /// while observer code runs.
 public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
-    // Values are handed between threads by design (they need not be `Sendable`, as in RAC),
-    // so the locked state and what crosses the lock are declared sendable by hand.
-    private enum Delivery: @unchecked Sendable {
+    private enum Delivery {
         case event(Event<Value>)
         case interrupt(DisposalCause)
     }
 
-    private enum Admission: @unchecked Sendable {
+    private enum Admission {
         case deliver(Delivery)
         case queued
         case dropped
         case violation
     }
 
-    private struct State: @unchecked Sendable {
+    private struct State {
         var queue = Trampoline<Delivery>()
         var terminalAccepted = false
         var interrupted = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     // Only the trampoline's drainer touches these three, so they need no lock of their own.
     private var observer: Observer<Value>?
     private var source: Signal<Value>?
@@ -115,6 +111,11 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
         case .violation:
             hook?.eventDropped(DroppedEvent(kind: event.droppedKind, node: nodeID, subscription: id))
         }
+    }
+
+    /// Reports that this subscription's node received a new parent (traced runs only).
+    func reportEdge(from parent: NodeID, kind: EdgeKind) {
+        hook?.edgeAdded(NodeEdge(parent: parent, kind: kind), to: nodeID)
     }
 
     /// Stops delivery and releases the observer: the disposable calls this when disposed.

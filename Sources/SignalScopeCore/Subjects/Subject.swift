@@ -1,5 +1,4 @@
 import DequeModule
-import Synchronization
 
 /// A hot signal you send events to by hand (RACSubject).
 ///
@@ -16,26 +15,24 @@ import Synchronization
 /// same order. A send made from inside a subscriber's closure is delivered to everyone
 /// after the current event has reached every subscriber.
 public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Sendable {
-    // Values are handed between threads by design (they need not be `Sendable`, as in RAC),
-    // so the locked state and what crosses the lock are declared sendable by hand.
-    private enum Command: @unchecked Sendable {
+    private enum Command {
         case send(Event<Value>)
         case attach(Subscriber<Value>)
     }
 
     /// What the drainer does outside the lock for one command.
-    private enum Work: @unchecked Sendable {
+    private enum Work {
         case fanOut(Event<Value>, to: [Subscriber<Value>])
         case replay([Value], then: Event<Value>?, to: Subscriber<Value>)
     }
 
-    private enum Admission: @unchecked Sendable {
+    private enum Admission {
         case drain(Work)
         case queued
         case violation
     }
 
-    private struct State: @unchecked Sendable {
+    private struct State {
         var subscribers: [Subscriber<Value>] = []
         var buffer: Deque<Value>
         var terminal: Event<Value>?
@@ -44,7 +41,7 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
     }
 
     private let capacity: Int
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let upstream = CompoundDisposable()
 
     /// Creates a subject (RAC `+subject`).
@@ -58,7 +55,7 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
 
     init(kind: NodeKind, name: String, capacity: Int, initial: [Value], site: SourceLocation) {
         self.capacity = capacity
-        state = Mutex(State(buffer: Deque(initial)))
+        state = Locked(State(buffer: Deque(initial)))
         super.init(kind: kind, name: name, site: site, didSubscribe: nil)
     }
 

@@ -18,6 +18,11 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         self.function = function
     }
 
+    /// Shorthand for the literals every public entry point receives.
+    init(_ fileID: StaticString, _ line: UInt, _ function: StaticString) {
+        self.init(fileID: fileID, line: line, function: function)
+    }
+
     /// The file as a `String`.
     public var file: String { fileID.description }
 

@@ -1,0 +1,82 @@
+/// A command's state and the subjects behind its public signals. Executions in flight
+/// hold this, not the command, so a command can go away while one runs.
+final class CommandCore<Output>: @unchecked Sendable {
+    struct State {
+        var active = 0
+        var inputEnabled = true
+        var allowsConcurrentExecution = false
+        var isOpen = true
+        /// Snapshots of (executing, enabled) in the order the changes happened, published
+        /// one at a time so that every observer sees them in that order.
+        var publications = Trampoline<Snapshot>()
+
+        var snapshot: Snapshot {
+            Snapshot(executing: active > 0, enabled: inputEnabled && (allowsConcurrentExecution || active == 0))
+        }
+    }
+
+    struct Snapshot: Equatable {
+        var executing: Bool
+        var enabled: Bool
+    }
+
+    let executions: Subject<Signal<Output>>
+    let errors: Subject<any Error>
+    let executing: BehaviorSubject<Bool>
+    let enabled: BehaviorSubject<Bool>
+    private let state = Locked(State())
+    // Touched only by the publications trampoline's drainer.
+    private var published = State().snapshot
+
+    init(site: SourceLocation) {
+        executions = Subject(kind: .command, name: "executionSignals", capacity: 0, initial: [], site: site)
+        errors = Subject(kind: .command, name: "errors", capacity: 0, initial: [], site: site)
+        executing = BehaviorSubject(published.executing, kind: .command, name: "executing", site: site)
+        enabled = BehaviorSubject(published.enabled, kind: .command, name: "enabled", site: site)
+    }
+
+    var allowsConcurrentExecution: Bool { state.withLock { $0.allowsConcurrentExecution } }
+
+    /// Changes the state and publishes the `executing` and `enabled` values that result.
+    func update(_ change: (inout State) -> Void) {
+        let first = state.withLock { state -> Snapshot? in
+            guard state.isOpen else { return nil }
+            change(&state)
+            let snapshot = state.snapshot
+            return state.publications.enter(snapshot) ? snapshot : nil
+        }
+        var next = first
+        while let snapshot = next {
+            if snapshot.executing != published.executing { executing.sendNext(snapshot.executing) }
+            if snapshot.enabled != published.enabled { enabled.sendNext(snapshot.enabled) }
+            published = snapshot
+            next = state.withLock { $0.publications.next() }
+        }
+    }
+
+    /// Counts a new execution in, if the command is enabled; returns whether it was.
+    func beginExecution() -> Bool {
+        var began = false
+        update { state in
+            guard state.snapshot.enabled else { return }
+            state.active += 1
+            began = true
+        }
+        return began
+    }
+
+    /// Counts an execution out, then reports its error, if any.
+    func endExecution(failingWith error: (any Error)?) {
+        update { $0.active -= 1 }
+        if let error, state.withLock({ $0.isOpen }) { errors.sendNext(error) }
+    }
+
+    /// Completes every public signal: the command is gone.
+    func close() {
+        state.withLock { $0.isOpen = false }
+        executions.sendCompleted()
+        errors.sendCompleted()
+        executing.sendCompleted()
+        enabled.sendCompleted()
+    }
+}

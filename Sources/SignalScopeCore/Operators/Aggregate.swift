@@ -1,0 +1,28 @@
+extension Signal {
+    /// Combines every value into `initial` and sends only the final result, when this
+    /// signal completes (RAC `aggregateWithStart:reduce:`); sends `initial` if there were
+    /// no values. An error fails it without a result.
+    public func aggregate<Result>(
+        _ initial: Result,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        _ reduce: @escaping (Result, Value) -> Result
+    ) -> Signal<Result> {
+        aggregateStage("aggregate", initial, SourceLocation(file, line, function)) { $0 = reduce($0, $1) }
+    }
+
+    /// The stage behind `aggregate` and `collect`: folds values into `initial` in place.
+    func aggregateStage<Result>(
+        _ name: String, _ initial: Result, _ site: SourceLocation, _ fold: @escaping (inout Result, Value) -> Void
+    ) -> Signal<Result> {
+        Signal<Result>(operator: name, parents: [dataEdge], site: site) { subscriber in
+            var result = initial
+            return self.forward(
+                to: subscriber, site: site,
+                next: { fold(&result, $0) },
+                completed: {
+                    subscriber.sendNext(result)
+                    subscriber.sendCompleted()
+                })
+        }
+    }
+}

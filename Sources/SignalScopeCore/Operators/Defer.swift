@@ -1,0 +1,15 @@
+extension Signal {
+    /// Calls `make` anew for every subscription and forwards the signal it returns (RAC
+    /// `+defer:`): work that must not start before someone subscribes.
+    public static func `defer`(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        _ make: @escaping () -> Signal<Value>
+    ) -> Signal<Value> {
+        let site = SourceLocation(file, line, function)
+        return Signal(kind: .signal, name: "defer", site: site) { subscriber in
+            let signal = make()
+            subscriber.reportEdge(from: signal.id, kind: .data)
+            return signal.forwardAll(to: subscriber, site: site)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+extension Signal {
+    /// Runs `action` for every value before forwarding it (RAC `doNext:`).
+    public func doNext(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        _ action: @escaping (Value) -> Void
+    ) -> Signal<Value> {
+        sideEffectStage("doNext", SourceLocation(file, line, function), next: action)
+    }
+
+    /// Runs `action` with the error before forwarding it (RAC `doError:`).
+    public func doError(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        _ action: @escaping (any Error) -> Void
+    ) -> Signal<Value> {
+        sideEffectStage("doError", SourceLocation(file, line, function), error: action)
+    }
+
+    /// Runs `action` before forwarding completion (RAC `doCompleted:`).
+    public func doCompleted(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        _ action: @escaping () -> Void
+    ) -> Signal<Value> {
+        sideEffectStage("doCompleted", SourceLocation(file, line, function), completed: action)
+    }
+
+    /// The stage behind the `do` operators and `log`: runs the given closures, then
+    /// forwards each event unchanged.
+    func sideEffectStage(
+        _ name: String, _ site: SourceLocation,
+        next: ((Value) -> Void)? = nil, error: ((any Error) -> Void)? = nil, completed: (() -> Void)? = nil
+    ) -> Signal<Value> {
+        Signal(operator: name, parents: [dataEdge], site: site) { subscriber in
+            self.subscribe(
+                Observer(
+                    next: { value in
+                        next?(value)
+                        subscriber.sendNext(value)
+                    },
+                    error: { failure in
+                        error?(failure)
+                        subscriber.sendError(failure)
+                    },
+                    completed: {
+                        completed?()
+                        subscriber.sendCompleted()
+                    }),
+                site: site)
+        }
+    }
+}

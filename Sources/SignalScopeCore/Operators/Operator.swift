@@ -1,0 +1,36 @@
+// Shared machinery of the operators: every operator is a node downstream of its inputs,
+// and most subscribe upstream on behalf of one downstream subscriber.
+
+extension Signal {
+    /// Creates an operator stage named `name` (the RAC selector's name, as graphs show it).
+    /// `parents` is evaluated only when a hook is installed.
+    convenience init(
+        operator name: String, parents: @autoclosure () -> [NodeEdge], site: SourceLocation,
+        _ didSubscribe: @escaping (Subscriber<Value>) -> Disposable?
+    ) {
+        self.init(kind: .operator, name: name, parents: parents(), site: site, didSubscribe: didSubscribe)
+    }
+
+    /// This signal as a data parent.
+    var dataEdge: NodeEdge { NodeEdge(parent: id, kind: .data) }
+
+    /// This signal as a control parent (it only decides when the child stops or switches).
+    var controlEdge: NodeEdge { NodeEdge(parent: id, kind: .control) }
+
+    /// Subscribes on behalf of an operator whose downstream subscriber is `downstream`:
+    /// `next` is the operator's own, and errors and completion pass straight through unless
+    /// the operator handles them itself.
+    func forward<Output>(
+        to downstream: Subscriber<Output>, site: SourceLocation,
+        next: @escaping (Value) -> Void,
+        error: ((any Error) -> Void)? = nil,
+        completed: (() -> Void)? = nil
+    ) -> Disposable {
+        subscribe(
+            Observer(
+                next: next,
+                error: error ?? { downstream.sendError($0) },
+                completed: completed ?? { downstream.sendCompleted() }),
+            site: site)
+    }
+}

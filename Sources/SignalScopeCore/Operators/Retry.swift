@@ -1,0 +1,46 @@
+extension Signal {
+    /// Subscribes again each time this signal fails, for ever (RAC `retry`).
+    public func retry(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<Value> {
+        retryStage(.max, SourceLocation(file, line, function))
+    }
+
+    /// Subscribes again when this signal fails, up to `count` times; the error after the
+    /// last retry fails the result (RAC `retry:`).
+    public func retry(
+        _ count: Int,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<Value> {
+        Require.nonNegative(count, "retry(_:) count")
+        return retryStage(count, SourceLocation(file, line, function))
+    }
+
+    private func retryStage(_ count: Int, _ site: SourceLocation) -> Signal<Value> {
+        Signal(operator: "retry", parents: [dataEdge], site: site) { subscriber in
+            let attempt = SerialDisposable()
+            var remaining = count
+            // A signal that fails while being subscribed would otherwise retry recursively;
+            // the trampoline turns that into a loop.
+            let attempts = Locked(Trampoline<Void>())
+            func subscribeAgain() {
+                guard attempts.withLock({ $0.enter(()) }) else { return }
+                repeat {
+                    self.subscribe(
+                        Observer(
+                            next: { subscriber.sendNext($0) },
+                            error: { error in
+                                guard remaining > 0 else { return subscriber.sendError(error) }
+                                remaining -= 1
+                                subscribeAgain()
+                            },
+                            completed: { subscriber.sendCompleted() }),
+                        site: site,
+                        prepare: { attempt.inner = $0.disposable })
+                } while attempts.withLock({ $0.next() }) != nil
+            }
+            subscribeAgain()
+            return attempt
+        }
+    }
+}

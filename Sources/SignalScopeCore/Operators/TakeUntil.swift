@@ -1,0 +1,21 @@
+extension Signal {
+    /// Forwards this signal until `trigger` sends a value or completes, then completes and
+    /// disposes both subscriptions (RAC `takeUntil:`). An error from `trigger` is ignored.
+    ///
+    /// The usual way to end a subscription with its owner:
+    /// `signal.takeUntil(lifetime.ended)` or `button.taps.takeUntil(cell.prepareForReuse)`.
+    public func takeUntil<Trigger>(
+        _ trigger: Signal<Trigger>,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<Value> {
+        let site = SourceLocation(file, line, function)
+        return Signal(operator: "takeUntil", parents: [dataEdge, trigger.controlEdge], site: site) { subscriber in
+            subscriber.add(trigger.subscribe(
+                Observer(
+                    next: { _ in subscriber.sendCompleted() },
+                    completed: { subscriber.sendCompleted() }),
+                site: site))
+            return self.forwardAll(to: subscriber, site: site)
+        }
+    }
+}
