@@ -106,14 +106,8 @@ struct ConcurrencyTests {
     @Test("C1: disposing from another thread while events flow stops delivery and releases the observer")
     func disposeRacingWithSends() {
         for _ in 0..<50 {
-            weak var weakCapture: Capture?
             let subject = Subject<Int>()
-            let disposable: Disposable
-            do {
-                let capture = Capture()
-                weakCapture = capture
-                disposable = subject.subscribeNext { _ in _ = capture }
-            }
+            let (disposable, probe) = CaptureProbe.attach { capture in subject.subscribeNext { _ in _ = capture } }
             DispatchQueue.concurrentPerform(iterations: 2) { worker in
                 if worker == 0 {
                     for value in 0..<200 { subject.sendNext(value) }
@@ -121,7 +115,7 @@ struct ConcurrencyTests {
                     disposable.dispose()
                 }
             }
-            #expect(weakCapture == nil)
+            #expect(probe.isReleased)
         }
     }
 

@@ -60,4 +60,28 @@ struct ContractCheckTests {
         }
         expectMessage(result, "a repeating action is probably never disposed")
     }
+
+    @Test("V1: a negative operator count is rejected")
+    func negativeTake() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Signal.just(1).take(-3)
+        }
+        expectMessage(result, "take(_:) count must not be negative (got -3)")
+    }
+
+    @Test("V1: an interval that is not positive is rejected")
+    func zeroIntervalSignal() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Signal.interval(0, on: TestScheduler())
+        }
+        expectMessage(result, "interval(_:on:) interval must be a positive, finite number of seconds (got 0.0)")
+    }
+
+    @Test("V1: a negative throttle interval is rejected")
+    func negativeThrottle() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Signal.just(1).throttle(-0.5, on: TestScheduler())
+        }
+        expectMessage(result, "throttle(_:on:) interval must be a non-negative number of seconds (got -0.5)")
+    }
 }

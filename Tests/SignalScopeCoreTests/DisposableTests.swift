@@ -18,16 +18,10 @@ struct DisposableTests {
 
     @Test("D1: a disposable releases its action after running it")
     func releasesAction() {
-        weak var weakCapture: Capture?
-        let disposable: Disposable
-        do {
-            let capture = Capture()
-            weakCapture = capture
-            disposable = Disposable { _ = capture }
-        }
-        #expect(weakCapture != nil)
+        let (disposable, probe) = CaptureProbe.attach { capture in Disposable { _ = capture } }
+        #expect(!probe.isReleased)
         disposable.dispose()
-        #expect(weakCapture == nil)
+        #expect(probe.isReleased)
     }
 
     @Test("D2: a compound disposes its children in order; remove takes one out without disposing it")

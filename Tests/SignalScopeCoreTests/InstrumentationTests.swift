@@ -145,4 +145,51 @@ struct InstrumentationTests {
         let id = try #require(spy.subscriptions(of: subject.id).first).id
         #expect(spy.calls(of: id).contains(.next(id, value: "1")))
     }
+
+    @Test("I5: operator stages report their parents, with control edges for triggers")
+    func operatorEdges() throws {
+        let source = Subject<Int>()
+        let trigger = Subject<Void>()
+        let other = Subject<Int>()
+        var mapped: Signal<Int>!
+        var until: Signal<Int>!
+        var merged: Signal<Int>!
+        let spy = RecordingInstrumentation.recording {
+            mapped = source.map { $0 + 1 }
+            until = mapped.takeUntil(trigger)
+            merged = Signal.merge([until, other])
+        }
+        let map = try #require(spy.nodes.first { $0.id == mapped.id })
+        #expect(map.kind == .operator && map.name == "map")
+        #expect(map.parents == [NodeEdge(parent: source.id, kind: .data)])
+        let takeUntil = try #require(spy.nodes.first { $0.id == until.id })
+        #expect(takeUntil.parents == [NodeEdge(parent: mapped.id, kind: .data), NodeEdge(parent: trigger.id, kind: .control)])
+        let merge = try #require(spy.nodes.first { $0.id == merged.id })
+        #expect(merge.parents.map(\.parent) == [until.id, other.id])
+    }
+
+    @Test("I5: a chain's subscriptions form a tree, and inner signals are reported as they arrive")
+    func chainTreeAndInnerEdges() throws {
+        let queries = Subject<String>()
+        var results: Signal<String>!
+        var inner: Signal<String>!
+        let spy = RecordingInstrumentation.recording {
+            results = queries.map { query -> Signal<String> in
+                inner = Signal.just("result for " + query)
+                return inner
+            }.switchToLatest().named("search results")
+            results.subscribe()
+            queries.sendNext("swift")
+        }
+        #expect(spy.calls.contains(.nodeNamed(results.id, "search results")))
+        #expect(spy.calls.contains(.edgeAdded(NodeEdge(parent: inner.id, kind: .data), to: results.id)))
+        let switchNode = try #require(spy.nodes.first { $0.id == results.id })
+        #expect(switchNode.parents.first?.kind == .control)
+        let downstream = try #require(spy.subscriptions(of: results.id).first)
+        let mapNode = try #require(switchNode.parents.first).parent
+        let middle = try #require(spy.subscriptions(of: mapNode).first)
+        let upstream = try #require(spy.subscriptions(of: queries.id).first)
+        #expect(middle.parent == downstream.id)
+        #expect(upstream.parent == middle.id)
+    }
 }

@@ -26,50 +26,36 @@ struct SubjectTests {
 
     @Test("J2: a never-completed subject keeps its subscribers' captures alive")
     func neverCompletedSubjectKeepsCaptures() {
-        weak var weakCapture: Capture?
         let subject = Subject<Int>()
-        do {
-            let capture = Capture()
-            weakCapture = capture
-            subject.subscribeNext { _ in _ = capture }
-        }
+        let probe = CaptureProbe.attach { capture in subject.subscribeNext { _ in _ = capture } }.probe
         subject.sendNext(1)
-        #expect(weakCapture != nil, "the subject holds the subscriber, which holds the capture")
+        #expect(!probe.isReleased, "the subject holds the subscriber, which holds the capture")
         subject.sendCompleted()
-        #expect(weakCapture == nil, "completing releases every subscriber")
+        #expect(probe.isReleased, "completing releases every subscriber")
     }
 
     @Test("J2: a never-completed subject with subscribers lives on after the last reference to it")
     func neverCompletedSubjectLivesOn() {
         weak var weakSubject: Subject<Int>?
-        weak var weakCapture: Capture?
-        do {
+        let probe = CaptureProbe.attach { capture in
             let subject = Subject<Int>()
-            let capture = Capture()
             weakSubject = subject
-            weakCapture = capture
             subject.subscribeNext { _ in _ = capture }
-        }
+        }.probe
         #expect(weakSubject != nil, "subject and subscriber keep each other alive: the leak RAC users hit")
-        #expect(weakCapture != nil)
+        #expect(!probe.isReleased)
         weakSubject?.sendCompleted()
         #expect(weakSubject == nil)
-        #expect(weakCapture == nil)
+        #expect(probe.isReleased)
     }
 
     @Test("J2: disposing one subscription removes just that subscriber")
     func disposeRemovesSubscriber() {
-        weak var weakCapture: Capture?
         let subject = Subject<Int>()
         let other = TestObserver(subject)
-        let disposable: Disposable
-        do {
-            let capture = Capture()
-            weakCapture = capture
-            disposable = subject.subscribeNext { _ in _ = capture }
-        }
+        let (disposable, probe) = CaptureProbe.attach { capture in subject.subscribeNext { _ in _ = capture } }
         disposable.dispose()
-        #expect(weakCapture == nil)
+        #expect(probe.isReleased)
         subject.sendNext(1)
         #expect(other.values == [1])
     }

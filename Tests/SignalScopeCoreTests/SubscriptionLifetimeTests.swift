@@ -29,43 +29,27 @@ struct SubscriptionLifetimeTests {
 
     @Test("S2: a signal does not keep its subscribers")
     func signalDoesNotRetainSubscribers() {
-        weak var weakCapture: Capture?
         let signal = Signal<Int>.never
-        do {
-            let capture = Capture()
-            weakCapture = capture
-            signal.subscribeNext { _ in _ = capture }
-        }
-        #expect(weakCapture == nil)
+        let probe = CaptureProbe.attach { capture in signal.subscribeNext { _ in _ = capture } }.probe
+        #expect(probe.isReleased)
     }
 
     @Test("S4: completion releases the observer's closures and their captures")
     func completionReleasesCaptures() {
-        weak var weakCapture: Capture?
         let subject = Subject<Int>()
-        let disposable: Disposable
-        do {
-            let capture = Capture()
-            weakCapture = capture
-            disposable = subject.subscribeNext { _ in _ = capture }
-        }
-        #expect(weakCapture != nil)
+        let (disposable, probe) = CaptureProbe.attach { capture in subject.subscribeNext { _ in _ = capture } }
+        #expect(!probe.isReleased)
         subject.sendCompleted()
-        #expect(weakCapture == nil)
+        #expect(probe.isReleased)
         #expect(disposable.isDisposed)
     }
 
     @Test("S4: an error releases the observer's closures and their captures")
     func errorReleasesCaptures() {
-        weak var weakCapture: Capture?
         let subject = Subject<Int>()
-        do {
-            let capture = Capture()
-            weakCapture = capture
-            subject.subscribe(error: { _ in _ = capture })
-        }
+        let probe = CaptureProbe.attach { capture in subject.subscribe(error: { _ in _ = capture }) }.probe
         subject.sendError(TestError())
-        #expect(weakCapture == nil)
+        #expect(probe.isReleased)
     }
 
     @Test("S4: resources are disposed before the observer hears of completion")
@@ -115,21 +99,15 @@ struct SubscriptionLifetimeTests {
 
     @Test("S5: dispose releases the observer's captures even when the source still holds the subscriber")
     func disposeReleasesCapturesHeldBySource() {
-        weak var weakCapture: Capture?
         var stash: [Subscriber<Int>] = []
         let signal = Signal<Int> { subscriber in
             stash.append(subscriber)  // an uncancellable request keeps the subscriber
             return nil
         }
-        let disposable: Disposable
-        do {
-            let capture = Capture()
-            weakCapture = capture
-            disposable = signal.subscribeNext { _ in _ = capture }
-        }
-        #expect(weakCapture != nil)
+        let (disposable, probe) = CaptureProbe.attach { capture in signal.subscribeNext { _ in _ = capture } }
+        #expect(!probe.isReleased)
         disposable.dispose()
-        #expect(weakCapture == nil)
+        #expect(probe.isReleased)
         stash[0].sendNext(1)
         #expect(stash[0].isDisposed)
     }
@@ -149,30 +127,20 @@ struct SubscriptionLifetimeTests {
         #expect(disposable?.isDisposed == true)
     }
 
-    @Test("S7: holding the disposable does not keep the observer's captures alive after the end")
+    @Test("S7: holding the disposable of a live subscription does not keep its observer alive")
     func disposableDoesNotRetainObserver() {
-        weak var weakCapture: Capture?
-        let subject = Subject<Int>()
-        let disposable: Disposable
-        do {
-            let capture = Capture()
-            weakCapture = capture
-            disposable = subject.subscribeNext { _ in _ = capture }
+        let (disposable, probe) = CaptureProbe.attach { capture in
+            Signal<Int>.never.subscribeNext { _ in _ = capture }
         }
-        subject.sendCompleted()
-        #expect(weakCapture == nil)
-        #expect(disposable.isDisposed)
+        #expect(probe.isReleased, "nothing but the disposable refers to the subscription")
+        #expect(!disposable.isDisposed)
+        disposable.dispose()
     }
 
     @Test("S7: a subscription nothing references is freed with its captures, even through forwarding")
     func unreferencedSubscriptionIsFreed() {
-        weak var weakCapture: Capture?
         let relay = Signal<Int> { subscriber in Signal<Int>.never.subscribe(subscriber) }
-        do {
-            let capture = Capture()
-            weakCapture = capture
-            relay.subscribeNext { _ in _ = capture }
-        }
-        #expect(weakCapture == nil)
+        let probe = CaptureProbe.attach { capture in relay.subscribeNext { _ in _ = capture } }.probe
+        #expect(probe.isReleased)
     }
 }

@@ -28,20 +28,14 @@ struct MapFilterTests {
     func mapDisposesUpstream() {
         let scheduler = TestScheduler()
         let source = scheduler.createColdSignal([.next(1, 1), .next(5, 5)] as [Recorded<Int>])
-        weak var weakCapture: Capture?
-        let observer: TestObserver<Int>
-        do {
-            let capture = Capture()
-            weakCapture = capture
-            observer = TestObserver(source.signal.map { _ = capture; return $0 }, clock: scheduler)
-        }
+        let (observer, probe) = CaptureProbe.attach { capture in TestObserver(source.signal.map { _ = capture; return $0 }, clock: scheduler) }
         scheduler.advance(by: 2)
-        #expect(weakCapture != nil)
+        #expect(!probe.isReleased)
         observer.disposable.dispose()
         scheduler.run()
         #expect(observer.values == [1])
         #expect(source.subscriptions == [SubscriptionSpan(0, 2)])
-        #expect(weakCapture == nil, "nothing holds the stage once its only subscription ended")
+        #expect(probe.isReleased, "nothing holds the stage once its only subscription ended")
     }
 
     @Test("O2: filter keeps matching values; ignore drops one value; ignoreValues keeps only the end")
