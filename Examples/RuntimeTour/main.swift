@@ -1,6 +1,7 @@
-// A tour of the SignalScope runtime, told through the traps RAC users meet:
-// cold signals that repeat their work, subjects that are never completed, and self-capturing
-// observers. `make demo` runs it; later, the traced demo will draw the same scenes.
+// A tour of the SignalScope runtime, told through the scenes and traps RAC users meet:
+// cold signals that repeat their work, subjects that are never completed, bindings,
+// cancelled searches and a countdown command. `make demo` runs it; later, the traced demo
+// will draw the same scenes.
 import Foundation
 import SignalScope
 
@@ -52,21 +53,46 @@ label.bind(to: query)
 query.sendNext("swift")
 query.sendNext("signals")
 
-// 4. Virtual time: a countdown on a TestScheduler, with no real waiting.
-section("Countdown on virtual time")
+// 4. Search hints: each keystroke starts a request; switchToLatest cancels the one before.
+section("Search hints with switchToLatest (virtual time)")
 let clock = TestScheduler()
 let start = clock.now
-var remaining = 3
-let countdown = clock.schedule(after: start.addingTimeInterval(1), interval: 1) {
-    print("   t=\(Int(clock.now.timeIntervalSince(start)))s remaining \(remaining)")
-    remaining -= 1
+func elapsed() -> String { String(format: "t=%.1fs", clock.now.timeIntervalSince(start)) }
+func hints(for query: String) -> Signal<String> {
+    Signal { subscriber in
+        print("   \(elapsed()) request for \"\(query)\" sent")
+        var answered = false
+        let reply = clock.schedule(afterDelay: 1) {
+            answered = true
+            subscriber.sendNext("hints for \"\(query)\"")
+            subscriber.sendCompleted()
+        }
+        return Disposable {
+            if !answered { print("   \(elapsed()) request for \"\(query)\" cancelled") }
+            reply?.dispose()
+        }
+    }
 }
-clock.advance(by: 3)
-countdown?.dispose()
+let searchText = Subject<String>()
+searchText.map { hints(for: $0) }.switchToLatest().subscribeNext { print("   \(elapsed()) shown: \($0)") }
+for query in ["s", "sw", "swift"] {
+    searchText.sendNext(query)
+    clock.advance(by: 0.4)
+}
 clock.run()
-print("   finished at virtual t=\(Int(clock.now.timeIntervalSince(start)))s")
 
-// 5. Lifetimes end subscriptions when their owner goes away.
+// 5. A countdown button: a Command that disables itself while its countdown runs.
+section("Countdown command (virtual time)")
+let sendCode = Command<Void, Int> {
+    Signal.interval(1, on: clock).take(3).scan(3) { remaining, _ in remaining - 1 }.startWith(3)
+}
+sendCode.enabled.subscribeNext { print("   \(elapsed()) button enabled: \($0)") }
+sendCode.executionSignals.switchToLatest().subscribeNext { print("   \(elapsed()) button title: \($0)s") }
+sendCode.execute()
+sendCode.execute().subscribeError { print("   \(elapsed()) second tap refused: \($0)") }
+clock.advance(by: 3)
+
+// 6. Lifetimes end subscriptions when their owner goes away.
 section("Lifetime")
 var token: Lifetime.Token?
 let lifetime: Lifetime
