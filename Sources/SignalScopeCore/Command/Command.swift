@@ -45,7 +45,6 @@ public final class Command<Input, Output>: @unchecked Sendable {
     private let core: CommandCore<Output>
     private let work: (Input) -> Signal<Output>
     private let enabledInput: Disposable?
-    private let site: SourceLocation
 
     /// Creates a command.
     ///
@@ -62,7 +61,6 @@ public final class Command<Input, Output>: @unchecked Sendable {
         let site = SourceLocation(file, line, function)
         let core = CommandCore<Output>(site: site)
         self.core = core
-        self.site = site
         work = execute
         executionSignals = core.executions.deliver(on: scheduler, file: file, line: line, function: function)
         errors = core.errors.deliver(on: scheduler, file: file, line: line, function: function)
@@ -90,20 +88,24 @@ public final class Command<Input, Output>: @unchecked Sendable {
     /// - Returns: The execution's signal, replaying everything it sends; or, when the
     ///   command is disabled, a signal that fails with ``CommandError/notEnabled``.
     @discardableResult
-    public func execute(_ input: Input) -> Signal<Output> {
+    public func execute(
+        _ input: Input,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<Output> {
         guard core.beginExecution() else {
-            return .error(CommandError.notEnabled, file: site.fileID, line: site.line, function: site.function)
+            return .error(CommandError.notEnabled, file: file, line: line, function: function)
         }
+        let site = SourceLocation(file, line, function)
         let execution = work(input).multicast(
             ReplaySubject(kind: .command, name: "execution", capacity: .max, site: site),
-            file: site.fileID, line: site.line, function: site.function)
+            file: file, line: line, function: function)
         let core = core
         execution.signal.subscribe(
             Observer(
                 error: { error in core.endExecution(failingWith: error) },
                 completed: { core.endExecution(failingWith: nil) }),
             site: site)
-        core.executions.sendNext(execution.signal.catchTo(.empty, file: site.fileID, line: site.line, function: site.function))
+        core.executions.sendNext(execution.signal.catchTo(.empty, file: file, line: line, function: function))
         execution.connect()
         return execution.signal
     }
@@ -112,7 +114,9 @@ public final class Command<Input, Output>: @unchecked Sendable {
 extension Command where Input == Void {
     /// Starts an execution, if the command is enabled.
     @discardableResult
-    public func execute() -> Signal<Output> {
-        execute(())
+    public func execute(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<Output> {
+        execute((), file: file, line: line, function: function)
     }
 }

@@ -15,12 +15,12 @@ import DequeModule
 /// same order. A send made from inside a subscriber's closure is delivered to everyone
 /// after the current event has reached every subscriber.
 public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Sendable {
-    private enum Command {
+    private enum Operation {
         case send(Event<Value>)
         case attach(Subscriber<Value>)
     }
 
-    /// What the drainer does outside the lock for one command.
+    /// What the drainer does outside the lock for one operation.
     private enum Work {
         case fanOut(Event<Value>, to: [Subscriber<Value>])
         case replay([Value], then: Event<Value>?, to: Subscriber<Value>)
@@ -37,7 +37,7 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
         var buffer: Deque<Value>
         var terminal: Event<Value>?
         var terminalAccepted = false
-        var queue = Trampoline<Command>()
+        var queue = Trampoline<Operation>()
     }
 
     private let capacity: Int
@@ -107,10 +107,10 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
         }
     }
 
-    /// Applies `command` to the state; called with the lock held, by the drainer only, so
+    /// Applies `operation` to the state; called with the lock held, by the drainer only, so
     /// the buffer, the subscriber list and the order of deliveries always agree.
-    private func prepare(_ command: Command, _ state: inout State) -> Work {
-        switch command {
+    private func prepare(_ operation: Operation, _ state: inout State) -> Work {
+        switch operation {
         case .send(let event):
             switch event {
             case .next(let value):
