@@ -1,32 +1,13 @@
 /// A command's state and the subjects behind its public signals. Executions in flight
 /// hold this, not the command, so a command can go away while one runs.
 final class CommandCore<Output>: @unchecked Sendable {
-    struct State {
-        var active = 0
-        var inputEnabled = true
-        var allowsConcurrentExecution = false
-        var isOpen = true
-        /// Snapshots of (executing, enabled) in the order the changes happened, published
-        /// one at a time so that every observer sees them in that order.
-        var publications = Trampoline<Snapshot>()
-
-        var snapshot: Snapshot {
-            Snapshot(executing: active > 0, enabled: inputEnabled && (allowsConcurrentExecution || active == 0))
-        }
-    }
-
-    struct Snapshot: Equatable {
-        var executing: Bool
-        var enabled: Bool
-    }
-
     let executions: Subject<Signal<Output>>
     let errors: Subject<any Error>
     let executing: BehaviorSubject<Bool>
     let enabled: BehaviorSubject<Bool>
-    private let state = Locked(State())
+    private let state = Locked(CommandState())
     // Touched only by the publications trampoline's drainer.
-    private var published = State().snapshot
+    private var published = CommandState().snapshot
 
     init(site: SourceLocation) {
         executions = Subject(kind: .command, name: "executionSignals", capacity: 0, initial: [], site: site)
@@ -38,8 +19,8 @@ final class CommandCore<Output>: @unchecked Sendable {
     var allowsConcurrentExecution: Bool { state.withLock { $0.allowsConcurrentExecution } }
 
     /// Changes the state and publishes the `executing` and `enabled` values that result.
-    func update(_ change: (inout State) -> Void) {
-        let first = state.withLock { state -> Snapshot? in
+    func update(_ change: (inout CommandState) -> Void) {
+        let first = state.withLock { state -> CommandState.Snapshot? in
             guard state.isOpen else { return nil }
             change(&state)
             let snapshot = state.snapshot
@@ -78,5 +59,26 @@ final class CommandCore<Output>: @unchecked Sendable {
         errors.sendCompleted()
         executing.sendCompleted()
         enabled.sendCompleted()
+    }
+}
+
+/// A command's state, apart from its output type.
+struct CommandState {
+    var active = 0
+    var inputEnabled = true
+    var allowsConcurrentExecution = false
+    var isOpen = true
+    /// Snapshots of (executing, enabled) in the order the changes happened, published
+    /// one at a time so that every observer sees them in that order.
+    var publications = Trampoline<Snapshot>()
+
+    /// The values `executing` and `enabled` should show.
+    struct Snapshot: Equatable {
+        var executing: Bool
+        var enabled: Bool
+    }
+
+    var snapshot: Snapshot {
+        Snapshot(executing: active > 0, enabled: inputEnabled && (allowsConcurrentExecution || active == 0))
     }
 }

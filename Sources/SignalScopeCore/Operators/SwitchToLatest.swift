@@ -4,15 +4,10 @@ import Synchronization
 /// the previous one on every switch. Completes once the outer source and the latest inner
 /// signal have completed. The engine of `switchToLatest` and `Signal.if`.
 final class SwitchCoordinator<Output>: @unchecked Sendable {
-    private struct State {
-        var generation = 0
-        var innerActive = false
-        var outerDone = false
-    }
-
     private let downstream: Subscriber<Output>
     private let site: SourceLocation
-    private let state = Mutex(State())
+    // Non-generic, so the per-value generation check costs no metadata lookup.
+    private let state = Mutex(SwitchState())
     private let current = SerialDisposable()
 
     init(downstream: Subscriber<Output>, site: SourceLocation) {
@@ -63,6 +58,13 @@ final class SwitchCoordinator<Output>: @unchecked Sendable {
         }
         if done { downstream.sendCompleted() }
     }
+}
+
+/// Which inner signal is current, and what has completed.
+struct SwitchState {
+    var generation = 0
+    var innerActive = false
+    var outerDone = false
 }
 
 extension Signal where Value: SignalProtocol {

@@ -12,24 +12,16 @@ extension Signal {
         Require.nonNegative(interval, "throttle(_:on:) interval")
         let site = SourceLocation(file, line, function)
         return Signal(operator: "throttle", parents: [dataEdge], site: site) { subscriber in
-            let waiting = Locked<(value: Value?, generation: Int)>((nil, 0))
+            let waiting = Locked(ThrottleState())
             let timer = SerialDisposable()
             subscriber.add(timer)
             let takeWaiting: (Int?) -> Value? = { generation in
-                waiting.withLock { state in
-                    guard generation == nil || generation == state.generation else { return nil }
-                    defer { state.value = nil }
-                    return state.value
-                }
+                waiting.withLock { $0.take(generation: generation) } as! Value?
             }
             return self.forward(
                 to: subscriber, site: site,
                 next: { value in
-                    let generation = waiting.withLock { state in
-                        state.value = value
-                        state.generation += 1
-                        return state.generation
-                    }
+                    let generation = waiting.withLock { $0.hold(value) }
                     timer.inner = scheduler.schedule(after: scheduler.now.addingTimeInterval(interval)) {
                         if let value = takeWaiting(generation) { subscriber.sendNext(value) }
                     }
@@ -44,5 +36,25 @@ extension Signal {
                     subscriber.sendCompleted()
                 })
         }
+    }
+}
+
+/// The value a throttle holds back, boxed so the per-value lock needs no generic metadata.
+struct ThrottleState {
+    private var value: Any?
+    private var generation = 0
+
+    /// Holds `value` in place of any earlier one; returns its generation.
+    mutating func hold(_ value: Any) -> Int {
+        self.value = value
+        generation += 1
+        return generation
+    }
+
+    /// Takes the held value if it is still the one of `generation` (any, when `nil`).
+    mutating func take(generation: Int?) -> Any? {
+        guard generation == nil || generation == self.generation else { return nil }
+        defer { value = nil }
+        return value
     }
 }

@@ -24,14 +24,6 @@ public enum Event<Value> {
         if case .error(let error) = self { return error }
         return nil
     }
-
-    var droppedKind: DroppedEvent.Kind {
-        switch self {
-        case .next: .next
-        case .error: .error
-        case .completed: .completed
-        }
-    }
 }
 
 extension Event: Sendable where Value: Sendable {}

@@ -22,27 +22,17 @@
 /// sent re-entrantly from inside the observer, is delivered right after it. No lock is held
 /// while observer code runs.
 public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
-    private enum Delivery {
-        case event(Event<Value>)
-        case interrupt(DisposalCause)
-    }
+    // The per-event path touches only `Value` itself, stored closures and non-generic
+    // types (`DeliveryState`, `PendingDelivery`, `Admission`). In unspecialized generic
+    // code every composite generic type (`Event<Value>`, a type nested in this class, ...)
+    // costs a run-time metadata lookup, and the optimizer hoists those lookups out of rare
+    // branches, so even one would dominate the cost of an event.
 
-    private enum Admission {
-        case deliver(Delivery)
-        case queued
-        case dropped
-        case violation
-    }
-
-    private struct State {
-        var queue = Trampoline<Delivery>()
-        var terminalAccepted = false
-        var interrupted = false
-    }
-
-    private let state = Locked(State())
-    // Only the trampoline's drainer touches these three, so they need no lock of their own.
-    private var observer: Observer<Value>?
+    private let state = Locked(DeliveryState())
+    // Only the drainer (see DeliveryState) touches these, so they need no lock of their own.
+    private var onNext: ((Value) -> Void)?
+    private var onError: ((any Error) -> Void)?
+    private var onCompleted: (() -> Void)?
     private var source: Signal<Value>?
     private var isFinished = false
 
@@ -57,7 +47,9 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
     private let hook: (any SignalInstrumentation)?
 
     init(observer: Observer<Value>, source: Signal<Value>, site: SourceLocation) {
-        self.observer = observer
+        onNext = observer.next
+        onError = observer.error
+        onCompleted = observer.completed
         self.source = source
         nodeID = source.id
         let hook = Instrumentation.current
@@ -83,34 +75,41 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
     }
 
     /// Sends a value. Dropped once the subscription has ended.
-    public func sendNext(_ value: Value) { send(.next(value)) }
+    public func sendNext(_ value: Value) {
+        switch state.withLock({ $0.admit(terminal: false) { .next(value) } }) {
+        case .deliverNow:
+            deliverNext(value)
+            drain()
+        case .queued, .dropped: break
+        case .violation: reportViolation(.next)
+        }
+    }
 
     /// Sends an error and ends the subscription.
-    public func sendError(_ error: any Error) { send(.error(error)) }
+    public func sendError(_ error: any Error) {
+        switch state.withLock({ $0.admit(terminal: true) { .error(error) } }) {
+        case .deliverNow:
+            deliverError(error)
+            drain()
+        case .queued, .dropped: break
+        case .violation: reportViolation(.error)
+        }
+    }
 
     /// Sends completion and ends the subscription.
-    public func sendCompleted() { send(.completed) }
+    public func sendCompleted() {
+        switch state.withLock({ $0.admit(terminal: true) { .completed } }) {
+        case .deliverNow:
+            deliverCompleted()
+            drain()
+        case .queued, .dropped: break
+        case .violation: reportViolation(.completed)
+        }
+    }
 
     /// Ties a forwarding subscription's disposable to this subscription.
     public func didSubscribe(with disposable: Disposable) {
         add(disposable)
-    }
-
-    /// Sends `event`. Events after a terminal event are dropped (and reported to the
-    /// instrumentation as a violation); events after disposal are dropped silently.
-    public func send(_ event: Event<Value>) {
-        let admission = state.withLock { state -> Admission in
-            if state.terminalAccepted { return .violation }
-            if state.interrupted { return .dropped }
-            if event.isTerminal { state.terminalAccepted = true }
-            return state.queue.enter(.event(event)) ? .deliver(.event(event)) : .queued
-        }
-        switch admission {
-        case .deliver(let delivery): drain(from: delivery)
-        case .queued, .dropped: break
-        case .violation:
-            hook?.eventDropped(DroppedEvent(kind: event.droppedKind, node: nodeID, subscription: id))
-        }
     }
 
     /// Reports that this subscription's node received a new parent (traced runs only).
@@ -120,45 +119,50 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     /// Stops delivery and releases the observer: the disposable calls this when disposed.
     func interrupt(_ cause: DisposalCause) {
-        let admission = state.withLock { state -> Admission in
-            if state.interrupted || state.terminalAccepted { return .dropped }
-            state.interrupted = true
-            state.queue.discardPending()
-            return state.queue.enter(.interrupt(cause)) ? .deliver(.interrupt(cause)) : .queued
+        if state.withLock({ $0.admitInterrupt(cause) }) {
+            finish(cause: cause)
+            drain()
         }
-        if case .deliver(let delivery) = admission { drain(from: delivery) }
     }
 
-    private func drain(from first: Delivery) {
-        var current: Delivery? = first
-        while let delivery = current {
-            switch delivery {
-            case .event(let event): deliver(event)
+    private func reportViolation(_ kind: DroppedEvent.Kind) {
+        hook?.eventDropped(DroppedEvent(kind: kind, node: nodeID, subscription: id))
+    }
+
+    /// Delivers what queued up while this thread was delivering, then stops draining.
+    private func drain() {
+        while let item = state.withLock({ $0.nextPending() }) {
+            switch item {
+            case .next(let value): deliverNext(value as! Value)
+            case .error(let error): deliverError(error)
+            case .completed: deliverCompleted()
             case .interrupt(let cause): finish(cause: cause)
             }
-            current = state.withLock { $0.queue.next() }
         }
     }
 
-    private func deliver(_ event: Event<Value>) {
+    private func deliverNext(_ value: Value) {
         guard !isFinished else { return }
-        switch event {
-        case .next(let value):
-            hook?.nextDelivered(id, value: value)
-            observer?.next?(value)
-        case .error(let error):
-            hook?.errorDelivered(id, error: error)
-            let handler = observer?.error
-            endForTerminalEvent()
-            handler?(error)
-            releaseObserver()
-        case .completed:
-            hook?.completedDelivered(id)
-            let handler = observer?.completed
-            endForTerminalEvent()
-            handler?()
-            releaseObserver()
-        }
+        hook?.nextDelivered(id, value: value)
+        onNext?(value)
+    }
+
+    private func deliverError(_ error: any Error) {
+        guard !isFinished else { return }
+        hook?.errorDelivered(id, error: error)
+        let handler = onError
+        endForTerminalEvent()
+        handler?(error)
+        releaseObserver()
+    }
+
+    private func deliverCompleted() {
+        guard !isFinished else { return }
+        hook?.completedDelivered(id)
+        let handler = onCompleted
+        endForTerminalEvent()
+        handler?()
+        releaseObserver()
     }
 
     /// As in RAC, a terminal event disposes the subscription's resources before the
@@ -177,9 +181,61 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
     }
 
     private func releaseObserver() {
-        observer = nil
+        onNext = nil
+        onError = nil
+        onCompleted = nil
         source = nil
         hook?.observerReleased(id)
+    }
+}
+
+/// What a subscriber does with an event it was sent.
+enum Admission {
+    /// Deliver it now: the caller has become the drainer.
+    case deliverNow
+    /// Another delivery is in progress; the event waits in the queue.
+    case queued
+    /// The subscription was disposed.
+    case dropped
+    /// A terminal event was already sent: a grammar violation.
+    case violation
+}
+
+/// An event waiting for a subscriber's current delivery to end, its value boxed.
+enum PendingDelivery {
+    case next(Any)
+    case error(any Error)
+    case completed
+    case interrupt(DisposalCause)
+}
+
+/// A subscriber's delivery bookkeeping, without its value type (see Subscriber): a
+/// trampoline of waiting events, plus the grammar.
+struct DeliveryState {
+    private var queue = Trampoline<PendingDelivery>()
+    private var terminalAccepted = false
+    private var interrupted = false
+
+    /// Admits an event; `box` is called only when the event must wait.
+    mutating func admit(terminal: Bool, _ box: () -> PendingDelivery) -> Admission {
+        if terminalAccepted { return .violation }
+        if interrupted { return .dropped }
+        if terminal { terminalAccepted = true }
+        return queue.enter(box()) ? .deliverNow : .queued
+    }
+
+    /// Admits an interruption, which drops whatever is still queued. Returns whether the
+    /// caller has become the drainer and must finish the subscription now.
+    mutating func admitInterrupt(_ cause: DisposalCause) -> Bool {
+        if interrupted || terminalAccepted { return false }
+        interrupted = true
+        queue.discardPending()
+        return queue.enter(.interrupt(cause))
+    }
+
+    /// The next queued event, or `nil`, after which the caller is no longer the drainer.
+    mutating func nextPending() -> PendingDelivery? {
+        queue.next()
     }
 }
 

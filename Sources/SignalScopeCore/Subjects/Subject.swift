@@ -15,33 +15,11 @@ import DequeModule
 /// same order. A send made from inside a subscriber's closure is delivered to everyone
 /// after the current event has reached every subscriber.
 public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Sendable {
-    private enum Operation {
-        case send(Event<Value>)
-        case attach(Subscriber<Value>)
-    }
-
-    /// What the drainer does outside the lock for one operation.
-    private enum Work {
-        case fanOut(Event<Value>, to: [Subscriber<Value>])
-        case replay([Value], then: Event<Value>?, to: Subscriber<Value>)
-    }
-
-    private enum Admission {
-        case drain(Work)
-        case queued
-        case violation
-    }
-
-    private struct State {
-        var subscribers: [Subscriber<Value>] = []
-        var buffer: Deque<Value>
-        var terminal: Event<Value>?
-        var terminalAccepted = false
-        var queue = Trampoline<Operation>()
-    }
-
+    // As in Subscriber, the per-event path touches only `Value`, closures and non-generic
+    // types (`SubjectState`, `SubjectOperation`, `SubjectWork`): values are boxed only when
+    // they are kept (replay) or have to wait, and unboxed with a cast to `Value`.
     private let capacity: Int
-    private let state: Locked<State>
+    private let state: Locked<SubjectState>
     private let upstream = CompoundDisposable()
 
     /// Creates a subject (RAC `+subject`).
@@ -55,18 +33,27 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
 
     init(kind: NodeKind, name: String, capacity: Int, initial: [Value], site: SourceLocation) {
         self.capacity = capacity
-        state = Locked(State(buffer: Deque(initial)))
+        state = Locked(SubjectState(capacity: capacity, buffer: Deque(initial.map { $0 as Any })))
         super.init(kind: kind, name: name, site: site, didSubscribe: nil)
     }
 
     /// Sends a value to every current subscriber.
-    public func sendNext(_ value: Value) { send(.next(value)) }
+    public func sendNext(_ value: Value) {
+        switch state.withLock({ $0.admitNext(value) }) {
+        case .fanOut(let subscribers):
+            for subscriber in subscribers { unsafeDowncast(subscriber, to: Subscriber<Value>.self).sendNext(value) }
+            if let work = state.withLock({ $0.nextWork() }) { perform(work) }
+        case .now(let work): perform(work)
+        case .queued: break
+        case .violation: reportViolation(.next)
+        }
+    }
 
     /// Sends an error to every subscriber and releases them all.
-    public func sendError(_ error: any Error) { send(.error(error)) }
+    public func sendError(_ error: any Error) { sendTerminal(.error(error)) }
 
     /// Sends completion to every subscriber and releases them all.
-    public func sendCompleted() { send(.completed) }
+    public func sendCompleted() { sendTerminal(.completed) }
 
     /// Keeps the disposable of a signal forwarding into this subject, and disposes it when
     /// the subject terminates.
@@ -74,80 +61,176 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
         upstream.add(disposable)
     }
 
-    /// Sends `event` to every current subscriber.
-    public func send(_ event: Event<Value>) {
-        let admission = state.withLock { state -> Admission in
-            if state.terminalAccepted { return .violation }
-            if event.isTerminal { state.terminalAccepted = true }
-            guard state.queue.enter(.send(event)) else { return .queued }
-            return .drain(prepare(.send(event), &state))
-        }
-        switch admission {
-        case .drain(let work): drain(from: work)
-        case .queued: break
+    private func sendTerminal(_ terminal: SubjectTerminal) {
+        switch state.withLock({ $0.admitTerminal(terminal) }) {
+        case .now(let work): perform(work)
+        case .fanOut, .queued: break
         case .violation:
-            Instrumentation.current?.eventDropped(
-                DroppedEvent(kind: event.droppedKind, node: id, subscription: nil))
+            switch terminal {
+            case .error: reportViolation(.error)
+            case .completed: reportViolation(.completed)
+            }
         }
     }
 
     override func attach(_ subscriber: Subscriber<Value>) {
         let key = ObjectIdentifier(subscriber)
         subscriber.add(Disposable { [self] in detach(key) })
-        let work = state.withLock { state in
-            state.queue.enter(.attach(subscriber)) ? prepare(.attach(subscriber), &state) : nil
+        if case .now(let work) = state.withLock({ $0.admitAttach(subscriber) }) {
+            perform(work)
         }
-        if let work { drain(from: work) }
     }
 
     private func detach(_ key: ObjectIdentifier) {
-        state.withLock { state in
-            guard let index = state.subscribers.lastIndex(where: { ObjectIdentifier($0) == key }) else { return }
-            state.subscribers.remove(at: index)
+        state.withLock { $0.detach(key) }
+    }
+
+    private func reportViolation(_ kind: DroppedEvent.Kind) {
+        Instrumentation.current?.eventDropped(DroppedEvent(kind: kind, node: id, subscription: nil))
+    }
+
+    private func send(_ terminal: SubjectTerminal, to subscriber: Subscriber<Value>) {
+        switch terminal {
+        case .error(let error): subscriber.sendError(error)
+        case .completed: subscriber.sendCompleted()
         }
     }
 
-    /// Applies `operation` to the state; called with the lock held, by the drainer only, so
-    /// the buffer, the subscriber list and the order of deliveries always agree.
-    private func prepare(_ operation: Operation, _ state: inout State) -> Work {
-        switch operation {
-        case .send(let event):
-            switch event {
-            case .next(let value):
-                if capacity > 0 {
-                    if state.buffer.count == capacity { state.buffer.removeFirst() }
-                    state.buffer.append(value)
-                }
-                return .fanOut(event, to: state.subscribers)
-            case .error, .completed:
-                state.terminal = event
-                defer { state.subscribers = [] }
-                return .fanOut(event, to: state.subscribers)
-            }
-        case .attach(let subscriber):
-            if state.terminal == nil { state.subscribers.append(subscriber) }
-            return .replay(Array(state.buffer), then: state.terminal, to: subscriber)
-        }
-    }
-
-    private func drain(from first: Work) {
-        var work: Work? = first
+    /// Performs one operation, then whatever queued up meanwhile.
+    private func perform(_ first: SubjectWork) {
+        var work: SubjectWork? = first
         while let current = work {
-            perform(current)
-            work = state.withLock { state in state.queue.next().map { prepare($0, &state) } }
+            switch current {
+            case .fanOutValue(let value, let subscribers):
+                let value = value as! Value
+                for subscriber in subscribers { unsafeDowncast(subscriber, to: Subscriber<Value>.self).sendNext(value) }
+            case .fanOutTerminal(let terminal, let subscribers):
+                // As in RAC, forwarding into the subject ends before its subscribers hear.
+                upstream.dispose()
+                for subscriber in subscribers { send(terminal, to: unsafeDowncast(subscriber, to: Subscriber<Value>.self)) }
+            case .replay(let replay, let subscriber):
+                let subscriber = unsafeDowncast(subscriber, to: Subscriber<Value>.self)
+                for value in replay.values { subscriber.sendNext(value as! Value) }
+                if let terminal = replay.terminal { send(terminal, to: subscriber) }
+                // Disposed while it waited to be attached: its removal already ran.
+                if subscriber.isDisposed { detach(ObjectIdentifier(subscriber)) }
+            }
+            work = state.withLock { $0.nextWork() }
         }
     }
+}
 
-    private func perform(_ work: Work) {
-        switch work {
-        case .fanOut(let event, let subscribers):
-            if event.isTerminal { upstream.dispose() }
-            for subscriber in subscribers { subscriber.send(event) }
-        case .replay(let values, let terminal, let subscriber):
-            for value in values { subscriber.sendNext(value) }
-            if let terminal { subscriber.send(terminal) }
-            // Disposed while it waited to be attached: its removal already ran.
-            if subscriber.isDisposed { detach(ObjectIdentifier(subscriber)) }
+/// An event or a new subscriber offered to a subject, its value boxed.
+enum SubjectOperation {
+    case next(Any)
+    case terminal(SubjectTerminal)
+    case attach(AnyObject)
+}
+
+/// How a subject ended, for late subscribers.
+enum SubjectTerminal {
+    case error(any Error)
+    case completed
+}
+
+/// What a subject does, outside its lock, for one operation that was queued, or that is
+/// not a value.
+enum SubjectWork {
+    case fanOutValue(Any, ContiguousArray<AnyObject>)
+    case fanOutTerminal(SubjectTerminal, ContiguousArray<AnyObject>)
+    /// Send what a new subscriber must see first.
+    case replay(SubjectState.Replay, AnyObject)
+}
+
+/// The answer to offering an operation to a subject.
+enum SubjectAdmission {
+    /// Send the value just offered, still at hand, to these subscribers: the caller has
+    /// become the drainer.
+    case fanOut(ContiguousArray<AnyObject>)
+    /// Perform this now: the caller has become the drainer.
+    case now(SubjectWork)
+    /// Another delivery is in progress; the operation waits in the queue.
+    case queued
+    /// The subject already terminated.
+    case violation
+}
+
+/// A subject's state, without its value type (see Subject): subscribers as objects, values
+/// boxed. Operations are applied under the lock as the drainer takes them, so the replay
+/// buffer, the subscriber list and the order of deliveries always agree.
+struct SubjectState {
+    /// What a new subscriber is sent first.
+    struct Replay {
+        let values: Deque<Any>
+        let terminal: SubjectTerminal?
+    }
+
+    private let capacity: Int
+    private var subscribers = ContiguousArray<AnyObject>()
+    private var buffer: Deque<Any>
+    private var terminal: SubjectTerminal?
+    private var terminalAccepted = false
+    private var queue = Trampoline<SubjectOperation>()
+
+    init(capacity: Int, buffer: Deque<Any>) {
+        self.capacity = capacity
+        self.buffer = buffer
+    }
+
+    /// Offers a value, boxing it only if it must be kept for replay or has to wait.
+    mutating func admitNext(_ value: @autoclosure () -> Any) -> SubjectAdmission {
+        if terminalAccepted { return .violation }
+        guard queue.enter(.next(value())) else { return .queued }
+        remember(value())
+        return .fanOut(subscribers)
+    }
+
+    /// Offers the terminal event.
+    mutating func admitTerminal(_ terminal: SubjectTerminal) -> SubjectAdmission {
+        if terminalAccepted { return .violation }
+        terminalAccepted = true
+        return admit(.terminal(terminal))
+    }
+
+    /// Offers a new subscriber.
+    mutating func admitAttach(_ subscriber: AnyObject) -> SubjectAdmission {
+        admit(.attach(subscriber))
+    }
+
+    private mutating func admit(_ operation: SubjectOperation) -> SubjectAdmission {
+        queue.enter(operation) ? .now(apply(operation)) : .queued
+    }
+
+    /// Takes the next waiting operation and applies it; `nil` when none is left, after
+    /// which the caller is no longer the drainer.
+    mutating func nextWork() -> SubjectWork? {
+        queue.next().map { apply($0) }
+    }
+
+    mutating func detach(_ key: ObjectIdentifier) {
+        guard let index = subscribers.lastIndex(where: { ObjectIdentifier($0) == key }) else { return }
+        subscribers.remove(at: index)
+    }
+
+    /// Keeps a value for replay, up to `capacity`.
+    private mutating func remember(_ value: @autoclosure () -> Any) {
+        guard capacity > 0 else { return }
+        if buffer.count == capacity { buffer.removeFirst() }
+        buffer.append(value())
+    }
+
+    private mutating func apply(_ operation: SubjectOperation) -> SubjectWork {
+        switch operation {
+        case .next(let value):
+            remember(value)
+            return .fanOutValue(value, subscribers)
+        case .terminal(let event):
+            terminal = event
+            defer { subscribers = [] }
+            return .fanOutTerminal(event, subscribers)
+        case .attach(let subscriber):
+            if terminal == nil { subscribers.append(subscriber) }
+            return .replay(Replay(values: buffer, terminal: terminal), subscriber)
         }
     }
 }

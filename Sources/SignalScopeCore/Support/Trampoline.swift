@@ -13,10 +13,11 @@ struct Trampoline<Item> {
     private(set) var isDraining = false
 
     /// Offers `item`. Returns `true` when the caller is now the drainer and must handle
-    /// `item` itself; `false` when `item` was queued for the current drainer.
-    mutating func enter(_ item: Item) -> Bool {
+    /// `item` itself; `false` when `item` was queued for the current drainer. `item` is
+    /// evaluated only when it has to be queued.
+    mutating func enter(_ item: @autoclosure () -> Item) -> Bool {
         if isDraining {
-            pending.append(item)
+            pending.append(item())
             return false
         }
         isDraining = true
