@@ -41,7 +41,7 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
     public func sendNext(_ value: Value) {
         switch state.withLock({ $0.admitNext(value) }) {
         case .fanOut(let subscribers):
-            for subscriber in subscribers { unsafeDowncast(subscriber, to: Subscriber<Value>.self).sendNext(value) }
+            send(value, to: subscribers)
             if let work = state.withLock({ $0.nextWork() }) { perform(work) }
         case .now(let work): perform(work)
         case .queued: break
@@ -89,6 +89,10 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
         Instrumentation.current?.eventDropped(DroppedEvent(kind: kind, node: id, subscription: nil))
     }
 
+    private func send(_ value: Value, to subscribers: ContiguousArray<AnyObject>) {
+        for subscriber in subscribers { unsafeDowncast(subscriber, to: Subscriber<Value>.self).sendNext(value) }
+    }
+
     private func send(_ terminal: SubjectTerminal, to subscriber: Subscriber<Value>) {
         switch terminal {
         case .error(let error): subscriber.sendError(error)
@@ -102,8 +106,7 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
         while let current = work {
             switch current {
             case .fanOutValue(let value, let subscribers):
-                let value = value as! Value
-                for subscriber in subscribers { unsafeDowncast(subscriber, to: Subscriber<Value>.self).sendNext(value) }
+                send(value as! Value, to: subscribers)
             case .fanOutTerminal(let terminal, let subscribers):
                 // As in RAC, forwarding into the subject ends before its subscribers hear.
                 upstream.dispose()
