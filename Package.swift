@@ -3,9 +3,11 @@ import PackageDescription
 
 // Module layering (dependencies point one way):
 //   SignalScopeCore (runtime + instrumentation seam)
+//     <- SignalScopeTracing (recorder, event log, reader; CSignalScopeBootstrap starts it
+//        from SIGNALSCOPE_TRACE at load)
 //     <- SignalScope (umbrella that users import)
 //     <- SignalScopeTesting (helpers for tests written on the runtime)
-// Tracing, analysis, rendering, CGraphviz and the CLI join this list in later issues.
+// Analysis, rendering, CGraphviz and the CLI join this list in later issues.
 let package = Package(
     name: "SignalScope",
     platforms: [.macOS(.v15)],
@@ -22,7 +24,12 @@ let package = Package(
             name: "SignalScopeCore",
             dependencies: [.product(name: "DequeModule", package: "swift-collections")]
         ),
-        .target(name: "SignalScope", dependencies: ["SignalScopeCore"]),
+        .target(
+            name: "SignalScopeTracing",
+            dependencies: ["SignalScopeCore", "CSignalScopeBootstrap"]
+        ),
+        .target(name: "CSignalScopeBootstrap"),
+        .target(name: "SignalScope", dependencies: ["SignalScopeCore", "SignalScopeTracing"]),
         .target(name: "SignalScopeTesting", dependencies: ["SignalScope"]),
         .executableTarget(
             name: "RuntimeTour",
@@ -31,6 +38,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SignalScopeCoreTests",
+            dependencies: ["SignalScope", "SignalScopeTesting"]
+        ),
+        .testTarget(
+            name: "SignalScopeTracingTests",
             dependencies: ["SignalScope", "SignalScopeTesting"]
         ),
     ],

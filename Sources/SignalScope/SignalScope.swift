@@ -1,3 +1,4 @@
-// `import SignalScope` is the one import an app needs: it brings in the runtime (and, as
-// they land, tracing). Each concern lives in its own module; this one only gathers them.
+// `import SignalScope` is the one import an app needs: the runtime and the tracer. Each
+// concern lives in its own module; this one only gathers them.
 @_exported import SignalScopeCore
+@_exported import SignalScopeTracing

@@ -11,9 +11,8 @@ import Synchronization
 /// #expect(spy.calls.contains { if case .completed = $0 { true } else { false } })
 /// ```
 ///
-/// The hook is global: events from other threads that run while it is installed are
-/// recorded too. Filter by the nodes and subscriptions your code made (``subscriptions(of:)``,
-/// ``calls(of:)``), and do not install two at once.
+/// Hooks are global: what other threads do while it is installed is recorded too. Filter by
+/// the nodes and subscriptions your code made (``subscriptions(of:)``, ``calls(of:)``).
 public final class RecordingInstrumentation: SignalInstrumentation {
     /// One call the runtime made.
     public enum Call: Equatable, Sendable {
@@ -47,14 +46,11 @@ public final class RecordingInstrumentation: SignalInstrumentation {
 
     public init() {}
 
-    /// Installs a new recorder, runs `body`, restores the previous hook, and returns the
-    /// recorder.
+    /// Installs a new recorder, runs `body`, uninstalls it, and returns it.
     public static func recording(_ body: () throws -> Void) rethrows -> RecordingInstrumentation {
         let recorder = RecordingInstrumentation()
-        let previous = Instrumentation.install(recorder)
-        defer {
-            if let previous { Instrumentation.install(previous) } else { Instrumentation.uninstall() }
-        }
+        Instrumentation.install(recorder)
+        defer { Instrumentation.uninstall(recorder) }
         try body()
         return recorder
     }

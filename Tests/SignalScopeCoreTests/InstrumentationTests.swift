@@ -2,27 +2,53 @@ import SignalScope
 import SignalScopeTesting
 import Testing
 
-/// The hook is global, so every test that installs one lives in this serialized suite and
-/// looks only at the nodes and subscriptions it made itself.
+/// Hooks are global, so every test looks only at the nodes and subscriptions it made itself:
+/// other tests may have hooks installed at the same time.
 @Suite("Instrumentation seam", .serialized)
 struct InstrumentationTests {
     private static let file = "SignalScopeCoreTests/InstrumentationTests.swift"
 
-    @Test("I1: with no hook installed nothing is reported and subscriptions are untraced")
-    func nothingWithoutHook() {
+    @Test("I1: an uninstalled hook hears nothing of what is created afterwards")
+    func nothingAfterUninstall() {
         let spy = RecordingInstrumentation.recording {}
-        var subscriptionID: SubscriptionID?
         let signal = Signal<Int> { subscriber in
-            subscriptionID = subscriber.id
             subscriber.sendNext(1)
             subscriber.sendCompleted()
             return nil
         }
         signal.subscribe()
-        #expect(subscriptionID == .untraced)
-        #expect(Instrumentation.current == nil)
         #expect(!spy.nodes.contains { $0.id == signal.id })
         #expect(spy.subscriptions(of: signal.id).isEmpty)
+    }
+
+    @Test("I1: with no hook installed, subscriptions are untraced")
+    func untracedWithoutHooks() async {
+        // In a process of its own, where no other test has a hook installed.
+        await #expect(processExitsWith: .success) {
+            var id: SubscriptionID?
+            Signal<Int> { subscriber in
+                id = subscriber.id
+                return nil
+            }.subscribe()
+            precondition(Instrumentation.current == nil && id == .untraced)
+        }
+    }
+
+    @Test("I6: several hooks installed at once each receive every call")
+    func severalHooks() throws {
+        var signal: Signal<Int>!
+        var inner: RecordingInstrumentation!
+        let outer = RecordingInstrumentation.recording {
+            inner = RecordingInstrumentation.recording {
+                signal = Signal.just(1)
+                signal.subscribe()
+            }
+        }
+        for spy in [outer, inner!] {
+            let subscription = try #require(spy.subscriptions(of: signal.id).first)
+            #expect(spy.nodes.contains { $0.id == signal.id })
+            #expect(spy.calls(of: subscription.id).contains(.next(subscription.id, value: "1")))
+        }
     }
 
     @Test("I2: every node reports its kind, name and creation site")

@@ -1,40 +1,50 @@
 import Synchronization
 
-/// The registry holding the installed ``SignalInstrumentation`` hook, if any.
+/// The registry of installed ``SignalInstrumentation`` hooks.
 ///
-/// With no hook installed, every instrumented call site in the runtime costs one
-/// predictable branch and no allocation: a subscription captures the hook once when it is
-/// made, and nodes read one atomic flag when they are created.
+/// Several hooks may be installed at once (a test's recorder while the whole run is traced
+/// to a file, say); each receives every call. With none installed, every instrumented call
+/// site in the runtime costs one predictable branch and no allocation: a subscription
+/// captures the hooks once when it is made, and nodes read one atomic flag when they are
+/// created.
 public enum Instrumentation {
-    /// Installs `hook`, replacing the current one. Returns the hook it replaced.
-    @discardableResult
-    public static func install(_ hook: any SignalInstrumentation) -> (any SignalInstrumentation)? {
-        let previous = storage.withLock { current in
-            defer { current = hook }
-            return current
+    /// Adds `hook`; it receives every call from nodes and subscriptions made from now on.
+    public static func install(_ hook: any SignalInstrumentation) {
+        registry.withLock { registry in
+            registry.hooks.append(hook)
+            registry.rebuild()
         }
         isInstalled.store(true, ordering: .releasing)
-        return previous
     }
 
-    /// Removes the installed hook. Returns the hook it removed.
-    @discardableResult
-    public static func uninstall() -> (any SignalInstrumentation)? {
-        isInstalled.store(false, ordering: .releasing)
-        return storage.withLock { current in
-            defer { current = nil }
-            return current
+    /// Removes `hook`. Subscriptions made while it was installed keep reporting to it; a
+    /// hook that must stop receiving calls ignores them itself.
+    public static func uninstall(_ hook: any SignalInstrumentation) {
+        registry.withLock { registry in
+            registry.hooks.removeAll { $0 === hook }
+            registry.rebuild()
+            isInstalled.store(!registry.hooks.isEmpty, ordering: .releasing)
         }
     }
 
-    /// The installed hook, or `nil`.
+    /// What new nodes and subscriptions report to: `nil` with no hook installed, the hook
+    /// itself with one, and a hook forwarding to all of them with several.
     public static var current: (any SignalInstrumentation)? {
         guard isInstalled.load(ordering: .acquiring) else { return nil }
-        return storage.withLock { $0 }
+        return registry.withLock { $0.combined }
+    }
+
+    private struct Registry {
+        var hooks: [any SignalInstrumentation] = []
+        var combined: (any SignalInstrumentation)?
+
+        mutating func rebuild() {
+            combined = hooks.count > 1 ? FanOutInstrumentation(hooks) : hooks.first
+        }
     }
 
     private static let isInstalled = Atomic<Bool>(false)
-    private static let storage = Mutex<(any SignalInstrumentation)?>(nil)
+    private static let registry = Mutex(Registry())
 
     /// While a subscription's creation block runs: that subscription's id.
     static let currentSubscription = ThreadLocalWord()

@@ -1,0 +1,1 @@
+// The bootstrap has no API; see bootstrap.c.

@@ -1,0 +1,28 @@
+/// Forwards every call to several hooks, in the order they were installed.
+final class FanOutInstrumentation: SignalInstrumentation {
+    private let hooks: [any SignalInstrumentation]
+
+    init(_ hooks: [any SignalInstrumentation]) {
+        self.hooks = hooks
+    }
+
+    func nodeCreated(_ node: NodeDescriptor) { for hook in hooks { hook.nodeCreated(node) } }
+    func nodeNamed(_ node: NodeID, name: String) { for hook in hooks { hook.nodeNamed(node, name: name) } }
+    func edgeAdded(_ edge: NodeEdge, to node: NodeID) { for hook in hooks { hook.edgeAdded(edge, to: node) } }
+    func subscribed(_ subscription: SubscriptionDescriptor) { for hook in hooks { hook.subscribed(subscription) } }
+    func observerStored(_ subscription: SubscriptionID, closures: [Any]) {
+        for hook in hooks { hook.observerStored(subscription, closures: closures) }
+    }
+    func observerReleased(_ subscription: SubscriptionID) { for hook in hooks { hook.observerReleased(subscription) } }
+    func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value) {
+        for hook in hooks { hook.nextDelivered(subscription, value: value) }
+    }
+    func errorDelivered(_ subscription: SubscriptionID, error: any Error) {
+        for hook in hooks { hook.errorDelivered(subscription, error: error) }
+    }
+    func completedDelivered(_ subscription: SubscriptionID) { for hook in hooks { hook.completedDelivered(subscription) } }
+    func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
+        for hook in hooks { hook.disposed(subscription, cause: cause) }
+    }
+    func eventDropped(_ violation: DroppedEvent) { for hook in hooks { hook.eventDropped(violation) } }
+}

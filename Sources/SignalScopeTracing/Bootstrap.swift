@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Called once at load by CSignalScopeBootstrap: when `SIGNALSCOPE_TRACE` names a file,
+/// records the whole run into it (values too when `SIGNALSCOPE_VALUES=1`) and writes it
+/// out at exit. Problems are reported on standard error; they never stop the program.
+@_cdecl("signalscope_bootstrap_from_environment")
+public func signalscopeBootstrapFromEnvironment() {
+    guard let path = getenv("SIGNALSCOPE_TRACE").map({ String(cString: $0) }), !path.isEmpty else { return }
+    let values = getenv("SIGNALSCOPE_VALUES").map { String(cString: $0) == "1" } ?? false
+    do {
+        try SignalScope.startRecording(to: URL(fileURLWithPath: path), values: values)
+        atexit {
+            do {
+                try SignalScope.stopRecording()
+            } catch {
+                reportToStandardError("signalscope: \(error)")
+            }
+        }
+    } catch {
+        reportToStandardError("signalscope: SIGNALSCOPE_TRACE: \(error)")
+    }
+}
+
+private func reportToStandardError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

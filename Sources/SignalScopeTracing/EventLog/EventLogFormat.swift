@@ -1,0 +1,73 @@
+/// The binary event log's layout. `docs/event-log.md` is its specification; this file and
+/// that document change together.
+///
+/// A log is a 16-byte header followed by records. All integers are little-endian. Every
+/// record starts with the same 32-byte prefix and is padded to a multiple of 8 bytes:
+///
+/// | offset | size | field |
+/// |---|---|---|
+/// | 0 | 4 | total size of the record in bytes, prefix and padding included |
+/// | 4 | 1 | kind (``RecordKind``) |
+/// | 5 | 3 | reserved, 0 |
+/// | 8 | 4 | thread id (small integers, in order of each thread's first record) |
+/// | 12 | 4 | reserved, 0 |
+/// | 16 | 8 | sequence number: one counter for the whole log, so records sort into the order they happened |
+/// | 24 | 8 | monotonic timestamp, nanoseconds |
+enum EventLogFormat {
+    /// The first 8 bytes of every log.
+    static let magic: [UInt8] = Array("SIGSCOPE".utf8)
+    static let majorVersion: UInt16 = 1
+    static let minorVersion: UInt16 = 0
+    static let headerSize = 16
+    static let prefixSize = 32
+    /// No record is larger (a bound that tells a corrupt size from a real one).
+    static let maximumRecordSize = 1 << 20
+    /// Value and error summaries are cut to this many characters.
+    static let summaryLimit = 80
+    /// `next` records without a value summary store this length.
+    static let noSummary = UInt32.max
+
+    static func header() -> [UInt8] {
+        var bytes = magic
+        bytes += withUnsafeBytes(of: majorVersion.littleEndian, Array.init)
+        bytes += withUnsafeBytes(of: minorVersion.littleEndian, Array.init)
+        bytes += [0, 0, 0, 0]
+        return bytes
+    }
+
+    /// Rounds a record size up to the 8-byte alignment every record keeps.
+    static func aligned(_ size: Int) -> Int { (size + 7) & ~7 }
+}
+
+/// The kind byte of a record.
+enum RecordKind: UInt8 {
+    /// Filler a recorder may leave; readers skip it.
+    case padding = 0
+    /// `u32 id, u32 byteCount, UTF-8 bytes`: a string later records refer to by id.
+    case string = 1
+    /// `u64 node, u8 kind, u8[3] 0, u32 name, u32 file, u32 function, u32 line, u32 parentCount,
+    /// then per parent: u64 parent, u8 edgeKind, u8[7] 0`.
+    case node = 2
+    /// `u64 node, u32 name`: `named(_:)`.
+    case nodeNamed = 3
+    /// `u64 node, u64 parent, u8 edgeKind`: an edge that appeared after creation.
+    case edge = 4
+    /// `u64 subscription, u64 node, u64 parentSubscription (0: none), u32 file, u32 function, u32 line`.
+    case subscribe = 5
+    /// `u64 subscription, u32 closureCount`.
+    case observerStored = 6
+    /// `u64 subscription`.
+    case observerReleased = 7
+    /// `u64 subscription, u32 summaryLength (0xFFFFFFFF: not recorded), UTF-8 summary`.
+    case next = 8
+    /// `u64 subscription, u32 descriptionLength, UTF-8 description`.
+    case error = 9
+    /// `u64 subscription`.
+    case completed = 10
+    /// `u64 subscription, u8 cause`.
+    case disposed = 11
+    /// `u64 node, u64 subscription (0: sent to a subject), u8 event (0 next, 1 error, 2 completed)`.
+    case violation = 12
+    /// `u64 recordCount`: the recording stopped cleanly after this many records.
+    case end = 13
+}

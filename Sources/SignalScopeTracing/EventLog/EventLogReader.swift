@@ -1,0 +1,180 @@
+import SignalScopeCore
+
+/// Decodes an event log (see EventLogFormat and docs/event-log.md).
+struct EventLogReader {
+    private let bytes: [UInt8]
+    private let path: String
+    private var warnings: [String] = []
+
+    /// Reads `bytes`; `path` names the log in messages.
+    static func read(_ bytes: [UInt8], path: String) throws(TraceReadError) -> (records: [TraceRecord], warnings: [String]) {
+        var reader = EventLogReader(bytes: bytes, path: path)
+        return try reader.read()
+    }
+
+    private init(bytes: [UInt8], path: String) {
+        self.bytes = bytes
+        self.path = path
+    }
+
+    private struct Raw {
+        let offset: Int
+        let kind: RecordKind
+        let thread: UInt32
+        let sequence: UInt64
+        let timestamp: UInt64
+        let payload: Range<Int>
+    }
+
+    private mutating func read() throws(TraceReadError) -> (records: [TraceRecord], warnings: [String]) {
+        guard bytes.count >= EventLogFormat.headerSize, Array(bytes[0..<8]) == EventLogFormat.magic else {
+            throw .notAnEventLog(path: path)
+        }
+        let major = u16(8), minor = u16(10)
+        guard major == EventLogFormat.majorVersion else {
+            throw .unsupportedVersion(path: path, major: major, minor: minor)
+        }
+        let raws = scan()
+        var strings: [UInt32: String] = [:]
+        for raw in raws where raw.kind == .string {
+            guard let (id, text) = decodeString(raw) else { continue }
+            strings[id] = text
+        }
+        var records: [TraceRecord] = []
+        for raw in raws where raw.kind != .string {
+            guard let event = decode(raw, strings: strings) else {
+                warnings.append("\(path): record at byte offset \(raw.offset) is malformed and was skipped")
+                continue
+            }
+            records.append(TraceRecord(sequence: raw.sequence, timestamp: raw.timestamp, thread: raw.thread, event: event))
+        }
+        records.sort { $0.sequence < $1.sequence }
+        return (records, warnings)
+    }
+
+    /// Splits the log into records, stopping with a warning at a truncated or corrupt tail.
+    private mutating func scan() -> [Raw] {
+        var raws: [Raw] = []
+        var offset = EventLogFormat.headerSize
+        while offset < bytes.count {
+            let remaining = bytes.count - offset
+            guard remaining >= EventLogFormat.prefixSize else {
+                warnings.append("\(path): truncated record at byte offset \(offset) (\(remaining) bytes); reading stopped there")
+                break
+            }
+            let size = Int(u32(offset))
+            guard size >= EventLogFormat.prefixSize, size % 8 == 0, size <= EventLogFormat.maximumRecordSize else {
+                warnings.append(
+                    "\(path): corrupt record at byte offset \(offset) (size \(size)); the last \(remaining) bytes were skipped")
+                break
+            }
+            guard size <= remaining else {
+                warnings.append(
+                    "\(path): truncated record at byte offset \(offset) (\(remaining) of \(size) bytes); reading stopped there")
+                break
+            }
+            // Kinds this reader does not know come from a newer minor version: skip them.
+            if let kind = RecordKind(rawValue: bytes[offset + 4]), kind != .padding {
+                raws.append(Raw(
+                    offset: offset, kind: kind, thread: u32(offset + 8), sequence: u64(offset + 16),
+                    timestamp: u64(offset + 24), payload: (offset + EventLogFormat.prefixSize)..<(offset + size)))
+            }
+            offset += size
+        }
+        return raws
+    }
+
+    private func decodeString(_ raw: Raw) -> (UInt32, String)? {
+        let start = raw.payload.lowerBound
+        guard raw.payload.count >= 8 else { return nil }
+        let count = Int(u32(start + 4))
+        guard count <= raw.payload.count - 8 else { return nil }
+        return (u32(start), String(decoding: bytes[(start + 8)..<(start + 8 + count)], as: UTF8.self))
+    }
+
+    private func decode(_ raw: Raw, strings: [UInt32: String]) -> TraceEvent? {
+        let p = raw.payload.lowerBound
+        let available = raw.payload.count
+        func string(_ at: Int) -> String { strings[u32(at)] ?? "?" }
+        func site(file: Int, function: Int, line: Int) -> TraceSite {
+            TraceSite(file: string(file), line: Int(u32(line)), function: string(function))
+        }
+        func text(_ at: Int) -> String? {
+            let count = u32(at)
+            if count == EventLogFormat.noSummary { return nil }
+            guard Int(count) <= available - (at + 4 - p) else { return nil }
+            return String(decoding: bytes[(at + 4)..<(at + 4 + Int(count))], as: UTF8.self)
+        }
+        let subscription = SubscriptionID(rawValue: available >= 8 ? u64(p) : 0)
+        switch raw.kind {
+        case .node:
+            guard available >= 32, let kind = NodeKind(code: bytes[p + 8]) else { return nil }
+            let count = Int(u32(p + 28))
+            guard available >= 32 + 16 * count else { return nil }
+            var parents: [NodeEdge] = []
+            for index in 0..<count {
+                guard let edge = EdgeKind(code: bytes[p + 40 + 16 * index]) else { return nil }
+                parents.append(NodeEdge(parent: NodeID(rawValue: u64(p + 32 + 16 * index)), kind: edge))
+            }
+            return .node(
+                NodeID(rawValue: u64(p)), kind: kind, name: string(p + 12),
+                site: site(file: p + 16, function: p + 20, line: p + 24), parents: parents)
+        case .nodeNamed:
+            guard available >= 12 else { return nil }
+            return .nodeNamed(NodeID(rawValue: u64(p)), name: string(p + 8))
+        case .edge:
+            guard available >= 17, let kind = EdgeKind(code: bytes[p + 16]) else { return nil }
+            return .edge(NodeEdge(parent: NodeID(rawValue: u64(p + 8)), kind: kind), to: NodeID(rawValue: u64(p)))
+        case .subscribe:
+            guard available >= 36 else { return nil }
+            let parent = u64(p + 16)
+            return .subscribe(
+                subscription, node: NodeID(rawValue: u64(p + 8)),
+                parent: parent == 0 ? nil : SubscriptionID(rawValue: parent),
+                site: site(file: p + 24, function: p + 28, line: p + 32))
+        case .observerStored:
+            guard available >= 12 else { return nil }
+            return .observerStored(subscription, closureCount: Int(u32(p + 8)))
+        case .observerReleased:
+            guard available >= 8 else { return nil }
+            return .observerReleased(subscription)
+        case .next:
+            guard available >= 12 else { return nil }
+            if u32(p + 8) == EventLogFormat.noSummary { return .next(subscription, value: nil) }
+            guard let value = text(p + 8) else { return nil }
+            return .next(subscription, value: value)
+        case .error:
+            guard available >= 12, let description = text(p + 8) else { return nil }
+            return .error(subscription, description: description)
+        case .completed:
+            guard available >= 8 else { return nil }
+            return .completed(subscription)
+        case .disposed:
+            guard available >= 9, let cause = DisposalCause(rawValue: bytes[p + 8]) else { return nil }
+            return .disposed(subscription, cause: cause)
+        case .violation:
+            guard available >= 17, let event = DroppedEvent.Kind(code: bytes[p + 16]) else { return nil }
+            let target = u64(p + 8)
+            return .violation(
+                node: NodeID(rawValue: u64(p)), subscription: target == 0 ? nil : SubscriptionID(rawValue: target),
+                event: event)
+        case .end:
+            guard available >= 8 else { return nil }
+            return .end(recordCount: u64(p))
+        case .string, .padding:
+            return nil
+        }
+    }
+
+    private func u16(_ offset: Int) -> UInt16 {
+        UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    }
+
+    private func u32(_ offset: Int) -> UInt32 {
+        (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
+    }
+
+    private func u64(_ offset: Int) -> UInt64 {
+        (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) }
+    }
+}

@@ -1,0 +1,73 @@
+import SignalScopeCore
+
+/// Where something was created or subscribed, as a trace stores it.
+public struct TraceSite: Sendable, Hashable, CustomStringConvertible {
+    public let file: String
+    public let line: Int
+    public let function: String
+
+    public init(file: String, line: Int, function: String) {
+        self.file = file
+        self.line = line
+        self.function = function
+    }
+
+    public var description: String { "\(file):\(line)" }
+}
+
+/// One record of an event log, decoded.
+public struct TraceRecord: Sendable, Hashable {
+    /// The record's place in the order things happened, across all threads.
+    public let sequence: UInt64
+    /// Monotonic nanoseconds.
+    public let timestamp: UInt64
+    /// The recording's small id for the thread that made the record.
+    public let thread: UInt32
+    public let event: TraceEvent
+}
+
+/// What a record says happened.
+public enum TraceEvent: Sendable, Hashable {
+    case node(NodeID, kind: NodeKind, name: String, site: TraceSite, parents: [NodeEdge])
+    case nodeNamed(NodeID, name: String)
+    case edge(NodeEdge, to: NodeID)
+    case subscribe(SubscriptionID, node: NodeID, parent: SubscriptionID?, site: TraceSite)
+    case observerStored(SubscriptionID, closureCount: Int)
+    case observerReleased(SubscriptionID)
+    /// `value` is the value's summary when values were recorded.
+    case next(SubscriptionID, value: String?)
+    case error(SubscriptionID, description: String)
+    case completed(SubscriptionID)
+    case disposed(SubscriptionID, cause: DisposalCause)
+    case violation(node: NodeID, subscription: SubscriptionID?, event: DroppedEvent.Kind)
+    /// The recording stopped cleanly after `recordCount` records.
+    case end(recordCount: UInt64)
+
+    /// The subscription the event is about, if it is about one.
+    public var subscription: SubscriptionID? {
+        switch self {
+        case .subscribe(let id, _, _, _), .observerStored(let id, _), .observerReleased(let id), .next(let id, _),
+            .error(let id, _), .completed(let id), .disposed(let id, _):
+            id
+        case .violation(_, let id, _): id
+        case .node, .nodeNamed, .edge, .end: nil
+        }
+    }
+}
+
+/// Why a trace could not be read at all. (A damaged tail is not an error: the records
+/// before it are read, and a warning says where reading stopped.)
+public enum TraceReadError: Error, Equatable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case notAnEventLog(path: String)
+    case unsupportedVersion(path: String, major: UInt16, minor: UInt16)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
+        case .notAnEventLog(let path): "\(path) is not a SignalScope event log"
+        case .unsupportedVersion(let path, let major, let minor):
+            "\(path) uses event log format \(major).\(minor); this SignalScope reads format \(EventLogFormat.majorVersion).x"
+        }
+    }
+}

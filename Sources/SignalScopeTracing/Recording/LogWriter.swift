@@ -1,0 +1,153 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// Where a recording's bytes end up.
+protocol LogSink: AnyObject, Sendable {
+    /// Appends bytes; called by one thread at a time (the writer holds its lock).
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+    /// Makes what was written durable, and releases the destination.
+    func close() throws
+}
+
+/// Drains every thread's buffer into a sink on a background thread, at least every
+/// `interval`, and on demand.
+final class LogWriter: @unchecked Sendable {
+    private let sink: any LogSink
+    private let interval: Duration
+    /// Guards the sink and the buffer list; the hot path never takes it.
+    private let lock = Mutex<State>(State())
+    private let wakeUp = DispatchSemaphore(value: 0)
+    private let stopped = DispatchSemaphore(value: 0)
+    private let running = Atomic<Bool>(true)
+
+    private struct State {
+        var buffers: [ThreadBuffer] = []
+        var failure: (any Error)?
+    }
+
+    init(sink: any LogSink, interval: Duration = .milliseconds(100)) throws {
+        self.sink = sink
+        self.interval = interval
+        try EventLogFormat.header().withUnsafeBytes { try sink.write($0) }
+        let thread = Thread { [self] in run() }
+        thread.name = "SignalScope.LogWriter"
+        thread.start()
+    }
+
+    /// Adds a thread's buffer to those drained.
+    func register(_ buffer: ThreadBuffer) {
+        lock.withLock { $0.buffers.append(buffer) }
+    }
+
+    /// Asks for a drain now (a buffer is full).
+    func requestDrain() {
+        wakeUp.signal()
+    }
+
+    /// Writes a record too large for a thread buffer, after draining what came before it.
+    func writeDirectly(_ record: UnsafeRawBufferPointer) {
+        lock.withLock { state in
+            drainAll(&state)
+            attempt(&state) { try sink.write(record) }
+        }
+    }
+
+    /// Drains everything, stops the thread, closes the sink; throws the first write error.
+    func finish() throws {
+        running.store(false, ordering: .releasing)
+        wakeUp.signal()
+        stopped.wait()
+        try lock.withLock { state in
+            drainAll(&state)
+            attempt(&state) { try sink.close() }
+            if let failure = state.failure { throw failure }
+        }
+    }
+
+    private func run() {
+        let timeout = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        while running.load(ordering: .acquiring) {
+            _ = wakeUp.wait(timeout: .now() + timeout)
+            lock.withLock { drainAll(&$0) }
+        }
+        stopped.signal()
+    }
+
+    private func drainAll(_ state: inout State) {
+        for buffer in state.buffers {
+            buffer.drain { record in attempt(&state) { try sink.write(record) } }
+        }
+        state.buffers.removeAll { $0.isRetired.load(ordering: .acquiring) && $0.isEmpty }
+    }
+
+    /// Keeps the first failure and stops writing after it; the recording goes on so the
+    /// program being traced is never blocked by a full disk.
+    private func attempt(_ state: inout State, _ write: () throws -> Void) {
+        guard state.failure == nil else { return }
+        do { try write() } catch { state.failure = error }
+    }
+}
+
+/// Writes to a file, with plain `write(2)` so that a killed process leaves every byte the
+/// writer handed over.
+final class FileSink: LogSink, @unchecked Sendable {
+    private let descriptor: Int32
+    let path: String
+
+    init(path: String) throws {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw RecordingError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var remaining = bytes
+        while !remaining.isEmpty {
+            let count = Glibc.write(descriptor, remaining.baseAddress, remaining.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw RecordingError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            }
+            remaining = UnsafeRawBufferPointer(rebasing: remaining[count...])
+        }
+    }
+
+    func close() throws {
+        if Glibc.close(descriptor) != 0 {
+            throw RecordingError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+}
+
+/// Keeps the log in memory, for `SignalScope.record { }`.
+final class MemorySink: LogSink, Sendable {
+    private let storage = Mutex<[UInt8]>([])
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        storage.withLock { $0.append(contentsOf: bytes) }
+    }
+
+    func close() throws {}
+
+    var bytes: [UInt8] { storage.withLock { $0 } }
+}
+
+/// Why a recording could not be written.
+public enum RecordingError: Error, Equatable, CustomStringConvertible {
+    case cannotCreate(path: String, reason: String)
+    case cannotWrite(path: String, reason: String)
+    case alreadyRecording
+
+    public var description: String {
+        switch self {
+        case .cannotCreate(let path, let reason): "cannot create trace file \(path): \(reason)"
+        case .cannotWrite(let path, let reason): "cannot write trace file \(path): \(reason)"
+        case .alreadyRecording: "a recording to a file is already running; call SignalScope.stopRecording() first"
+        }
+    }
+}

@@ -1,0 +1,235 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import SignalScopeCore
+import Synchronization
+
+/// Writes everything the runtime reports into an event log: the tracer's
+/// `SignalInstrumentation`.
+///
+/// The per-event path (`next`, `completed`, disposal, ...) takes no lock another thread
+/// contends on, allocates nothing and formats no text unless value summaries are on: it
+/// writes a fixed-size record into the calling thread's ring buffer, which a background
+/// writer drains.
+final class Recorder: SignalInstrumentation, @unchecked Sendable {
+    /// Whether `next` records carry a value summary.
+    let recordsValues: Bool
+    private let writer: LogWriter
+    private let strings = StringTable()
+    private let sequence = Atomic<UInt64>(0)
+    private let isActive = Atomic<Bool>(true)
+    private let identity: UInt64
+    private let threadCount = Atomic<UInt32>(0)
+    private let bufferCapacity: Int
+
+    private static let recordings = Atomic<UInt64>(0)
+
+    init(sink: any LogSink, recordsValues: Bool, bufferCapacity: Int = 1 << 18) throws {
+        self.recordsValues = recordsValues
+        self.bufferCapacity = bufferCapacity
+        identity = Self.recordings.add(1, ordering: .relaxed).newValue
+        writer = try LogWriter(sink: sink)
+    }
+
+    /// Stops recording, writes the closing record and flushes everything.
+    func finish() throws {
+        guard isActive.load(ordering: .acquiring) else { return }
+        let count = sequence.load(ordering: .acquiring) + 1
+        append(.end, payload: 8) { $0.storeBytes(of: count.littleEndian, as: UInt64.self) }
+        isActive.store(false, ordering: .releasing)
+        try writer.finish()
+    }
+
+    // MARK: SignalInstrumentation
+
+    func nodeCreated(_ node: NodeDescriptor) {
+        guard isActive.load(ordering: .relaxed) else { return }
+        let name = string(node.name)
+        let file = literal(node.site.fileID)
+        let function = literal(node.site.function)
+        append(.node, payload: 32 + 16 * node.parents.count) { payload in
+            payload.storeBytes(of: node.id.rawValue.littleEndian, as: UInt64.self)
+            payload.storeBytes(of: node.kind.code, toByteOffset: 8, as: UInt8.self)
+            payload.storeBytes(of: name.littleEndian, toByteOffset: 12, as: UInt32.self)
+            payload.storeBytes(of: file.littleEndian, toByteOffset: 16, as: UInt32.self)
+            payload.storeBytes(of: function.littleEndian, toByteOffset: 20, as: UInt32.self)
+            payload.storeBytes(of: UInt32(truncatingIfNeeded: node.site.line).littleEndian, toByteOffset: 24, as: UInt32.self)
+            payload.storeBytes(of: UInt32(node.parents.count).littleEndian, toByteOffset: 28, as: UInt32.self)
+            for (index, edge) in node.parents.enumerated() {
+                payload.storeBytes(of: edge.parent.rawValue.littleEndian, toByteOffset: 32 + 16 * index, as: UInt64.self)
+                payload.storeBytes(of: edge.kind.code, toByteOffset: 40 + 16 * index, as: UInt8.self)
+            }
+        }
+    }
+
+    func nodeNamed(_ node: NodeID, name: String) {
+        guard isActive.load(ordering: .relaxed) else { return }
+        let name = string(name)
+        append(.nodeNamed, payload: 12) { payload in
+            payload.storeBytes(of: node.rawValue.littleEndian, as: UInt64.self)
+            payload.storeBytes(of: name.littleEndian, toByteOffset: 8, as: UInt32.self)
+        }
+    }
+
+    func edgeAdded(_ edge: NodeEdge, to node: NodeID) {
+        append(.edge, payload: 17) { payload in
+            payload.storeBytes(of: node.rawValue.littleEndian, as: UInt64.self)
+            payload.storeBytes(of: edge.parent.rawValue.littleEndian, toByteOffset: 8, as: UInt64.self)
+            payload.storeBytes(of: edge.kind.code, toByteOffset: 16, as: UInt8.self)
+        }
+    }
+
+    func subscribed(_ subscription: SubscriptionDescriptor) {
+        guard isActive.load(ordering: .relaxed) else { return }
+        let file = literal(subscription.site.fileID)
+        let function = literal(subscription.site.function)
+        append(.subscribe, payload: 36) { payload in
+            payload.storeBytes(of: subscription.id.rawValue.littleEndian, as: UInt64.self)
+            payload.storeBytes(of: subscription.node.rawValue.littleEndian, toByteOffset: 8, as: UInt64.self)
+            payload.storeBytes(of: (subscription.parent?.rawValue ?? 0).littleEndian, toByteOffset: 16, as: UInt64.self)
+            payload.storeBytes(of: file.littleEndian, toByteOffset: 24, as: UInt32.self)
+            payload.storeBytes(of: function.littleEndian, toByteOffset: 28, as: UInt32.self)
+            payload.storeBytes(
+                of: UInt32(truncatingIfNeeded: subscription.site.line).littleEndian, toByteOffset: 32, as: UInt32.self)
+        }
+    }
+
+    func observerStored(_ subscription: SubscriptionID, closures: [Any]) {
+        append(.observerStored, payload: 12) { payload in
+            payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
+            payload.storeBytes(of: UInt32(closures.count).littleEndian, toByteOffset: 8, as: UInt32.self)
+        }
+    }
+
+    func observerReleased(_ subscription: SubscriptionID) {
+        appendSubscriptionEvent(.observerReleased, subscription)
+    }
+
+    func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value) {
+        guard recordsValues else {
+            append(.next, payload: 12) { payload in
+                payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
+                payload.storeBytes(of: EventLogFormat.noSummary.littleEndian, toByteOffset: 8, as: UInt32.self)
+            }
+            return
+        }
+        appendText(.next, subscription, summary(value))
+    }
+
+    func errorDelivered(_ subscription: SubscriptionID, error: any Error) {
+        appendText(.error, subscription, summary(error))
+    }
+
+    func completedDelivered(_ subscription: SubscriptionID) {
+        appendSubscriptionEvent(.completed, subscription)
+    }
+
+    func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
+        append(.disposed, payload: 9) { payload in
+            payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
+            payload.storeBytes(of: cause.rawValue, toByteOffset: 8, as: UInt8.self)
+        }
+    }
+
+    func eventDropped(_ violation: DroppedEvent) {
+        append(.violation, payload: 17) { payload in
+            payload.storeBytes(of: violation.node.rawValue.littleEndian, as: UInt64.self)
+            payload.storeBytes(of: (violation.subscription?.rawValue ?? 0).littleEndian, toByteOffset: 8, as: UInt64.self)
+            payload.storeBytes(of: violation.kind.code, toByteOffset: 16, as: UInt8.self)
+        }
+    }
+
+    // MARK: Writing records
+
+    private func appendSubscriptionEvent(_ kind: RecordKind, _ subscription: SubscriptionID) {
+        append(kind, payload: 8) { $0.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self) }
+    }
+
+    private func appendText(_ kind: RecordKind, _ subscription: SubscriptionID, _ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            append(kind, payload: 12 + utf8.count) { payload in
+                payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
+                payload.storeBytes(of: UInt32(utf8.count).littleEndian, toByteOffset: 8, as: UInt32.self)
+                (payload + 12).copyMemory(from: utf8.baseAddress!, byteCount: utf8.count)
+            }
+        }
+    }
+
+    /// The bounded `String(describing:)` a summary records.
+    private func summary(_ subject: some Any) -> String {
+        let text = String(describing: subject)
+        guard text.count > EventLogFormat.summaryLimit else { return text }
+        return String(text.prefix(EventLogFormat.summaryLimit - 1)) + "…"
+    }
+
+    private func string(_ text: String) -> UInt32 {
+        let (id, isNew) = strings.id(of: text)
+        if isNew { appendString(id, text) }
+        return id
+    }
+
+    private func literal(_ literal: StaticString) -> UInt32 {
+        let (id, newText) = strings.id(of: literal)
+        if let newText { appendString(id, newText) }
+        return id
+    }
+
+    private func appendString(_ id: UInt32, _ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            append(.string, payload: 8 + utf8.count) { payload in
+                payload.storeBytes(of: id.littleEndian, as: UInt32.self)
+                payload.storeBytes(of: UInt32(utf8.count).littleEndian, toByteOffset: 4, as: UInt32.self)
+                if let base = utf8.baseAddress { (payload + 8).copyMemory(from: base, byteCount: utf8.count) }
+            }
+        }
+    }
+
+    /// Appends one record: the common prefix, then `payload` bytes written by `write`.
+    private func append(_ kind: RecordKind, payload: Int, _ write: (UnsafeMutableRawPointer) -> Void) {
+        guard isActive.load(ordering: .relaxed) else { return }
+        let size = EventLogFormat.aligned(EventLogFormat.prefixSize + payload)
+        let thread = TracingThread.current
+        let buffer = currentBuffer(of: thread)
+        func fill(_ record: UnsafeMutableRawPointer) {
+            record.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+            record.storeBytes(of: UInt32(size).littleEndian, as: UInt32.self)
+            record.storeBytes(of: kind.rawValue, toByteOffset: 4, as: UInt8.self)
+            record.storeBytes(of: buffer.threadID.littleEndian, toByteOffset: 8, as: UInt32.self)
+            record.storeBytes(
+                of: self.sequence.add(1, ordering: .relaxed).newValue.littleEndian, toByteOffset: 16, as: UInt64.self)
+            record.storeBytes(of: monotonicNanoseconds().littleEndian, toByteOffset: 24, as: UInt64.self)
+            write(record + EventLogFormat.prefixSize)
+        }
+        if size > bufferCapacity / 4 {
+            let record = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+            defer { record.deallocate() }
+            fill(record)
+            writer.writeDirectly(UnsafeRawBufferPointer(start: record, count: size))
+        } else {
+            buffer.append(size: size, waitForSpace: { [writer] in
+                writer.requestDrain()
+                sched_yield()
+            }, fill(_:))
+        }
+    }
+
+    private func currentBuffer(of thread: TracingThread) -> ThreadBuffer {
+        if thread.recording == identity, let buffer = thread.buffer { return buffer }
+        let buffer = ThreadBuffer(threadID: threadCount.add(1, ordering: .relaxed).newValue, capacity: bufferCapacity)
+        writer.register(buffer)
+        thread.buffer?.isRetired.store(true, ordering: .releasing)
+        thread.recording = identity
+        thread.buffer = buffer
+        return buffer
+    }
+}
+
+private func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+}

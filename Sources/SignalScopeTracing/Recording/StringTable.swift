@@ -1,0 +1,39 @@
+import SignalScopeCore
+import Synchronization
+
+/// Gives every distinct string of a recording a small id, so records carry 4-byte ids
+/// instead of text. Used when nodes and subscriptions are created, never per event.
+/// Source locations are keyed by their literal's address, which costs no hashing of text.
+final class StringTable: Sendable {
+    private struct State {
+        var ids: [String: UInt32] = [:]
+        var literals: [UInt: UInt32] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let nextID = Atomic<UInt32>(1)
+
+    /// The id of `string`, and whether it is new (the caller must then record it).
+    func id(of string: String) -> (id: UInt32, isNew: Bool) {
+        state.withLock { state in
+            if let id = state.ids[string] { return (id, false) }
+            let id = nextID.add(1, ordering: .relaxed).oldValue
+            state.ids[string] = id
+            return (id, true)
+        }
+    }
+
+    /// The id of a literal such as `#fileID`, and its text when new.
+    func id(of literal: StaticString) -> (id: UInt32, newText: String?) {
+        guard literal.hasPointerRepresentation else {
+            let (id, isNew) = id(of: literal.description)
+            return (id, isNew ? literal.description : nil)
+        }
+        let address = UInt(bitPattern: literal.utf8Start)
+        if let id = state.withLock({ $0.literals[address] }) { return (id, nil) }
+        let text = literal.description
+        let (id, isNew) = id(of: text)
+        state.withLock { $0.literals[address] = id }
+        return (id, isNew ? text : nil)
+    }
+}

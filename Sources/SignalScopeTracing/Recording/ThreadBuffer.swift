@@ -1,0 +1,68 @@
+import Synchronization
+
+/// One thread's records, waiting for the writer: a single-producer, single-consumer ring.
+///
+/// Hand-written rather than a `Mutex`-guarded array because it is the tracer's hot path: the
+/// owning thread appends with two atomic loads and one release store, never contending with
+/// another thread; the writer thread drains it. Records never wrap around the end: when one
+/// does not fit, the owner fills the rest of the ring with a padding record and starts over
+/// at offset 0. When the ring is full the owner waits for the writer, so no record is lost.
+final class ThreadBuffer: @unchecked Sendable {
+    let threadID: UInt32
+    private let capacity: Int
+    private let storage: UnsafeMutableRawPointer
+    /// Bytes written since creation; only the owner stores it.
+    private let head = Atomic<Int>(0)
+    /// Bytes consumed since creation; only the writer stores it.
+    private let tail = Atomic<Int>(0)
+    /// Set when the owning thread has exited; the writer forgets the buffer once drained.
+    let isRetired = Atomic<Bool>(false)
+
+    /// - Parameter capacity: A power of two, and a multiple of 8.
+    init(threadID: UInt32, capacity: Int) {
+        precondition(capacity > 0 && capacity & (capacity - 1) == 0)
+        self.threadID = threadID
+        self.capacity = capacity
+        storage = .allocate(byteCount: capacity, alignment: 8)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    /// Appends one record of `size` bytes (a multiple of 8), written by `write` in place.
+    /// `waitForSpace` is called while the ring is full.
+    func append(size: Int, waitForSpace: () -> Void, _ write: (UnsafeMutableRawPointer) -> Void) {
+        let written = head.load(ordering: .relaxed)
+        var offset = written & (capacity - 1)
+        let tailRoom = capacity - offset
+        let needed = size <= tailRoom ? size : tailRoom + size
+        while written + needed - tail.load(ordering: .acquiring) > capacity { waitForSpace() }
+        if size > tailRoom {
+            storage.storeBytes(of: UInt32(tailRoom).littleEndian, toByteOffset: offset, as: UInt32.self)
+            storage.storeBytes(of: RecordKind.padding.rawValue, toByteOffset: offset + 4, as: UInt8.self)
+            offset = 0
+        }
+        write(storage + offset)
+        head.store(written + needed, ordering: .releasing)
+    }
+
+    /// Writer only: passes every complete record appended so far to `consume`, skipping
+    /// padding, then frees their space.
+    func drain(_ consume: (UnsafeRawBufferPointer) -> Void) {
+        let end = head.load(ordering: .acquiring)
+        var position = tail.load(ordering: .relaxed)
+        while position < end {
+            let offset = position & (capacity - 1)
+            let size = Int(UInt32(littleEndian: storage.load(fromByteOffset: offset, as: UInt32.self)))
+            if storage.load(fromByteOffset: offset + 4, as: UInt8.self) != RecordKind.padding.rawValue {
+                consume(UnsafeRawBufferPointer(start: storage + offset, count: size))
+            }
+            position += size
+        }
+        tail.store(position, ordering: .releasing)
+    }
+
+    /// Whether everything appended has been drained.
+    var isEmpty: Bool { head.load(ordering: .acquiring) == tail.load(ordering: .acquiring) }
+}

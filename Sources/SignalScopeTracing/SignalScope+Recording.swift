@@ -1,0 +1,58 @@
+import Foundation
+import SignalScopeCore
+import Synchronization
+
+/// SignalScope's entry points for recording what signals do.
+public enum SignalScope {
+    /// Records everything the signals created and subscribed in `body` do, in memory.
+    ///
+    /// ```swift
+    /// let trace = SignalScope.record { runScenario() }
+    /// ```
+    ///
+    /// Subscriptions made inside `body` keep reporting until it returns; what they do
+    /// afterwards is not recorded. Other recordings (a file recording, another `record` on
+    /// another thread) go on meanwhile and see the same events.
+    /// - Parameter values: Whether `next` records keep a summary of each value
+    ///   (`String(describing:)`, at most 80 characters).
+    public static func record(values: Bool = false, _ body: () throws -> Void) rethrows -> Trace {
+        let sink = MemorySink()
+        // A memory sink cannot fail to open or write, so neither can this recorder.
+        let recorder = try! Recorder(sink: sink, recordsValues: values)
+        Instrumentation.install(recorder)
+        defer { Instrumentation.uninstall(recorder) }
+        try body()
+        try! recorder.finish()
+        return try! Trace(bytes: sink.bytes, path: "memory")
+    }
+
+    /// Starts recording to an event log file, until ``stopRecording()`` or the end of the
+    /// process.
+    ///
+    /// - Parameter values: Whether `next` records keep a summary of each value.
+    /// - Throws: ``RecordingError/cannotCreate(path:reason:)`` when the file cannot be
+    ///   created; ``RecordingError/alreadyRecording`` when a file recording is running.
+    public static func startRecording(to url: URL, values: Bool = false) throws {
+        try fileRecording.withLock { current in
+            guard current == nil else { throw RecordingError.alreadyRecording }
+            let recorder = try Recorder(sink: FileSink(path: url.path), recordsValues: values)
+            Instrumentation.install(recorder)
+            current = recorder
+        }
+    }
+
+    /// Stops the file recording, if one is running, and writes everything out.
+    /// - Throws: ``RecordingError/cannotWrite(path:reason:)`` if writing failed.
+    public static func stopRecording() throws {
+        guard let recorder = fileRecording.withLock({ current in defer { current = nil }; return current }) else {
+            return
+        }
+        Instrumentation.uninstall(recorder)
+        try recorder.finish()
+    }
+
+    /// Whether a file recording is running.
+    public static var isRecording: Bool { fileRecording.withLock { $0 != nil } }
+
+    private static let fileRecording = Mutex<Recorder?>(nil)
+}

@@ -1,0 +1,109 @@
+import Foundation
+import SignalScopeCore
+
+/// A recorded trace: every record of an event log, and the signal graph and subscriptions
+/// they describe.
+///
+/// Get one from `SignalScope.record { }`, or read a log file with
+/// ``init(contentsOf:)``.
+public struct Trace: Sendable {
+    /// A node of the signal graph.
+    public struct Node: Sendable, Hashable {
+        public let id: NodeID
+        public let kind: NodeKind
+        /// The operator or factory that made it: `map`, `subject`, `createSignal`, ...
+        public let name: String
+        /// The name given with `named(_:)`, if any.
+        public internal(set) var userName: String?
+        public let site: TraceSite
+        /// Its parents: those declared at creation, then those that arrived later (inner
+        /// signals), each once.
+        public internal(set) var parents: [NodeEdge]
+    }
+
+    /// How a subscription ended.
+    public enum Ending: Sendable, Hashable {
+        case completed
+        case error(String)
+        /// Disposed before a terminal event, for this reason.
+        case disposed(DisposalCause)
+    }
+
+    /// One subscription.
+    public struct Subscription: Sendable, Hashable {
+        public let id: SubscriptionID
+        public let node: NodeID
+        /// The subscription whose creation block made this one.
+        public let parent: SubscriptionID?
+        public let site: TraceSite
+        /// The values it received, as summaries (`nil` when values were not recorded).
+        public internal(set) var values: [String?] = []
+        /// How it ended; `nil` while it was still live when the trace ends.
+        public internal(set) var ending: Ending?
+        /// Whether its observer closures were still held when the trace ends.
+        public internal(set) var holdsObserver = false
+    }
+
+    /// Every record, in the order things happened.
+    public let records: [TraceRecord]
+    /// Problems met while reading (a truncated or damaged tail); empty for a sound log.
+    public let warnings: [String]
+    public private(set) var nodes: [NodeID: Node] = [:]
+    public private(set) var subscriptions: [SubscriptionID: Subscription] = [:]
+
+    /// Whether the recording stopped cleanly (rather than being cut off).
+    public var isComplete: Bool {
+        if case .end = records.last?.event { true } else { false }
+    }
+
+    /// Reads a trace from an event log file.
+    public init(contentsOf url: URL) throws(TraceReadError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try [UInt8](Data(contentsOf: url))
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+            throw .unreadable(path: url.path, reason: reason)
+        }
+        try self.init(bytes: bytes, path: url.path)
+    }
+
+    init(bytes: [UInt8], path: String) throws(TraceReadError) {
+        let (records, warnings) = try EventLogReader.read(bytes, path: path)
+        self.records = records
+        self.warnings = warnings
+        for record in records { apply(record.event) }
+    }
+
+    /// The subscriptions made by `subscription`'s creation block, in order.
+    public func children(of subscription: SubscriptionID) -> [Subscription] {
+        subscriptions.values.filter { $0.parent == subscription }.sorted { $0.id < $1.id }
+    }
+
+    private mutating func apply(_ event: TraceEvent) {
+        switch event {
+        case .node(let id, let kind, let name, let site, let parents):
+            nodes[id] = Node(id: id, kind: kind, name: name, userName: nil, site: site, parents: parents)
+        case .nodeNamed(let id, let name):
+            nodes[id]?.userName = name
+        case .edge(let edge, let id):
+            if nodes[id]?.parents.contains(edge) == false { nodes[id]?.parents.append(edge) }
+        case .subscribe(let id, let node, let parent, let site):
+            subscriptions[id] = Subscription(id: id, node: node, parent: parent, site: site)
+        case .observerStored(let id, _):
+            subscriptions[id]?.holdsObserver = true
+        case .observerReleased(let id):
+            subscriptions[id]?.holdsObserver = false
+        case .next(let id, let value):
+            subscriptions[id]?.values.append(value)
+        case .error(let id, let description):
+            subscriptions[id]?.ending = .error(description)
+        case .completed(let id):
+            subscriptions[id]?.ending = .completed
+        case .disposed(let id, let cause):
+            if subscriptions[id]?.ending == nil { subscriptions[id]?.ending = .disposed(cause) }
+        case .violation, .end:
+            break
+        }
+    }
+}
