@@ -1,0 +1,59 @@
+import Foundation
+import SignalScope
+import Testing
+
+@Suite("Recording with no code change")
+struct EnvironmentRecordingTests {
+    /// The demo program, built next to the test bundle.
+    private static var runtimeTour: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("RuntimeTour")
+    }
+
+    private static func run(_ executable: URL, environment: [String: String]) throws -> (status: Int32, errors: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let output = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    @Test("SIGNALSCOPE_TRACE records a whole program run, written out at exit")
+    func environmentVariable() throws {
+        let executable = Self.runtimeTour
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build the package first (swift build)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-\(UUID()).sslog")
+        defer { try? FileManager.default.removeItem(at: url) }
+
+        let result = try Self.run(executable, environment: ["SIGNALSCOPE_TRACE": url.path, "SIGNALSCOPE_VALUES": "1"])
+        #expect(result.status == 0)
+        #expect(result.errors.isEmpty)
+
+        let trace = try Trace(contentsOf: url)
+        #expect(trace.isComplete)
+        #expect(trace.warnings.isEmpty)
+        let names = Set(trace.nodes.values.map(\.name))
+        #expect(names.isSuperset(of: ["createSignal", "subject", "map", "switchToLatest", "interval", "executionSignals"]))
+        func delivered(by node: Trace.Node) -> [String?] {
+            trace.subscriptions.values.filter { $0.node == node.id }.flatMap(\.values)
+        }
+        let switches = trace.nodes.values.filter { $0.name == "switchToLatest" }
+        #expect(switches.count == 2, "the search and the countdown")
+        let search = try #require(switches.first { delivered(by: $0).contains { $0?.hasPrefix("hints") == true } })
+        #expect(search.site.file == "RuntimeTour/main.swift")
+        #expect(delivered(by: search) == ["hints for \"swift\""], "only the last search result was delivered")
+    }
+
+    @Test("A SIGNALSCOPE_TRACE path that cannot be written is reported and the program still runs")
+    func unwritableEnvironmentPath() throws {
+        let executable = Self.runtimeTour
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build the package first (swift build)")
+        let result = try Self.run(executable, environment: ["SIGNALSCOPE_TRACE": "/nonexistent-directory/t.sslog"])
+        #expect(result.status == 0)
+        #expect(result.errors == "signalscope: SIGNALSCOPE_TRACE: cannot create trace file /nonexistent-directory/t.sslog: No such file or directory\n")
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import SignalScope
+import Testing
+
+@Suite("Reading event logs")
+struct EventLogReaderTests {
+    /// A small recorded log and the byte offset of each of its records.
+    private static func sampleLog() throws -> (url: URL, bytes: [UInt8], recordOffsets: [Int]) {
+        let url = temporaryFile()
+        try SignalScope.startRecording(to: url)
+        let subject = Subject<Int>()
+        subject.map { $0 + 1 }.subscribe()
+        for value in 0..<5 { subject.sendNext(value) }
+        subject.sendCompleted()
+        try SignalScope.stopRecording()
+        let bytes = try [UInt8](Data(contentsOf: url))
+        var offsets: [Int] = []
+        var offset = 16
+        while offset < bytes.count {
+            offsets.append(offset)
+            offset += Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16
+        }
+        return (url, bytes, offsets)
+    }
+
+    private static func temporaryFile() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-\(UUID()).sslog")
+    }
+
+    private static func write(_ bytes: [UInt8]) throws -> URL {
+        let url = temporaryFile()
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    @Test("A log cut inside a record reads up to the last complete record, with a warning naming the offset")
+    func truncated() throws {
+        let sample = try Self.sampleLog()
+        let whole = try Trace(contentsOf: sample.url)
+        let last = sample.recordOffsets.last!
+        let cut = try Self.write(Array(sample.bytes[..<(last + 20)]))
+        let trace = try Trace(contentsOf: cut)
+        #expect(trace.records.count == whole.records.count - 1)
+        #expect(!trace.isComplete)
+        #expect(trace.warnings == ["\(cut.path): truncated record at byte offset \(last) (20 bytes); reading stopped there"])
+
+        let midRecord = sample.recordOffsets[3]
+        let shorter = try Self.write(Array(sample.bytes[..<(midRecord + 40)]))
+        #expect(try Trace(contentsOf: shorter).warnings.first?.contains("byte offset \(midRecord)") == true)
+    }
+
+    @Test("A corrupt record stops reading there with a warning, keeping what came before")
+    func corrupt() throws {
+        let sample = try Self.sampleLog()
+        var bytes = sample.bytes
+        let broken = sample.recordOffsets[4]
+        bytes[broken] = 3
+        bytes[broken + 1] = 0
+        bytes[broken + 2] = 0
+        bytes[broken + 3] = 0
+        let url = try Self.write(bytes)
+        let trace = try Trace(contentsOf: url)
+        #expect(trace.warnings.count == 1)
+        #expect(trace.warnings[0].contains("corrupt record at byte offset \(broken) (size 3)"))
+        #expect(!trace.records.isEmpty)
+    }
+
+    @Test("Record kinds from a newer minor version are skipped")
+    func unknownKinds() throws {
+        let sample = try Self.sampleLog()
+        var bytes = sample.bytes
+        bytes[sample.recordOffsets.last! + 4] = 200
+        let trace = try Trace(contentsOf: try Self.write(bytes))
+        #expect(trace.warnings.isEmpty)
+        #expect(!trace.isComplete, "the end record was the one made unknown")
+        #expect(trace.records.count == (try Trace(contentsOf: sample.url)).records.count - 1)
+    }
+
+    @Test("A file that is not an event log gets a one-line error naming it")
+    func foreign() throws {
+        let text = try Self.write(Array("{\"hello\": \"world\"}\n".utf8))
+        #expect(throws: TraceReadError.notAnEventLog(path: text.path)) { try Trace(contentsOf: text) }
+        let empty = try Self.write([])
+        #expect(throws: TraceReadError.notAnEventLog(path: empty.path)) { try Trace(contentsOf: empty) }
+        #expect("\(TraceReadError.notAnEventLog(path: text.path))" == "\(text.path) is not a SignalScope event log")
+    }
+
+    @Test("A log from an unknown major version is refused with the versions named")
+    func unsupportedVersion() throws {
+        var bytes = try Self.sampleLog().bytes
+        bytes[8] = 2
+        let url = try Self.write(bytes)
+        #expect(throws: TraceReadError.unsupportedVersion(path: url.path, major: 2, minor: 0)) { try Trace(contentsOf: url) }
+        #expect("\(TraceReadError.unsupportedVersion(path: "t.sslog", major: 2, minor: 0))"
+            == "t.sslog uses event log format 2.0; this SignalScope reads format 1.x")
+    }
+
+    @Test("A missing file is unreadable, with the path")
+    func missing() {
+        let url = URL(fileURLWithPath: "/nonexistent/trace.sslog")
+        #expect {
+            try Trace(contentsOf: url)
+        } throws: { error in
+            guard case .unreadable(let path, _) = error as? TraceReadError else { return false }
+            return path == url.path
+        }
+    }
+
+    @Test("A process killed with SIGKILL while recording leaves a log that reads up to its last record")
+    func killedWhileRecording() async throws {
+        let url = URL(fileURLWithPath: "/tmp/signalscope-sigkill-test.sslog")
+        try? FileManager.default.removeItem(at: url)
+        await #expect(processExitsWith: .signal(SIGKILL)) {
+            try SignalScope.startRecording(to: URL(fileURLWithPath: "/tmp/signalscope-sigkill-test.sslog"))
+            let subject = Subject<Int>()
+            subject.subscribe()
+            let start = Date()
+            var value = 0
+            while Date().timeIntervalSince(start) < 0.35 {
+                subject.sendNext(value)
+                value += 1
+            }
+            kill(getpid(), SIGKILL)
+        }
+        defer { try? FileManager.default.removeItem(at: url) }
+        let trace = try Trace(contentsOf: url)
+        #expect(!trace.isComplete)
+        #expect(trace.records.count > 1_000, "buffers were flushed while the process ran")
+        #expect(trace.warnings.count <= 1)
+    }
+}
