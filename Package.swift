@@ -26,9 +26,10 @@ let package = Package(
         ),
         .target(
             name: "SignalScopeTracing",
-            dependencies: ["SignalScopeCore", "CSignalScopeBootstrap"]
+            dependencies: ["SignalScopeCore", "CSignalScopeBootstrap", "CTracingSupport"]
         ),
         .target(name: "CSignalScopeBootstrap"),
+        .target(name: "CTracingSupport"),
         .target(name: "SignalScope", dependencies: ["SignalScopeCore", "SignalScopeTracing"]),
         .target(name: "SignalScopeTesting", dependencies: ["SignalScope"]),
         .executableTarget(

@@ -1,0 +1,97 @@
+@testable import SignalScopeTracing
+import Testing
+
+/// The scanner must find exactly the objects a closure keeps alive, in debug and release
+/// builds (`make test` runs this suite in both).
+@Suite("Finding the objects a closure captures")
+struct CaptureScannerTests {
+    final class Screen {
+        var title = ""
+    }
+
+    struct Holder {
+        let screen: Screen
+        let count: Int
+    }
+
+    /// Stores a closure the way the runtime stores observer closures: generic, boxed in Any.
+    private func stored<Value>(_ closure: @escaping (Value) -> Void) -> Any { closure }
+
+    private func captures(of closure: Any) -> [UInt] {
+        CaptureScanner.strongCaptures(of: closure).map(\.address)
+    }
+
+    private func address(_ object: AnyObject) -> UInt { UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) }
+
+    @Test("A strongly captured self is found, with its type")
+    func strongSelf() {
+        let screen = Screen()
+        let closure = stored { (value: Int) in screen.title = "\(value)" }
+        let found = CaptureScanner.strongCaptures(of: closure)
+        #expect(found.map(\.address) == [address(screen)])
+        #expect(found.first?.typeName.hasSuffix("CaptureScannerTests.Screen") == true)
+    }
+
+    @Test("[weak self] and [unowned self] are not strong captures")
+    func weakAndUnowned() {
+        let screen = Screen()
+        let weakly = stored { [weak screen] (value: Int) in screen?.title = "\(value)" }
+        let unownedly = stored { [unowned screen] (value: Int) in screen.title = "\(value)" }
+        #expect(captures(of: weakly).isEmpty)
+        #expect(captures(of: unownedly).isEmpty)
+    }
+
+    @Test("self inside a captured struct is found")
+    func insideStruct() {
+        let screen = Screen()
+        let holder = Holder(screen: screen, count: 3)
+        let closure = stored { (value: Int) in holder.screen.title = "\(value + holder.count)" }
+        #expect(captures(of: closure) == [address(screen)])
+    }
+
+    @Test("self held by a captured var (a box) is found")
+    func boxedVar() {
+        let screen = Screen()
+        var current: Screen? = nil
+        let closure = stored { (value: Int) in current?.title = "\(value)" }
+        current = screen
+        #expect(captures(of: closure) == [address(screen)])
+        current = nil
+        #expect(captures(of: closure).isEmpty)
+    }
+
+    @Test("self captured by a nested closure is found")
+    func nestedClosure() {
+        let screen = Screen()
+        let update = { (text: String) in screen.title = text }
+        let closure = stored { (value: Int) in update("\(value)") }
+        #expect(captures(of: closure) == [address(screen)])
+    }
+
+    @Test("a closure with no captures has none")
+    func noCaptures() {
+        let closure = stored { (value: Int) in print(value) }
+        #expect(captures(of: closure).isEmpty)
+    }
+
+    @Test("every object of a multi-capture closure is found, and weak ones are left out")
+    func multipleCaptures() {
+        let screen = Screen()
+        let other = Screen()
+        let ignored = Screen()
+        let holder = Holder(screen: other, count: 1)
+        let closure = stored { [weak ignored] (value: Int) in
+            screen.title = "\(value)"
+            holder.screen.title = "\(holder.count)"
+            ignored?.title = ""
+        }
+        let found = captures(of: closure)
+        #expect(Set(found) == [address(screen), address(other)])
+    }
+
+    @Test("something that is not a closure has no captures")
+    func notAClosure() {
+        #expect(CaptureScanner.strongCaptures(of: Screen()).isEmpty)
+        #expect(CaptureScanner.strongCaptures(of: 42).isEmpty)
+    }
+}
