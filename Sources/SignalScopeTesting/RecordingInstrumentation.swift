@@ -75,10 +75,12 @@ public final class RecordingInstrumentation: SignalInstrumentation {
         calls.filter { $0.subscription == subscription }
     }
 
-    public func nodeCreated(_ node: NodeDescriptor) { append(.nodeCreated(node)) }
+    public func nodeCreated(_ node: NodeDescriptor, object: AnyObject) { append(.nodeCreated(node)) }
     public func nodeNamed(_ node: NodeID, name: String) { append(.nodeNamed(node, name)) }
     public func edgeAdded(_ edge: NodeEdge, to node: NodeID) { append(.edgeAdded(edge, to: node)) }
-    public func subscribed(_ subscription: SubscriptionDescriptor) { append(.subscribed(subscription)) }
+    public func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {
+        append(.subscribed(subscription))
+    }
     public func observerStored(_ subscription: SubscriptionID, closures: [Any]) {
         append(.observerStored(subscription, closureCount: closures.count))
     }

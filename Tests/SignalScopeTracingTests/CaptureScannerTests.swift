@@ -94,4 +94,18 @@ struct CaptureScannerTests {
         #expect(CaptureScanner.strongCaptures(of: Screen()).isEmpty)
         #expect(CaptureScanner.strongCaptures(of: 42).isEmpty)
     }
+
+    private func genericClosure<Token>(_ token: Token, _ screen: Screen) -> Any {
+        stored { (value: Int) in
+            _ = token
+            screen.title = "\(value)"
+        }
+    }
+
+    @Test("a closure made in a generic context is scanned without resolving its generic types")
+    func genericContext() {
+        let screen = Screen()
+        #expect(captures(of: genericClosure("token", screen)) == [address(screen)])
+        #expect(captures(of: genericClosure(7, screen)) == [address(screen)])
+    }
 }

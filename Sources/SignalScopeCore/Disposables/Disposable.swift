@@ -32,6 +32,10 @@ public class Disposable: @unchecked Sendable {
         ScopedDisposable(self)
     }
 
+    /// The subscription this disposable ends, if it is a subscription's (or wraps one), for
+    /// the tracer's retain snapshots.
+    package var subscriptionID: SubscriptionID? { nil }
+
     /// The clean-up itself; runs at most once. Subclasses override it.
     func performDisposal() {
         let action = self.action

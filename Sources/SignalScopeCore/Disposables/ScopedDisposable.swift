@@ -20,6 +20,8 @@ public final class ScopedDisposable: Disposable, @unchecked Sendable {
         wrapped.dispose()
     }
 
+    override package var subscriptionID: SubscriptionID? { wrapped.subscriptionID }
+
     /// Returns itself: it is already scoped.
     public override func asScoped() -> ScopedDisposable { self }
 }

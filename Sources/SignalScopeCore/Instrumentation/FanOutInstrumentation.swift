@@ -6,10 +6,14 @@ final class FanOutInstrumentation: SignalInstrumentation {
         self.hooks = hooks
     }
 
-    func nodeCreated(_ node: NodeDescriptor) { for hook in hooks { hook.nodeCreated(node) } }
+    func nodeCreated(_ node: NodeDescriptor, object: AnyObject) {
+        for hook in hooks { hook.nodeCreated(node, object: object) }
+    }
     func nodeNamed(_ node: NodeID, name: String) { for hook in hooks { hook.nodeNamed(node, name: name) } }
     func edgeAdded(_ edge: NodeEdge, to node: NodeID) { for hook in hooks { hook.edgeAdded(edge, to: node) } }
-    func subscribed(_ subscription: SubscriptionDescriptor) { for hook in hooks { hook.subscribed(subscription) } }
+    func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {
+        for hook in hooks { hook.subscribed(subscription, object: object) }
+    }
     func observerStored(_ subscription: SubscriptionID, closures: [Any]) {
         for hook in hooks { hook.observerStored(subscription, closures: closures) }
     }

@@ -12,8 +12,9 @@
 /// life; a hook that should stop receiving calls after it is uninstalled has to ignore
 /// them itself.
 public protocol SignalInstrumentation: AnyObject, Sendable {
-    /// A node of the signal graph was created.
-    func nodeCreated(_ node: NodeDescriptor)
+    /// A node of the signal graph was created. `object` is the signal itself, for tools
+    /// that check at the end of a run whether it is still alive (hold it weakly).
+    func nodeCreated(_ node: NodeDescriptor, object: AnyObject)
 
     /// A node was given a name to show in graphs (`named(_:)`).
     func nodeNamed(_ node: NodeID, name: String)
@@ -23,7 +24,8 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     func edgeAdded(_ edge: NodeEdge, to node: NodeID)
 
     /// An observer subscribed to a node. Sent before the node's creation block runs.
-    func subscribed(_ subscription: SubscriptionDescriptor)
+    /// `object` is the subscription itself (hold it weakly).
+    func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject)
 
     /// The subscription stored its observer closures: from now on the subscription keeps
     /// whatever they capture alive. `closures` are the non-nil closures, in the order next,

@@ -46,7 +46,7 @@ public class Signal<Value>: @unchecked Sendable {
         id = .next()
         self.didSubscribe = didSubscribe
         Instrumentation.current?.nodeCreated(
-            NodeDescriptor(id: id, kind: kind, name: name, site: site, parents: parents()))
+            NodeDescriptor(id: id, kind: kind, name: name, site: site, parents: parents()), object: self)
     }
 
     /// Connects a new subscriber to this signal. Subjects override it.

@@ -61,7 +61,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
             let parent = Instrumentation.currentSubscription.value
             hook.subscribed(SubscriptionDescriptor(
                 id: id, node: source.id, site: site,
-                parent: parent == 0 ? nil : SubscriptionID(rawValue: UInt64(parent))))
+                parent: parent == 0 ? nil : SubscriptionID(rawValue: UInt64(parent))), object: self)
             hook.observerStored(id, closures: observer.closures)
         }
     }
@@ -244,6 +244,8 @@ struct DeliveryState {
 /// Subscriber.swift), so holding it never keeps an observer alive.
 final class SubscriptionDisposable: CompoundDisposable, @unchecked Sendable {
     weak var subscription: (any InterruptibleSubscription)?
+
+    override package var subscriptionID: SubscriptionID? { subscription?.id }
     private let isTraced: Bool
 
     init(isTraced: Bool) {
@@ -265,6 +267,7 @@ final class SubscriptionDisposable: CompoundDisposable, @unchecked Sendable {
 }
 
 protocol InterruptibleSubscription: AnyObject {
+    var id: SubscriptionID { get }
     func interrupt(_ cause: DisposalCause)
 }
 

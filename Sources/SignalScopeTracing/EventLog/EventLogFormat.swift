@@ -70,4 +70,15 @@ enum RecordKind: UInt8 {
     case violation = 12
     /// `u64 recordCount`: the recording stopped cleanly after this many records.
     case end = 13
+    /// `u64 object, u64 address, u32 typeName`: a user object found captured by an observer.
+    case object = 14
+    /// `u64 subscription, u64 object`: the subscription's observer closures strongly capture it.
+    case capture = 15
+    /// no payload: the records up to the next `end` describe what was alive when recording stopped.
+    case snapshot = 16
+    /// `u8 entity (0 node, 1 subscription, 2 object), u8[7] 0, u64 id, u64 retainCount`.
+    case alive = 17
+    /// `u64 object, u8 target (0 node, 1 subscription), u8[7] 0, u64 id`: a stored property of
+    /// the object holds that node or that subscription's disposable.
+    case holds = 18
 }

@@ -161,6 +161,33 @@ struct EventLogReader {
         case .end:
             guard available >= 8 else { return nil }
             return .end(recordCount: u64(p))
+        case .object:
+            guard available >= 20 else { return nil }
+            return .object(ObjectID(rawValue: u64(p)), address: u64(p + 8), typeName: string(p + 16))
+        case .capture:
+            guard available >= 16 else { return nil }
+            return .capture(subscription, object: ObjectID(rawValue: u64(p + 8)))
+        case .snapshot:
+            return .snapshot
+        case .alive:
+            guard available >= 24 else { return nil }
+            let id = u64(p + 8)
+            let entity: TraceEntity
+            switch bytes[p] {
+            case 0: entity = .node(NodeID(rawValue: id))
+            case 1: entity = .subscription(SubscriptionID(rawValue: id))
+            case 2: entity = .object(ObjectID(rawValue: id))
+            default: return nil
+            }
+            return .alive(entity, retainCount: Int(u64(p + 16)))
+        case .holds:
+            guard available >= 24 else { return nil }
+            let target = u64(p + 16)
+            switch bytes[p + 8] {
+            case 0: return .holds(object: ObjectID(rawValue: u64(p)), .node(NodeID(rawValue: target)))
+            case 1: return .holds(object: ObjectID(rawValue: u64(p)), .subscription(SubscriptionID(rawValue: target)))
+            default: return nil
+            }
         case .string, .padding:
             return nil
         }

@@ -15,6 +15,21 @@ public struct TraceSite: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(file):\(line)" }
 }
 
+/// Identifies a user object a trace found captured by an observer closure.
+public struct ObjectID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt64
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { "o\(rawValue)" }
+}
+
+/// Something a snapshot reports on.
+public enum TraceEntity: Sendable, Hashable {
+    case node(NodeID)
+    case subscription(SubscriptionID)
+    case object(ObjectID)
+}
+
 /// One record of an event log, decoded.
 public struct TraceRecord: Sendable, Hashable {
     /// The record's place in the order things happened, across all threads.
@@ -42,15 +57,27 @@ public enum TraceEvent: Sendable, Hashable {
     case violation(node: NodeID, subscription: SubscriptionID?, event: DroppedEvent.Kind)
     /// The recording stopped cleanly after `recordCount` records.
     case end(recordCount: UInt64)
+    /// A user object first found captured by an observer closure.
+    case object(ObjectID, address: UInt64, typeName: String)
+    /// The subscription's observer closures strongly capture the object.
+    case capture(SubscriptionID, object: ObjectID)
+    /// The records that follow, up to `end`, describe what was alive when recording stopped.
+    case snapshot
+    /// In the snapshot: the entity was alive, with this many strong references.
+    case alive(TraceEntity, retainCount: Int)
+    /// In the snapshot: a stored property of the object holds the node, or the disposable
+    /// of the subscription.
+    case holds(object: ObjectID, TraceEntity)
 
     /// The subscription the event is about, if it is about one.
     public var subscription: SubscriptionID? {
         switch self {
         case .subscribe(let id, _, _, _), .observerStored(let id, _), .observerReleased(let id), .next(let id, _),
-            .error(let id, _), .completed(let id), .disposed(let id, _):
+            .error(let id, _), .completed(let id), .disposed(let id, _), .capture(let id, _),
+            .alive(.subscription(let id), _):
             id
         case .violation(_, let id, _): id
-        case .node, .nodeNamed, .edge, .end: nil
+        case .node, .nodeNamed, .edge, .end, .object, .snapshot, .alive, .holds: nil
         }
     }
 }

@@ -9,8 +9,8 @@ import CTracingSupport
 /// listing each capture's mangled type: the walk resolves those types to step through the
 /// captures by their real size, skips weak (`Xw`), unowned (`Xo`) and unowned(unsafe) (`Xu`)
 /// ones, follows nested closures (reabstraction thunks wrap the original closure as a
-/// function capture), and scans conservatively whatever it cannot resolve (generic
-/// captures, boxes). Every word is checked readable before it is dereferenced
+/// function capture), and scans conservatively what it must not or cannot resolve (the
+/// captures of generic contexts, boxes without a known type). Every word is checked readable before it is dereferenced
 /// (`process_vm_readv` on our own pid fails instead of faulting), and a word counts as an
 /// object only if it points at something whose metadata checks out as a Swift class.
 struct CaptureScanner {
@@ -57,7 +57,12 @@ struct CaptureScanner {
         switch kind {
         case Kind.closureContext: scanClosureContext(context, metadata: metadata, depth: depth)
         case Kind.genericBox: scanGenericBox(context, metadata: metadata, depth: depth)
-        default: if let typeName = classTypeName(metadata) { found.append(Captured(address: context, typeName: typeName)) }
+        default:
+            // Standard library storage (array and string buffers, ...) is never the object a
+            // leak report is about, and is what a conservative scan most often meets.
+            if let typeName = classTypeName(metadata), !typeName.hasPrefix("Swift.") {
+                found.append(Captured(address: context, typeName: typeName))
+            }
         }
     }
 
@@ -66,8 +71,14 @@ struct CaptureScanner {
             let counts = readBytes(descriptor, count: 12)
         else { return scanConservatively(block: context, from: 16, depth: depth) }
         let captureCount = Int(counts.load(as: UInt32.self))
+        let metadataSourceCount = Int(counts.load(fromByteOffset: 4, as: UInt32.self))
         let bindingCount = Int(counts.load(fromByteOffset: 8, as: UInt32.self))
         var offset = 16 + 8 * bindingCount
+        // A generic context's capture types name its generic parameters, which cannot be
+        // resolved without them (and the runtime traps rather than failing): scan it as is.
+        guard metadataSourceCount == 0, bindingCount == 0 else {
+            return scanConservatively(block: context, from: offset, depth: depth)
+        }
         for index in 0..<captureCount {
             let field = descriptor + 12 + UInt(4 * index)
             guard let relative = readBytes(field, count: 4)?.load(as: Int32.self),

@@ -18,6 +18,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     let recordsValues: Bool
     private let writer: LogWriter
     private let strings = StringTable()
+    private let live = LiveEntities()
     private let sequence = Atomic<UInt64>(0)
     private let isActive = Atomic<Bool>(true)
     private let identity: UInt64
@@ -25,6 +26,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     private let bufferCapacity: Int
 
     private static let recordings = Atomic<UInt64>(0)
+    /// The recordings that have finished, so threads can drop their buffers.
+    private static let finishedRecordings = Mutex<Set<UInt64>>([])
 
     init(sink: any LogSink, recordsValues: Bool, bufferCapacity: Int = 1 << 18) throws {
         self.recordsValues = recordsValues
@@ -33,19 +36,22 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         writer = try LogWriter(sink: sink)
     }
 
-    /// Stops recording, writes the closing record and flushes everything.
+    /// Stops recording, writes the snapshot and the closing record, and flushes everything.
     func finish() throws {
         guard isActive.load(ordering: .acquiring) else { return }
+        appendSnapshot()
         let count = sequence.load(ordering: .acquiring) + 1
         append(.end, payload: 8) { $0.storeBytes(of: count.littleEndian, as: UInt64.self) }
         isActive.store(false, ordering: .releasing)
+        Self.finishedRecordings.withLock { _ = $0.insert(identity) }
         try writer.finish()
     }
 
     // MARK: SignalInstrumentation
 
-    func nodeCreated(_ node: NodeDescriptor) {
+    func nodeCreated(_ node: NodeDescriptor, object: AnyObject) {
         guard isActive.load(ordering: .relaxed) else { return }
+        if Self.hotNodeKinds.contains(node.kind) { live.node(node.id, object) }
         let name = string(node.name)
         let file = literal(node.site.fileID)
         let function = literal(node.site.function)
@@ -81,8 +87,9 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         }
     }
 
-    func subscribed(_ subscription: SubscriptionDescriptor) {
+    func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {
         guard isActive.load(ordering: .relaxed) else { return }
+        live.subscription(subscription.id, object)
         let file = literal(subscription.site.fileID)
         let function = literal(subscription.site.function)
         append(.subscribe, payload: 36) { payload in
@@ -97,9 +104,27 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func observerStored(_ subscription: SubscriptionID, closures: [Any]) {
+        guard isActive.load(ordering: .relaxed) else { return }
         append(.observerStored, payload: 12) { payload in
             payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
             payload.storeBytes(of: UInt32(closures.count).littleEndian, toByteOffset: 8, as: UInt32.self)
+        }
+        var recorded: Set<UInt64> = []
+        for captured in closures.flatMap(CaptureScanner.strongCaptures(of:)) {
+            let (object, isNew) = live.object(at: captured.address)
+            if isNew {
+                let typeName = string(captured.typeName)
+                append(.object, payload: 20) { payload in
+                    payload.storeBytes(of: object.littleEndian, as: UInt64.self)
+                    payload.storeBytes(of: UInt64(captured.address).littleEndian, toByteOffset: 8, as: UInt64.self)
+                    payload.storeBytes(of: typeName.littleEndian, toByteOffset: 16, as: UInt32.self)
+                }
+            }
+            guard recorded.insert(object).inserted else { continue }
+            append(.capture, payload: 16) { payload in
+                payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
+                payload.storeBytes(of: object.littleEndian, toByteOffset: 8, as: UInt64.self)
+            }
         }
     }
 
@@ -127,6 +152,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
+        live.ended(subscription)
         append(.disposed, payload: 9) { payload in
             payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
             payload.storeBytes(of: cause.rawValue, toByteOffset: 8, as: UInt8.self)
@@ -141,7 +167,32 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         }
     }
 
+    /// The kinds of node whose survival the snapshot reports: those that keep subscribers.
+    private static let hotNodeKinds: Set<NodeKind> = [
+        .subject, .replaySubject, .behaviorSubject, .property, .lifetime, .command,
+    ]
+
     // MARK: Writing records
+
+    private func appendSnapshot() {
+        let (alive, holds) = live.snapshot()
+        append(.snapshot, payload: 0) { _ in }
+        for (entity, id, retainCount) in alive {
+            append(.alive, payload: 24) { payload in
+                payload.storeBytes(of: entity.rawValue, as: UInt8.self)
+                payload.storeBytes(of: id.littleEndian, toByteOffset: 8, as: UInt64.self)
+                payload.storeBytes(of: retainCount.littleEndian, toByteOffset: 16, as: UInt64.self)
+            }
+        }
+        for hold in holds {
+            append(.holds, payload: 24) { payload in
+                payload.storeBytes(of: hold.object.littleEndian, as: UInt64.self)
+                payload.storeBytes(of: UInt8(hold.node == nil ? 1 : 0), toByteOffset: 8, as: UInt8.self)
+                let target = hold.node?.rawValue ?? hold.subscription?.rawValue ?? 0
+                payload.storeBytes(of: target.littleEndian, toByteOffset: 16, as: UInt64.self)
+            }
+        }
+    }
 
     private func appendSubscriptionEvent(_ kind: RecordKind, _ subscription: SubscriptionID) {
         append(kind, payload: 8) { $0.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self) }
@@ -218,13 +269,15 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     private func currentBuffer(of thread: TracingThread) -> ThreadBuffer {
-        if thread.recording == identity, let buffer = thread.buffer { return buffer }
-        let buffer = ThreadBuffer(threadID: threadCount.add(1, ordering: .relaxed).newValue, capacity: bufferCapacity)
-        writer.register(buffer)
-        thread.buffer?.isRetired.store(true, ordering: .releasing)
-        thread.recording = identity
-        thread.buffer = buffer
-        return buffer
+        thread.buffer(
+            for: identity,
+            isFinished: { recording in Self.finishedRecordings.withLock { $0.contains(recording) } },
+            make: {
+                let buffer = ThreadBuffer(
+                    threadID: threadCount.add(1, ordering: .relaxed).newValue, capacity: bufferCapacity)
+                writer.register(buffer)
+                return buffer
+            })
     }
 }
 

@@ -5,18 +5,31 @@ import Darwin
 #endif
 import Synchronization
 
-/// What one thread keeps for tracing: its buffer for the current recording.
+/// What one thread keeps for tracing: its buffer for each recording it records into.
 ///
 /// Reached through one process-wide thread-local slot, so looking it up on the hot path
-/// is a `pthread_getspecific`. A thread that records for a new recording replaces its
-/// buffer; the old one lives on in its recording's writer until drained. When the thread
-/// exits, its buffer is marked retired.
+/// is a `pthread_getspecific` and a short scan (several recordings at once are rare, and
+/// each keeps its own buffer so they never thrash). A buffer whose recording has finished
+/// is dropped the next time the thread records; the writer keeps it until drained. When the
+/// thread exits, its buffers are marked retired.
 final class TracingThread {
-    var recording: UInt64 = 0
-    var buffer: ThreadBuffer?
+    private var buffers: [(recording: UInt64, buffer: ThreadBuffer)] = []
 
     deinit {
-        buffer?.isRetired.store(true, ordering: .releasing)
+        for entry in buffers { entry.buffer.isRetired.store(true, ordering: .releasing) }
+    }
+
+    /// This thread's buffer for `recording`, made (and registered by `make`) on first use.
+    func buffer(for recording: UInt64, isFinished: (UInt64) -> Bool, make: () -> ThreadBuffer) -> ThreadBuffer {
+        for entry in buffers where entry.recording == recording { return entry.buffer }
+        buffers.removeAll { entry in
+            guard isFinished(entry.recording) else { return false }
+            entry.buffer.isRetired.store(true, ordering: .releasing)
+            return true
+        }
+        let buffer = make()
+        buffers.append((recording, buffer))
+        return buffer
     }
 
     /// The calling thread's state, created on first use.

@@ -19,6 +19,24 @@ public struct Trace: Sendable {
         /// Its parents: those declared at creation, then those that arrived later (inner
         /// signals), each once.
         public internal(set) var parents: [NodeEdge]
+        /// For subjects, properties, lifetimes and commands: its strong retain count when
+        /// recording stopped, or `nil` if it was gone (or the trace has no snapshot).
+        public internal(set) var retainCountAtEnd: Int?
+    }
+
+    /// A user object an observer closure captured.
+    public struct Object: Sendable, Hashable {
+        public let id: ObjectID
+        public let typeName: String
+        /// Its address when first seen (addresses are reused once objects go away).
+        public let address: UInt64
+        /// The subscriptions whose observers captured it, in order.
+        public internal(set) var capturedBy: [SubscriptionID] = []
+        /// Its strong retain count when recording stopped, or `nil` if it was gone.
+        public internal(set) var retainCountAtEnd: Int?
+        /// What its stored properties held when recording stopped: nodes, and the
+        /// subscriptions whose disposables it kept.
+        public internal(set) var holds: [TraceEntity] = []
     }
 
     /// How a subscription ended.
@@ -42,6 +60,11 @@ public struct Trace: Sendable {
         public internal(set) var ending: Ending?
         /// Whether its observer closures were still held when the trace ends.
         public internal(set) var holdsObserver = false
+        /// The objects its observer closures strongly capture.
+        public internal(set) var captures: [ObjectID] = []
+        /// Its strong retain count when recording stopped, or `nil` if it had ended or was
+        /// gone.
+        public internal(set) var retainCountAtEnd: Int?
     }
 
     /// Every record, in the order things happened.
@@ -50,6 +73,10 @@ public struct Trace: Sendable {
     public let warnings: [String]
     public private(set) var nodes: [NodeID: Node] = [:]
     public private(set) var subscriptions: [SubscriptionID: Subscription] = [:]
+    public private(set) var objects: [ObjectID: Object] = [:]
+    /// Whether the trace ends with a snapshot of what was alive (recordings that stopped
+    /// cleanly do).
+    public private(set) var hasSnapshot = false
 
     /// Whether the recording stopped cleanly (rather than being cut off).
     public var isComplete: Bool {
@@ -83,7 +110,7 @@ public struct Trace: Sendable {
     private mutating func apply(_ event: TraceEvent) {
         switch event {
         case .node(let id, let kind, let name, let site, let parents):
-            nodes[id] = Node(id: id, kind: kind, name: name, userName: nil, site: site, parents: parents)
+            nodes[id] = Node(id: id, kind: kind, name: name, userName: nil, site: site, parents: parents, retainCountAtEnd: nil)
         case .nodeNamed(let id, let name):
             nodes[id]?.userName = name
         case .edge(let edge, let id):
@@ -102,6 +129,21 @@ public struct Trace: Sendable {
             subscriptions[id]?.ending = .completed
         case .disposed(let id, let cause):
             if subscriptions[id]?.ending == nil { subscriptions[id]?.ending = .disposed(cause) }
+        case .object(let id, let address, let typeName):
+            objects[id] = Object(id: id, typeName: typeName, address: address)
+        case .capture(let subscription, let object):
+            subscriptions[subscription]?.captures.append(object)
+            objects[object]?.capturedBy.append(subscription)
+        case .snapshot:
+            hasSnapshot = true
+        case .alive(.node(let id), let count):
+            nodes[id]?.retainCountAtEnd = count
+        case .alive(.subscription(let id), let count):
+            subscriptions[id]?.retainCountAtEnd = count
+        case .alive(.object(let id), let count):
+            objects[id]?.retainCountAtEnd = count
+        case .holds(let object, let target):
+            objects[object]?.holds.append(target)
         case .violation, .end:
             break
         }

@@ -1,0 +1,67 @@
+import Foundation
+import SignalScope
+import Testing
+
+@Suite("Captured objects and the closing snapshot")
+struct SnapshotTests {
+    final class LoginScreen {
+        var subscription: Disposable?
+        var title = ""
+    }
+
+    @Test("An observer capturing self on a never-completed subject: the capture, what self holds, and who is still alive")
+    func selfCapturedOnNeverCompletedSubject() throws {
+        var errors: Subject<String>!
+        weak var leaked: LoginScreen?
+        let trace = SignalScope.record {
+            errors = Subject<String>()
+            let screen = LoginScreen()
+            leaked = screen
+            screen.subscription = errors.subscribeNext { screen.title = $0 }
+        }
+        defer { errors.sendCompleted() }
+        #expect(leaked != nil, "the subject keeps the subscriber, which keeps the screen")
+        #expect(trace.hasSnapshot)
+
+        // Other tests may record at the same time: start from this test's own subscription.
+        let subscription = try #require(trace.subscriptions.values.first { $0.node == errors.id })
+        #expect(subscription.captures.count == 1)
+        let screenID = try #require(subscription.captures.first)
+        let screen = try #require(trace.objects[screenID])
+        #expect(screen.typeName.hasSuffix("SnapshotTests.LoginScreen"))
+        #expect(screen.capturedBy == [subscription.id])
+        #expect(screen.holds == [.subscription(subscription.id)], "its stored disposable is that subscription's")
+        // A point-in-time count: another recording running alongside may briefly hold one more.
+        #expect((screen.retainCountAtEnd ?? 0) >= 1, "the observer closure holds it")
+        #expect(subscription.retainCountAtEnd != nil, "the subscription was alive")
+        #expect(trace.nodes[errors.id]?.retainCountAtEnd != nil, "the subject was alive")
+    }
+
+    @Test("[weak self] is not recorded as a capture, and a completed subscription is not alive at the end")
+    func weakSelfAndCompleted() throws {
+        let errors = Subject<String>()
+        let trace = SignalScope.record {
+            let screen = LoginScreen()
+            screen.subscription = errors.subscribeNext { [weak screen] in screen?.title = $0 }
+            errors.sendCompleted()
+        }
+        let subscription = try #require(trace.subscriptions.values.first { $0.node == errors.id })
+        #expect(subscription.captures.isEmpty)
+        #expect(subscription.retainCountAtEnd == nil)
+    }
+
+    @Test("An object captured again at a reused address after the first one died gets a new id")
+    func objectIdentity() throws {
+        let subject = Subject<Int>()
+        let trace = SignalScope.record {
+            for _ in 0..<3 {
+                let screen = LoginScreen()
+                subject.subscribeNext { screen.title = "\($0)" }.dispose()
+            }
+        }
+        let captured = trace.subscriptions.values.filter { $0.node == subject.id }.flatMap(\.captures)
+        #expect(captured.count == 3)
+        #expect(Set(captured).count == 3, "each screen is its own object, whatever its address")
+        #expect(captured.allSatisfy { trace.objects[$0]?.retainCountAtEnd == nil }, "all three were gone at the end")
+    }
+}
