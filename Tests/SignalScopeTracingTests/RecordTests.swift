@@ -72,7 +72,10 @@ struct RecordTests {
             return
         }
         #expect(description.contains("Network"))
-        #expect(trace.records.contains { $0.event == .violation(node: subject.id, subscription: nil, event: .next) })
+        let violation = try #require(trace.records.lazy.compactMap { record -> (NodeID, String)? in
+            if case .violation(let node, nil, .next, let stack) = record.event { (node, stack) } else { nil }
+        }.first { $0.0 == subject.id })
+        #expect(violation.1.split(separator: "\n").count >= 3, "the call stack of the late send: \(violation.1)")
     }
 
     @Test("Value summaries are cut to 80 characters")

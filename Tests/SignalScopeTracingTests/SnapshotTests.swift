@@ -35,12 +35,14 @@ struct SnapshotTests {
         #expect((screen.retainCountAtEnd ?? 0) >= 1, "the observer closure holds it")
         #expect(subscription.retainCountAtEnd != nil, "the subscription was alive")
         #expect(trace.nodes[errors.id]?.retainCountAtEnd != nil, "the subject was alive")
+        #expect(trace.nodes[errors.id]?.terminatedAtEnd == false, "and had never terminated")
     }
 
     @Test("[weak self] is not recorded as a capture, and a completed subscription is not alive at the end")
     func weakSelfAndCompleted() throws {
-        let errors = Subject<String>()
+        var errors: Subject<String>!
         let trace = SignalScope.record {
+            errors = Subject<String>()
             let screen = LoginScreen()
             screen.subscription = errors.subscribeNext { [weak screen] in screen?.title = $0 }
             errors.sendCompleted()
@@ -48,6 +50,7 @@ struct SnapshotTests {
         let subscription = try #require(trace.subscriptions.values.first { $0.node == errors.id })
         #expect(subscription.captures.isEmpty)
         #expect(subscription.retainCountAtEnd == nil)
+        #expect(trace.nodes[errors.id]?.terminatedAtEnd == true)
     }
 
     @Test("An object captured again at a reused address after the first one died gets a new id")

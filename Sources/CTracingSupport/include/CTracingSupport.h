@@ -17,6 +17,11 @@ const void *_Nullable swift_getTypeByMangledNameInContext(
 __attribute__((swiftcall))
 size_t swift_retainCount(void *_Nonnull object);
 
+/// Demangles a Swift symbol into a malloc'd string (or NULL). Exported by libswiftCore.
+char *_Nullable swift_demangle(
+    const char *_Nonnull mangledName, size_t mangledNameLength, char *_Nullable outputBuffer,
+    size_t *_Nullable outputBufferSize, unsigned int flags);
+
 /// Copies `count` bytes from `address` into `destination` if all of them are readable;
 /// returns false, without faulting, if they are not.
 bool signalscope_read_memory(void *_Nonnull destination, const void *_Nullable address, size_t count);

@@ -2,6 +2,8 @@
 /// user object: a signal, or a property (through its signal).
 package protocol TracedNode: AnyObject {
     var nodeID: NodeID { get }
+    /// For a subject: whether it has sent its terminal event; `nil` for other nodes.
+    var hasTerminated: Bool? { get }
 }
 
 extension Signal: TracedNode {
@@ -10,4 +12,5 @@ extension Signal: TracedNode {
 
 extension MutableProperty: TracedNode {
     package var nodeID: NodeID { signal.id }
+    package var hasTerminated: Bool? { signal.hasTerminated }
 }

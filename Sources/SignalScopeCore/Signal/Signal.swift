@@ -49,6 +49,11 @@ public class Signal<Value>: @unchecked Sendable {
             NodeDescriptor(id: id, kind: kind, name: name, site: site, parents: parents()), object: self)
     }
 
+    /// For a subject: whether it has sent its terminal event; `nil` for other signals.
+    /// (For the tracer's snapshot: a subject still alive that never terminated keeps its
+    /// subscribers.)
+    package var hasTerminated: Bool? { nil }
+
     /// Connects a new subscriber to this signal. Subjects override it.
     func attach(_ subscriber: Subscriber<Value>) {
         subscriber.add(didSubscribe?(subscriber))

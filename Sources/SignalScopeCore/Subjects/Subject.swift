@@ -85,6 +85,8 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
         state.withLock { $0.detach(key) }
     }
 
+    override package var hasTerminated: Bool? { state.withLock { $0.isTerminated } }
+
     private func reportViolation(_ kind: DroppedEvent.Kind) {
         Instrumentation.current?.eventDropped(DroppedEvent(kind: kind, node: id, subscription: nil))
     }
@@ -174,6 +176,9 @@ struct SubjectState {
     private var terminal: SubjectTerminal?
     private var terminalAccepted = false
     private var queue = Trampoline<SubjectOperation>()
+
+    /// Whether a terminal event has been sent (it may still be on its way to subscribers).
+    var isTerminated: Bool { terminalAccepted }
 
     init(capacity: Int, buffer: Deque<Any>) {
         self.capacity = capacity

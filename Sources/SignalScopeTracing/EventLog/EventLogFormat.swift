@@ -66,7 +66,8 @@ enum RecordKind: UInt8 {
     case completed = 10
     /// `u64 subscription, u8 cause`.
     case disposed = 11
-    /// `u64 node, u64 subscription (0: sent to a subject), u8 event (0 next, 1 error, 2 completed)`.
+    /// `u64 node, u64 subscription (0: sent to a subject), u8 event (0 next, 1 error, 2 completed),
+    /// u8[3] 0, u32 stack`: the call stack of the send, innermost first.
     case violation = 12
     /// `u64 recordCount`: the recording stopped cleanly after this many records.
     case end = 13
@@ -76,7 +77,8 @@ enum RecordKind: UInt8 {
     case capture = 15
     /// no payload: the records up to the next `end` describe what was alive when recording stopped.
     case snapshot = 16
-    /// `u8 entity (0 node, 1 subscription, 2 object), u8[7] 0, u64 id, u64 retainCount`.
+    /// `u8 entity (0 node, 1 subscription, 2 object), u8 flags (bit 0: a subject that has
+    /// terminated), u8[6] 0, u64 id, u64 retainCount`.
     case alive = 17
     /// `u64 object, u8 target (0 node, 1 subscription), u8[7] 0, u64 id`: a stored property of
     /// the object holds that node or that subscription's disposable.

@@ -153,11 +153,11 @@ struct EventLogReader {
             guard available >= 9, let cause = DisposalCause(rawValue: bytes[p + 8]) else { return nil }
             return .disposed(subscription, cause: cause)
         case .violation:
-            guard available >= 17, let event = DroppedEvent.Kind(code: bytes[p + 16]) else { return nil }
+            guard available >= 24, let event = DroppedEvent.Kind(code: bytes[p + 16]) else { return nil }
             let target = u64(p + 8)
             return .violation(
                 node: NodeID(rawValue: u64(p)), subscription: target == 0 ? nil : SubscriptionID(rawValue: target),
-                event: event)
+                event: event, stack: string(p + 20))
         case .end:
             guard available >= 8 else { return nil }
             return .end(recordCount: u64(p))
@@ -179,7 +179,7 @@ struct EventLogReader {
             case 2: entity = .object(ObjectID(rawValue: id))
             default: return nil
             }
-            return .alive(entity, retainCount: Int(u64(p + 16)))
+            return .alive(entity, retainCount: Int(u64(p + 16)), terminated: bytes[p + 1] & 1 != 0)
         case .holds:
             guard available >= 24 else { return nil }
             let target = u64(p + 16)

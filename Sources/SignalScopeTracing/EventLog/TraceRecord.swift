@@ -54,7 +54,10 @@ public enum TraceEvent: Sendable, Hashable {
     case error(SubscriptionID, description: String)
     case completed(SubscriptionID)
     case disposed(SubscriptionID, cause: DisposalCause)
-    case violation(node: NodeID, subscription: SubscriptionID?, event: DroppedEvent.Kind)
+    /// `stack` is the call stack of the send that came too late, innermost first, one frame
+    /// a line (`image(+offset)` where the binary exports no symbols: symbolicate with
+    /// `addr2line`); its first frames are SignalScope's own.
+    case violation(node: NodeID, subscription: SubscriptionID?, event: DroppedEvent.Kind, stack: String)
     /// The recording stopped cleanly after `recordCount` records.
     case end(recordCount: UInt64)
     /// A user object first found captured by an observer closure.
@@ -63,8 +66,9 @@ public enum TraceEvent: Sendable, Hashable {
     case capture(SubscriptionID, object: ObjectID)
     /// The records that follow, up to `end`, describe what was alive when recording stopped.
     case snapshot
-    /// In the snapshot: the entity was alive, with this many strong references.
-    case alive(TraceEntity, retainCount: Int)
+    /// In the snapshot: the entity was alive, with this many strong references; for a
+    /// subject, `terminated` says whether it had sent its terminal event.
+    case alive(TraceEntity, retainCount: Int, terminated: Bool)
     /// In the snapshot: a stored property of the object holds the node, or the disposable
     /// of the subscription.
     case holds(object: ObjectID, TraceEntity)
@@ -74,9 +78,9 @@ public enum TraceEvent: Sendable, Hashable {
         switch self {
         case .subscribe(let id, _, _, _), .observerStored(let id, _), .observerReleased(let id), .next(let id, _),
             .error(let id, _), .completed(let id), .disposed(let id, _), .capture(let id, _),
-            .alive(.subscription(let id), _):
+            .alive(.subscription(let id), _, _):
             id
-        case .violation(_, let id, _): id
+        case .violation(_, let id, _, _): id
         case .node, .nodeNamed, .edge, .end, .object, .snapshot, .alive, .holds: nil
         }
     }

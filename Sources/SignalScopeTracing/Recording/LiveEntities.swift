@@ -62,20 +62,27 @@ final class LiveEntities: Sendable {
     }
 
     /// Everything still alive, with its strong retain count (not counting the reference
-    /// this check holds), and for each live object what its stored properties hold.
-    func snapshot() -> (alive: [(Entity, UInt64, UInt64)], holds: [(object: UInt64, node: NodeID?, subscription: SubscriptionID?)]) {
+    /// this check holds) and, for subjects, whether they terminated; and for each live
+    /// object what its stored properties hold.
+    func snapshot() -> (
+        alive: [(Entity, UInt64, retainCount: UInt64, terminated: Bool)],
+        holds: [(object: UInt64, node: NodeID?, subscription: SubscriptionID?)]
+    ) {
         let tracked = tracked.withLock { $0 }
-        var alive: [(Entity, UInt64, UInt64)] = []
+        var alive: [(Entity, UInt64, retainCount: UInt64, terminated: Bool)] = []
         var holds: [(object: UInt64, node: NodeID?, subscription: SubscriptionID?)] = []
         for (id, reference) in tracked.nodes.sorted(by: { $0.key < $1.key }) {
-            if let object = reference.object { alive.append((.node, id.rawValue, retainCount(object))) }
+            if let object = reference.object {
+                let terminated = (object as? any TracedNode)?.hasTerminated ?? false
+                alive.append((.node, id.rawValue, retainCount(object), terminated))
+            }
         }
         for (id, reference) in tracked.subscriptions.sorted(by: { $0.key < $1.key }) {
-            if let object = reference.object { alive.append((.subscription, id.rawValue, retainCount(object))) }
+            if let object = reference.object { alive.append((.subscription, id.rawValue, retainCount(object), false)) }
         }
         for (id, reference) in tracked.objects.values.sorted(by: { $0.id < $1.id }) {
             guard let object = reference.object else { continue }
-            alive.append((.object, id, retainCount(object)))
+            alive.append((.object, id, retainCount(object), false))
             for held in storedProperties(of: object) {
                 if let node = held as? any TracedNode {
                     holds.append((id, node.nodeID, nil))

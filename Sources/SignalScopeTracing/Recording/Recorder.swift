@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import SignalScopeCore
 import Synchronization
 
@@ -160,10 +161,15 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func eventDropped(_ violation: DroppedEvent) {
-        append(.violation, payload: 17) { payload in
+        guard isActive.load(ordering: .relaxed) else { return }
+        // A violation is rare and its site is what the user needs, so this path may format:
+        // the call stack, innermost first, without the frame of this lookup itself.
+        let stack = string(Thread.callStackSymbols.dropFirst().prefix(16).joined(separator: "\n"))
+        append(.violation, payload: 24) { payload in
             payload.storeBytes(of: violation.node.rawValue.littleEndian, as: UInt64.self)
             payload.storeBytes(of: (violation.subscription?.rawValue ?? 0).littleEndian, toByteOffset: 8, as: UInt64.self)
             payload.storeBytes(of: violation.kind.code, toByteOffset: 16, as: UInt8.self)
+            payload.storeBytes(of: stack.littleEndian, toByteOffset: 20, as: UInt32.self)
         }
     }
 
@@ -177,9 +183,10 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     private func appendSnapshot() {
         let (alive, holds) = live.snapshot()
         append(.snapshot, payload: 0) { _ in }
-        for (entity, id, retainCount) in alive {
+        for (entity, id, retainCount, terminated) in alive {
             append(.alive, payload: 24) { payload in
                 payload.storeBytes(of: entity.rawValue, as: UInt8.self)
+                payload.storeBytes(of: UInt8(terminated ? 1 : 0), toByteOffset: 1, as: UInt8.self)
                 payload.storeBytes(of: id.littleEndian, toByteOffset: 8, as: UInt64.self)
                 payload.storeBytes(of: retainCount.littleEndian, toByteOffset: 16, as: UInt64.self)
             }

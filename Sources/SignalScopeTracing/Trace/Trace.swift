@@ -22,6 +22,9 @@ public struct Trace: Sendable {
         /// For subjects, properties, lifetimes and commands: its strong retain count when
         /// recording stopped, or `nil` if it was gone (or the trace has no snapshot).
         public internal(set) var retainCountAtEnd: Int?
+        /// For a subject alive when recording stopped: whether it had sent its terminal
+        /// event. A live subject that never did keeps its subscribers.
+        public internal(set) var terminatedAtEnd: Bool?
     }
 
     /// A user object an observer closure captured.
@@ -110,7 +113,7 @@ public struct Trace: Sendable {
     private mutating func apply(_ event: TraceEvent) {
         switch event {
         case .node(let id, let kind, let name, let site, let parents):
-            nodes[id] = Node(id: id, kind: kind, name: name, userName: nil, site: site, parents: parents, retainCountAtEnd: nil)
+            nodes[id] = Node(id: id, kind: kind, name: name, userName: nil, site: site, parents: parents, retainCountAtEnd: nil, terminatedAtEnd: nil)
         case .nodeNamed(let id, let name):
             nodes[id]?.userName = name
         case .edge(let edge, let id):
@@ -136,11 +139,12 @@ public struct Trace: Sendable {
             objects[object]?.capturedBy.append(subscription)
         case .snapshot:
             hasSnapshot = true
-        case .alive(.node(let id), let count):
+        case .alive(.node(let id), let count, let terminated):
             nodes[id]?.retainCountAtEnd = count
-        case .alive(.subscription(let id), let count):
+            nodes[id]?.terminatedAtEnd = terminated
+        case .alive(.subscription(let id), let count, _):
             subscriptions[id]?.retainCountAtEnd = count
-        case .alive(.object(let id), let count):
+        case .alive(.object(let id), let count, _):
             objects[id]?.retainCountAtEnd = count
         case .holds(let object, let target):
             objects[object]?.holds.append(target)
