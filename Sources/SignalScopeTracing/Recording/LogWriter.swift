@@ -28,7 +28,12 @@ final class LogWriter: @unchecked Sendable {
     private struct State {
         var buffers: [ThreadBuffer] = []
         var failure: (any Error)?
+        /// Drained records waiting to be written in one call: one `write(2)` per record
+        /// would make the writer, not the program, the bottleneck.
+        var staging: [UInt8] = []
     }
+
+    private static let stagingLimit = 1 << 20
 
     init(sink: any LogSink, interval: Duration = .milliseconds(100)) throws {
         self.sink = sink
@@ -57,6 +62,7 @@ final class LogWriter: @unchecked Sendable {
         }
     }
 
+
     /// Drains everything, stops the thread, closes the sink; throws the first write error.
     func finish() throws {
         running.store(false, ordering: .releasing)
@@ -80,9 +86,20 @@ final class LogWriter: @unchecked Sendable {
 
     private func drainAll(_ state: inout State) {
         for buffer in state.buffers {
-            buffer.drain { record in attempt(&state) { try sink.write(record) } }
+            buffer.drain { record in
+                state.staging.append(contentsOf: record)
+                if state.staging.count >= Self.stagingLimit { flush(&state) }
+            }
         }
+        flush(&state)
         state.buffers.removeAll { $0.isRetired.load(ordering: .acquiring) && $0.isEmpty }
+    }
+
+    private func flush(_ state: inout State) {
+        guard !state.staging.isEmpty else { return }
+        let staged = state.staging
+        attempt(&state) { try staged.withUnsafeBytes { try sink.write($0) } }
+        state.staging.removeAll(keepingCapacity: true)
     }
 
     /// Keeps the first failure and stops writing after it; the recording goes on so the
