@@ -81,7 +81,7 @@ public final class RecordingInstrumentation: SignalInstrumentation {
     public func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {
         append(.subscribed(subscription))
     }
-    public func observerStored(_ subscription: SubscriptionID, closures: [Any]) {
+    public func observerStored(_ subscription: SubscriptionID, closures: ObserverClosures) {
         append(.observerStored(subscription, closureCount: closures.count))
     }
     public func observerReleased(_ subscription: SubscriptionID) { append(.observerReleased(subscription)) }

@@ -14,11 +14,29 @@ struct CaptureScannerTests {
         let count: Int
     }
 
-    /// Stores a closure the way the runtime stores observer closures: generic, boxed in Any.
-    private func stored<Value>(_ closure: @escaping (Value) -> Void) -> Any { closure }
+    /// Holds a closure the way a subscription holds its observer's: an optional closure
+    /// property of a generic class.
+    final class Stored<Value> {
+        var closure: ((Value) -> Void)?
 
-    private func captures(of closure: Any) -> [UInt] {
-        CaptureScanner.strongCaptures(of: closure).map(\.address)
+        init(_ closure: @escaping (Value) -> Void) {
+            self.closure = closure
+        }
+
+        /// The context word, read in place.
+        var context: UnsafeRawPointer? {
+            UnsafeRawPointer(bitPattern: withUnsafeMutableBytes(of: &closure) { $0.load(fromByteOffset: 8, as: UInt.self) })
+        }
+    }
+
+    private func stored<Value>(_ closure: @escaping (Value) -> Void) -> Stored<Value> { Stored(closure) }
+
+    private func scan<Value>(_ stored: Stored<Value>) -> [CaptureScanner.Captured] {
+        stored.context.map(CaptureScanner.strongCaptures(ofContext:)) ?? []
+    }
+
+    private func captures<Value>(of stored: Stored<Value>) -> [UInt] {
+        scan(stored).map(\.address)
     }
 
     private func address(_ object: AnyObject) -> UInt { UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()) }
@@ -27,7 +45,7 @@ struct CaptureScannerTests {
     func strongSelf() {
         let screen = Screen()
         let closure = stored { (value: Int) in screen.title = "\(value)" }
-        let found = CaptureScanner.strongCaptures(of: closure)
+        let found = scan(closure)
         #expect(found.map(\.address) == [address(screen)])
         #expect(found.first?.typeName.hasSuffix("CaptureScannerTests.Screen") == true)
     }
@@ -89,13 +107,24 @@ struct CaptureScannerTests {
         #expect(Set(found) == [address(screen), address(other)])
     }
 
-    @Test("something that is not a closure has no captures")
-    func notAClosure() {
-        #expect(CaptureScanner.strongCaptures(of: Screen()).isEmpty)
-        #expect(CaptureScanner.strongCaptures(of: 42).isEmpty)
+    @Test("a word that is not a heap object yields nothing, without faulting")
+    func notAContext() {
+        #expect(CaptureScanner.strongCaptures(ofContext: UnsafeRawPointer(bitPattern: 0x10)!).isEmpty)
+        #expect(CaptureScanner.strongCaptures(ofContext: UnsafeRawPointer(bitPattern: 0x7fff_dead_0000)!).isEmpty)
     }
 
-    private func genericClosure<Token>(_ token: Token, _ screen: Screen) -> Any {
+    @Test("an object held twice by a closure's captures counts twice")
+    func referencesAreCounted() {
+        let screen = Screen()
+        let holder = Holder(screen: screen, count: 1)
+        let closure = stored { (value: Int) in
+            screen.title = "\(value)"
+            holder.screen.title = "\(holder.count)"
+        }
+        #expect(captures(of: closure) == [address(screen), address(screen)])
+    }
+
+    private func genericClosure<Token>(_ token: Token, _ screen: Screen) -> Stored<Int> {
         stored { (value: Int) in
             _ = token
             screen.title = "\(value)"

@@ -9,6 +9,32 @@ struct SnapshotTests {
         var title = ""
     }
 
+    private func objects(capturedBy subscription: Trace.Subscription) -> [ObjectID] {
+        subscription.captures.keys.compactMap { if case .object(let id) = $0 { id } else { nil } }
+    }
+
+    @Test("Capture records count strong references, and name the subscription a forwarding observer feeds")
+    func captureCountsAndForwarding() throws {
+        var subject: Subject<Int>!
+        var mapped: Signal<Int>!
+        var kept: LoginScreen?
+        let trace = SignalScope.record {
+            subject = Subject<Int>()
+            mapped = subject.map { $0 + 1 }
+            let screen = LoginScreen()
+            kept = screen
+            mapped.subscribe(next: { screen.title = "\($0)" }, error: { _ in screen.title = "failed" })
+        }
+        defer { subject.sendCompleted() }
+        let downstream = try #require(trace.subscriptions.values.first { $0.node == mapped.id })
+        let upstream = try #require(trace.subscriptions.values.first { $0.node == subject.id })
+        #expect(downstream.handlers == [.next, .error])
+        let screen = try #require(objects(capturedBy: downstream).first)
+        #expect(downstream.captures[.object(screen)] == 2, "the next and the error closure each hold it")
+        #expect(upstream.captures[.subscription(downstream.id)] != nil, "map's observer holds the subscription it feeds")
+        #expect(kept != nil)
+    }
+
     @Test("An observer capturing self on a never-completed subject: the capture, what self holds, and who is still alive")
     func selfCapturedOnNeverCompletedSubject() throws {
         var errors: Subject<String>!
@@ -26,7 +52,7 @@ struct SnapshotTests {
         // Other tests may record at the same time: start from this test's own subscription.
         let subscription = try #require(trace.subscriptions.values.first { $0.node == errors.id })
         #expect(subscription.captures.count == 1)
-        let screenID = try #require(subscription.captures.first)
+        let screenID = try #require(objects(capturedBy: subscription).first)
         let screen = try #require(trace.objects[screenID])
         #expect(screen.typeName.hasSuffix("SnapshotTests.LoginScreen"))
         #expect(screen.capturedBy == [subscription.id])
@@ -62,7 +88,7 @@ struct SnapshotTests {
                 subject.subscribeNext { screen.title = "\($0)" }.dispose()
             }
         }
-        let captured = trace.subscriptions.values.filter { $0.node == subject.id }.flatMap(\.captures)
+        let captured = trace.subscriptions.values.filter { $0.node == subject.id }.flatMap(objects(capturedBy:))
         #expect(captured.count == 3)
         #expect(Set(captured).count == 3, "each screen is its own object, whatever its address")
         #expect(captured.allSatisfy { trace.objects[$0]?.retainCountAtEnd == nil }, "all three were gone at the end")

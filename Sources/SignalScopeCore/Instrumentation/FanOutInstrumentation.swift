@@ -14,7 +14,7 @@ final class FanOutInstrumentation: SignalInstrumentation {
     func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {
         for hook in hooks { hook.subscribed(subscription, object: object) }
     }
-    func observerStored(_ subscription: SubscriptionID, closures: [Any]) {
+    func observerStored(_ subscription: SubscriptionID, closures: ObserverClosures) {
         for hook in hooks { hook.observerStored(subscription, closures: closures) }
     }
     func observerReleased(_ subscription: SubscriptionID) { for hook in hooks { hook.observerReleased(subscription) } }

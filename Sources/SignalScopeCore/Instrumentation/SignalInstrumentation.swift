@@ -28,9 +28,8 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject)
 
     /// The subscription stored its observer closures: from now on the subscription keeps
-    /// whatever they capture alive. `closures` are the non-nil closures, in the order next,
-    /// error, completed, for tools that inspect captures.
-    func observerStored(_ subscription: SubscriptionID, closures: [Any])
+    /// whatever they capture alive. Tools that inspect captures find them in `closures`.
+    func observerStored(_ subscription: SubscriptionID, closures: ObserverClosures)
 
     /// The subscription released its observer closures and whatever they capture.
     func observerReleased(_ subscription: SubscriptionID)
@@ -49,6 +48,29 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
 
     /// An event was sent after a terminal event and dropped: a grammar violation.
     func eventDropped(_ violation: DroppedEvent)
+}
+
+/// What one observer stored: which closures it has, and the context word of each, read
+/// from where the subscription stores the closure (a closure is a function pointer and a
+/// context; the context is what keeps captured objects alive). A closure that captures
+/// nothing has no context.
+public struct ObserverClosures {
+    public let hasNext: Bool
+    public let hasError: Bool
+    public let hasCompleted: Bool
+    /// The contexts of the stored closures that have one, valid while the subscription
+    /// holds its observer.
+    public let contexts: [UnsafeRawPointer]
+
+    public init(hasNext: Bool, hasError: Bool, hasCompleted: Bool, contexts: [UnsafeRawPointer]) {
+        self.hasNext = hasNext
+        self.hasError = hasError
+        self.hasCompleted = hasCompleted
+        self.contexts = contexts
+    }
+
+    /// How many closures the observer has.
+    public var count: Int { [hasNext, hasError, hasCompleted].filter { $0 }.count }
 }
 
 /// What kind of node a ``NodeDescriptor`` describes.

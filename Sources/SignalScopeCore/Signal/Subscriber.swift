@@ -62,8 +62,25 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
             hook.subscribed(SubscriptionDescriptor(
                 id: id, node: source.id, site: site,
                 parent: parent == 0 ? nil : SubscriptionID(rawValue: UInt64(parent))), object: self)
-            hook.observerStored(id, closures: observer.closures)
+            hook.observerStored(id, closures: storedClosures())
         }
+    }
+
+    /// The observer's closures as stored, for the instrumentation.
+    private func storedClosures() -> ObserverClosures {
+        var contexts: [UnsafeRawPointer] = []
+        // An optional closure is two words, function then context, stored in place; reading
+        // them from the property (not from a converted copy) gives the context that really
+        // holds the captures.
+        func collect<Function>(_ closure: inout Function?) {
+            let context = withUnsafeMutableBytes(of: &closure) { $0.load(fromByteOffset: 8, as: UInt.self) }
+            if closure != nil, let pointer = UnsafeRawPointer(bitPattern: context) { contexts.append(pointer) }
+        }
+        collect(&onNext)
+        collect(&onError)
+        collect(&onCompleted)
+        return ObserverClosures(
+            hasNext: onNext != nil, hasError: onError != nil, hasCompleted: onCompleted != nil, contexts: contexts)
     }
 
     /// Whether the subscription has ended: disposed, or a terminal event was sent.

@@ -35,11 +35,4 @@ struct Observer<Value> {
     var error: ((any Error) -> Void)?
     var completed: (() -> Void)?
 
-    var closures: [Any] {
-        var closures: [Any] = []
-        if let next { closures.append(next) }
-        if let error { closures.append(error) }
-        if let completed { closures.append(completed) }
-        return closures
-    }
 }

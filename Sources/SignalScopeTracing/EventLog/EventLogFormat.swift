@@ -54,7 +54,7 @@ enum RecordKind: UInt8 {
     case edge = 4
     /// `u64 subscription, u64 node, u64 parentSubscription (0: none), u32 file, u32 function, u32 line`.
     case subscribe = 5
-    /// `u64 subscription, u32 closureCount`.
+    /// `u64 subscription, u8 handlers` (bit 0 next, bit 1 error, bit 2 completed).
     case observerStored = 6
     /// `u64 subscription`.
     case observerReleased = 7
@@ -73,7 +73,8 @@ enum RecordKind: UInt8 {
     case end = 13
     /// `u64 object, u64 address, u32 typeName`: a user object found captured by an observer.
     case object = 14
-    /// `u64 subscription, u64 object`: the subscription's observer closures strongly capture it.
+    /// `u64 subscription, u8 target (0 object, 1 subscription), u8[3] 0, u32 references, u64 id`:
+    /// the subscription's observer closures hold that many strong references to it.
     case capture = 15
     /// no payload: the records up to the next `end` describe what was alive when recording stopped.
     case snapshot = 16

@@ -133,8 +133,8 @@ struct EventLogReader {
                 parent: parent == 0 ? nil : SubscriptionID(rawValue: parent),
                 site: site(file: p + 24, function: p + 28, line: p + 32))
         case .observerStored:
-            guard available >= 12 else { return nil }
-            return .observerStored(subscription, closureCount: Int(u32(p + 8)))
+            guard available >= 9 else { return nil }
+            return .observerStored(subscription, handlers: ObserverHandlers(rawValue: bytes[p + 8]))
         case .observerReleased:
             guard available >= 8 else { return nil }
             return .observerReleased(subscription)
@@ -165,8 +165,13 @@ struct EventLogReader {
             guard available >= 20 else { return nil }
             return .object(ObjectID(rawValue: u64(p)), address: u64(p + 8), typeName: string(p + 16))
         case .capture:
-            guard available >= 16 else { return nil }
-            return .capture(subscription, object: ObjectID(rawValue: u64(p + 8)))
+            guard available >= 24 else { return nil }
+            let id = u64(p + 16), references = Int(u32(p + 12))
+            switch bytes[p + 8] {
+            case 0: return .capture(subscription, target: .object(ObjectID(rawValue: id)), references: references)
+            case 1: return .capture(subscription, target: .subscription(SubscriptionID(rawValue: id)), references: references)
+            default: return nil
+            }
         case .snapshot:
             return .snapshot
         case .alive:

@@ -23,6 +23,23 @@ public struct ObjectID: RawRepresentable, Hashable, Comparable, Sendable, Custom
     public var description: String { "o\(rawValue)" }
 }
 
+/// Which closures an observer has.
+public struct ObserverHandlers: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let next = ObserverHandlers(rawValue: 1)
+    public static let error = ObserverHandlers(rawValue: 2)
+    public static let completed = ObserverHandlers(rawValue: 4)
+
+    init(_ closures: ObserverClosures) {
+        self = []
+        if closures.hasNext { insert(.next) }
+        if closures.hasError { insert(.error) }
+        if closures.hasCompleted { insert(.completed) }
+    }
+}
+
 /// Something a snapshot reports on.
 public enum TraceEntity: Sendable, Hashable {
     case node(NodeID)
@@ -47,7 +64,7 @@ public enum TraceEvent: Sendable, Hashable {
     case nodeNamed(NodeID, name: String)
     case edge(NodeEdge, to: NodeID)
     case subscribe(SubscriptionID, node: NodeID, parent: SubscriptionID?, site: TraceSite)
-    case observerStored(SubscriptionID, closureCount: Int)
+    case observerStored(SubscriptionID, handlers: ObserverHandlers)
     case observerReleased(SubscriptionID)
     /// `value` is the value's summary when values were recorded.
     case next(SubscriptionID, value: String?)
@@ -62,8 +79,10 @@ public enum TraceEvent: Sendable, Hashable {
     case end(recordCount: UInt64)
     /// A user object first found captured by an observer closure.
     case object(ObjectID, address: UInt64, typeName: String)
-    /// The subscription's observer closures strongly capture the object.
-    case capture(SubscriptionID, object: ObjectID)
+    /// The subscription's observer closures hold `references` strong references to the
+    /// target: a captured object, or another subscription (observers that forward events
+    /// capture the subscription they forward to).
+    case capture(SubscriptionID, target: TraceEntity, references: Int)
     /// The records that follow, up to `end`, describe what was alive when recording stopped.
     case snapshot
     /// In the snapshot: the entity was alive, with this many strong references; for a
@@ -77,7 +96,7 @@ public enum TraceEvent: Sendable, Hashable {
     public var subscription: SubscriptionID? {
         switch self {
         case .subscribe(let id, _, _, _), .observerStored(let id, _), .observerReleased(let id), .next(let id, _),
-            .error(let id, _), .completed(let id), .disposed(let id, _), .capture(let id, _),
+            .error(let id, _), .completed(let id), .disposed(let id, _), .capture(let id, _, _),
             .alive(.subscription(let id), _, _):
             id
         case .violation(_, let id, _, _): id

@@ -24,45 +24,46 @@ struct CaptureScanner {
     static let maximumDepth = 4
 
     private var found: [Captured] = []
+    private var foundAddresses: Set<UInt> = []
     private var visited: Set<UInt> = []
     private var classMetadata: [UInt: String?] = [:]
 
-    /// The objects `closure` strongly captures, in the order they were found. `closure` must
-    /// be a function value boxed in `Any` as the runtime stores observer closures.
-    static func strongCaptures(of closure: Any) -> [Captured] {
+    /// The objects a closure whose context is `context` strongly captures, in the order
+    /// they were found, once per strong reference. `context` must be read from where the
+    /// closure is stored.
+    static func strongCaptures(ofContext context: UnsafeRawPointer) -> [Captured] {
         var scanner = CaptureScanner()
-        var boxed = closure
-        withUnsafePointer(to: &boxed) { pointer in
-            // An `Any` holding a function: the function's two words inline, then its type.
-            let container = UnsafeRawPointer(pointer)
-            let type = container.load(fromByteOffset: 24, as: UInt.self)
-            guard let typeKind = scanner.readWord(type), typeKind == Kind.function else { return }
-            scanner.scanContext(container.load(fromByteOffset: 8, as: UInt.self), depth: 0)
-        }
+        scanner.scanContext(UInt(bitPattern: context), depth: 0)
         return scanner.found
     }
 
     private enum Kind {
         static let `class`: UInt = 0
-        static let function: UInt = 0x302
         static let closureContext: UInt = 0x400
         static let genericBox: UInt = 0x500
     }
 
-    /// Scans a closure's context word.
-    private mutating func scanContext(_ context: UInt, depth: Int) {
-        guard depth <= Self.maximumDepth, isPlausibleHeapPointer(context), visited.insert(context).inserted,
+    /// Scans a closure's context word: an object, or a box to walk (once). An object found
+    /// by an exact walk is reported once per reference, so counts match its strong
+    /// references; one found by a conservative scan only if nothing found it before, since
+    /// such a scan may read stale words and an overcount could make a reachable object look
+    /// leaked.
+    private mutating func scanContext(_ context: UInt, depth: Int, exact: Bool = true) {
+        guard depth <= Self.maximumDepth, isPlausibleHeapPointer(context),
             let metadata = readWord(context), let kind = readWord(metadata)
         else { return }
         switch kind {
-        case Kind.closureContext: scanClosureContext(context, metadata: metadata, depth: depth)
-        case Kind.genericBox: scanGenericBox(context, metadata: metadata, depth: depth)
+        case Kind.closureContext:
+            if visited.insert(context).inserted { scanClosureContext(context, metadata: metadata, depth: depth) }
+        case Kind.genericBox:
+            if visited.insert(context).inserted { scanGenericBox(context, metadata: metadata, depth: depth) }
         default:
             // Standard library storage (array and string buffers, ...) is never the object a
             // leak report is about, and is what a conservative scan most often meets.
-            if let typeName = classTypeName(metadata), !typeName.hasPrefix("Swift.") {
-                found.append(Captured(address: context, typeName: typeName))
-            }
+            guard let typeName = classTypeName(metadata), !typeName.hasPrefix("Swift.") else { return }
+            guard exact || !foundAddresses.contains(context) else { return }
+            found.append(Captured(address: context, typeName: typeName))
+            foundAddresses.insert(context)
         }
     }
 
@@ -74,11 +75,7 @@ struct CaptureScanner {
         let metadataSourceCount = Int(counts.load(fromByteOffset: 4, as: UInt32.self))
         let bindingCount = Int(counts.load(fromByteOffset: 8, as: UInt32.self))
         var offset = 16 + 8 * bindingCount
-        // A generic context's capture types name its generic parameters, which cannot be
-        // resolved without them (and the runtime traps rather than failing): scan it as is.
-        guard metadataSourceCount == 0, bindingCount == 0 else {
-            return scanConservatively(block: context, from: offset, depth: depth)
-        }
+        let isGeneric = metadataSourceCount > 0 || bindingCount > 0
         for index in 0..<captureCount {
             let field = descriptor + 12 + UInt(4 * index)
             guard let relative = readBytes(field, count: 4)?.load(as: Int32.self),
@@ -88,7 +85,18 @@ struct CaptureScanner {
                 offset += 8
                 continue
             }
-            guard let type = name.resolve() else {
+            // A captured closure is mangled as a lowered function type, which the runtime
+            // cannot resolve, but its layout is fixed whatever its type: one word when thin,
+            // else a function pointer and a context to follow.
+            if let thick = name.functionIsThick {
+                offset = (offset + 7) & ~7
+                if thick, let nested = readWord(context + UInt(offset + 8)) { scanContext(nested, depth: depth + 1) }
+                offset += thick ? 16 : 8
+                continue
+            }
+            // The other captures of a generic context name its generic parameters, which
+            // cannot be resolved without them (and the runtime traps rather than failing).
+            guard !isGeneric, let type = name.resolve() else {
                 return scanConservatively(block: context, from: offset, depth: depth)
             }
             let layout = Layout(type)
@@ -108,10 +116,10 @@ struct CaptureScanner {
     }
 
     /// Looks at every word of a value: an object, or the context of a closure it holds.
-    private mutating func scanValue(at address: UInt, size: Int, depth: Int) {
+    private mutating func scanValue(at address: UInt, size: Int, depth: Int, exact: Bool = true) {
         var offset = 0
         while offset + 8 <= size {
-            if let word = readWord(address + UInt(offset)) { scanContext(word, depth: depth + 1) }
+            if let word = readWord(address + UInt(offset)) { scanContext(word, depth: depth + 1, exact: exact) }
             offset += 8
         }
     }
@@ -122,7 +130,7 @@ struct CaptureScanner {
         guard let start = UnsafeMutableRawPointer(bitPattern: block) else { return }
         let size = signalscope_heap_block_size(start)
         guard size > offset else { return }
-        scanValue(at: block + UInt(offset), size: size - offset, depth: depth)
+        scanValue(at: block + UInt(offset), size: size - offset, depth: depth, exact: false)
     }
 
     /// The type name of a Swift class metadata record, or `nil` if `metadata` is not one.
@@ -193,6 +201,20 @@ private struct Bytes {
 private struct MangledName {
     let address: UInt
     let bytes: [UInt8]
+
+    /// For a lowered function type (`...I` convention flags `_`): whether it is thick (a
+    /// function pointer and a context) rather than thin; `nil` for any other type.
+    var functionIsThick: Bool? {
+        guard bytes.last == UInt8(ascii: "_"), let marker = bytes.lastIndex(of: UInt8(ascii: "I")) else { return nil }
+        var conventions = bytes[(marker + 1)...].dropLast()
+        if conventions.first == UInt8(ascii: "e") { conventions = conventions.dropFirst() }  // escaping
+        guard let callee = conventions.first else { return nil }
+        switch callee {
+        case UInt8(ascii: "t"): return false  // thin
+        case UInt8(ascii: "g"), UInt8(ascii: "x"), UInt8(ascii: "y"): return true  // thick
+        default: return nil
+        }
+    }
 
     var isWeakOrUnowned: Bool {
         guard bytes.count >= 2, bytes[bytes.count - 2] == UInt8(ascii: "X") else { return false }

@@ -14,7 +14,8 @@ final class LiveEntities: Sendable {
 
     private struct Tracked {
         var nodes: [NodeID: WeakReference] = [:]
-        var subscriptions: [SubscriptionID: WeakReference] = [:]
+        var subscriptions: [SubscriptionID: (reference: WeakReference, address: UInt)] = [:]
+        var subscriptionAddresses: [UInt: SubscriptionID] = [:]
         var objects: [UInt: (id: UInt64, reference: WeakReference)] = [:]
         var nextObjectID: UInt64 = 1
         var pruneAt = 1024
@@ -40,11 +41,26 @@ final class LiveEntities: Sendable {
 
     func subscription(_ id: SubscriptionID, _ object: AnyObject) {
         let reference = WeakReference(object)
-        tracked.withLock { $0.subscriptions[id] = reference }
+        let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+        tracked.withLock { tracked in
+            tracked.subscriptions[id] = (reference, address)
+            tracked.subscriptionAddresses[address] = id
+        }
     }
 
     func ended(_ id: SubscriptionID) {
-        tracked.withLock { _ = $0.subscriptions.removeValue(forKey: id) }
+        tracked.withLock { tracked in
+            guard let ended = tracked.subscriptions.removeValue(forKey: id) else { return }
+            if tracked.subscriptionAddresses[ended.address] == id {
+                tracked.subscriptionAddresses.removeValue(forKey: ended.address)
+            }
+        }
+    }
+
+    /// The live subscription whose object is at `address`, if any: observers that forward
+    /// events capture their downstream subscription.
+    func subscription(at address: UInt) -> SubscriptionID? {
+        tracked.withLock { $0.subscriptionAddresses[address] }
     }
 
     /// The id of the object at `address`, and whether it is new. An address whose earlier
@@ -77,8 +93,8 @@ final class LiveEntities: Sendable {
                 alive.append((.node, id.rawValue, retainCount(object), terminated))
             }
         }
-        for (id, reference) in tracked.subscriptions.sorted(by: { $0.key < $1.key }) {
-            if let object = reference.object { alive.append((.subscription, id.rawValue, retainCount(object), false)) }
+        for (id, entry) in tracked.subscriptions.sorted(by: { $0.key < $1.key }) {
+            if let object = entry.reference.object { alive.append((.subscription, id.rawValue, retainCount(object), false)) }
         }
         for (id, reference) in tracked.objects.values.sorted(by: { $0.id < $1.id }) {
             guard let object = reference.object else { continue }

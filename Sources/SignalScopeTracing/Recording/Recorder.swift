@@ -104,28 +104,44 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         }
     }
 
-    func observerStored(_ subscription: SubscriptionID, closures: [Any]) {
+    func observerStored(_ subscription: SubscriptionID, closures: ObserverClosures) {
         guard isActive.load(ordering: .relaxed) else { return }
-        append(.observerStored, payload: 12) { payload in
+        let handlers = ObserverHandlers(closures)
+        append(.observerStored, payload: 9) { payload in
             payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
-            payload.storeBytes(of: UInt32(closures.count).littleEndian, toByteOffset: 8, as: UInt32.self)
+            payload.storeBytes(of: handlers.rawValue, toByteOffset: 8, as: UInt8.self)
         }
-        var recorded: Set<UInt64> = []
-        for captured in closures.flatMap(CaptureScanner.strongCaptures(of:)) {
-            let (object, isNew) = live.object(at: captured.address)
+        var references: [UInt: (count: UInt32, typeName: String)] = [:]
+        var order: [UInt] = []
+        for captured in closures.contexts.flatMap(CaptureScanner.strongCaptures(ofContext:)) {
+            if references[captured.address] == nil { order.append(captured.address) }
+            references[captured.address, default: (0, captured.typeName)].count += 1
+        }
+        for address in order {
+            let (count, typeName) = references[address]!
+            if let target = live.subscription(at: address) {
+                appendCapture(subscription, target: 1, id: target.rawValue, references: count)
+                continue
+            }
+            let (object, isNew) = live.object(at: address)
             if isNew {
-                let typeName = string(captured.typeName)
+                let name = string(typeName)
                 append(.object, payload: 20) { payload in
                     payload.storeBytes(of: object.littleEndian, as: UInt64.self)
-                    payload.storeBytes(of: UInt64(captured.address).littleEndian, toByteOffset: 8, as: UInt64.self)
-                    payload.storeBytes(of: typeName.littleEndian, toByteOffset: 16, as: UInt32.self)
+                    payload.storeBytes(of: UInt64(address).littleEndian, toByteOffset: 8, as: UInt64.self)
+                    payload.storeBytes(of: name.littleEndian, toByteOffset: 16, as: UInt32.self)
                 }
             }
-            guard recorded.insert(object).inserted else { continue }
-            append(.capture, payload: 16) { payload in
-                payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
-                payload.storeBytes(of: object.littleEndian, toByteOffset: 8, as: UInt64.self)
-            }
+            appendCapture(subscription, target: 0, id: object, references: count)
+        }
+    }
+
+    private func appendCapture(_ subscription: SubscriptionID, target: UInt8, id: UInt64, references: UInt32) {
+        append(.capture, payload: 24) { payload in
+            payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
+            payload.storeBytes(of: target, toByteOffset: 8, as: UInt8.self)
+            payload.storeBytes(of: references.littleEndian, toByteOffset: 12, as: UInt32.self)
+            payload.storeBytes(of: id.littleEndian, toByteOffset: 16, as: UInt64.self)
         }
     }
 

@@ -63,8 +63,11 @@ public struct Trace: Sendable {
         public internal(set) var ending: Ending?
         /// Whether its observer closures were still held when the trace ends.
         public internal(set) var holdsObserver = false
-        /// The objects its observer closures strongly capture.
-        public internal(set) var captures: [ObjectID] = []
+        /// Which closures its observer had.
+        public internal(set) var handlers: ObserverHandlers = []
+        /// What its observer closures strongly capture: objects, and the subscriptions
+        /// they forward to, each with its number of strong references.
+        public internal(set) var captures: [TraceEntity: Int] = [:]
         /// Its strong retain count when recording stopped, or `nil` if it had ended or was
         /// gone.
         public internal(set) var retainCountAtEnd: Int?
@@ -120,8 +123,9 @@ public struct Trace: Sendable {
             if nodes[id]?.parents.contains(edge) == false { nodes[id]?.parents.append(edge) }
         case .subscribe(let id, let node, let parent, let site):
             subscriptions[id] = Subscription(id: id, node: node, parent: parent, site: site)
-        case .observerStored(let id, _):
+        case .observerStored(let id, let handlers):
             subscriptions[id]?.holdsObserver = true
+            subscriptions[id]?.handlers = handlers
         case .observerReleased(let id):
             subscriptions[id]?.holdsObserver = false
         case .next(let id, let value):
@@ -134,9 +138,9 @@ public struct Trace: Sendable {
             if subscriptions[id]?.ending == nil { subscriptions[id]?.ending = .disposed(cause) }
         case .object(let id, let address, let typeName):
             objects[id] = Object(id: id, typeName: typeName, address: address)
-        case .capture(let subscription, let object):
-            subscriptions[subscription]?.captures.append(object)
-            objects[object]?.capturedBy.append(subscription)
+        case .capture(let subscription, let target, let references):
+            subscriptions[subscription]?.captures[target] = references
+            if case .object(let object) = target { objects[object]?.capturedBy.append(subscription) }
         case .snapshot:
             hasSnapshot = true
         case .alive(.node(let id), let count, let terminated):
