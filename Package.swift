@@ -5,9 +5,10 @@ import PackageDescription
 //   SignalScopeCore (runtime + instrumentation seam)
 //     <- SignalScopeTracing (recorder, event log, reader; CSignalScopeBootstrap starts it
 //        from SIGNALSCOPE_TRACE at load)
+//     <- SignalScopeAnalysis (leak analyzers reading traces)
 //     <- SignalScope (umbrella that users import)
 //     <- SignalScopeTesting (helpers for tests written on the runtime)
-// Analysis, rendering, CGraphviz and the CLI join this list in later issues.
+// Rendering, CGraphviz and the CLI join this list in later issues.
 let package = Package(
     name: "SignalScope",
     platforms: [.macOS(.v15)],
@@ -28,9 +29,10 @@ let package = Package(
             name: "SignalScopeTracing",
             dependencies: ["SignalScopeCore", "CSignalScopeBootstrap", "CTracingSupport"]
         ),
+        .target(name: "SignalScopeAnalysis", dependencies: ["SignalScopeCore", "SignalScopeTracing"]),
         .target(name: "CSignalScopeBootstrap"),
         .target(name: "CTracingSupport"),
-        .target(name: "SignalScope", dependencies: ["SignalScopeCore", "SignalScopeTracing"]),
+        .target(name: "SignalScope", dependencies: ["SignalScopeCore", "SignalScopeTracing", "SignalScopeAnalysis"]),
         .target(name: "SignalScopeTesting", dependencies: ["SignalScope"]),
         .executableTarget(
             name: "RuntimeTour",
@@ -43,6 +45,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SignalScopeTracingTests",
+            dependencies: ["SignalScope", "SignalScopeTesting"]
+        ),
+        .testTarget(
+            name: "SignalScopeAnalysisTests",
             dependencies: ["SignalScope", "SignalScopeTesting"]
         ),
     ],

@@ -1,4 +1,6 @@
-// `import SignalScope` is the one import an app needs: the runtime and the tracer. Each
+// `import SignalScope` is the one import an app needs: the runtime, the tracer and the
+// analyzers. Each
 // concern lives in its own module; this one only gathers them.
 @_exported import SignalScopeCore
 @_exported import SignalScopeTracing
+@_exported import SignalScopeAnalysis

@@ -14,7 +14,7 @@ final class LiveEntities: Sendable {
 
     private struct Tracked {
         var nodes: [NodeID: WeakReference] = [:]
-        var subscriptions: [SubscriptionID: (reference: WeakReference, address: UInt)] = [:]
+        var subscriptions: [SubscriptionID: (reference: WeakReference, address: UInt, contexts: [UInt])] = [:]
         var subscriptionAddresses: [UInt: SubscriptionID] = [:]
         var objects: [UInt: (id: UInt64, reference: WeakReference)] = [:]
         var nextObjectID: UInt64 = 1
@@ -43,7 +43,7 @@ final class LiveEntities: Sendable {
         let reference = WeakReference(object)
         let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
         tracked.withLock { tracked in
-            tracked.subscriptions[id] = (reference, address)
+            tracked.subscriptions[id] = (reference, address, [])
             tracked.subscriptionAddresses[address] = id
         }
     }
@@ -54,6 +54,22 @@ final class LiveEntities: Sendable {
             if tracked.subscriptionAddresses[ended.address] == id {
                 tracked.subscriptionAddresses.removeValue(forKey: ended.address)
             }
+        }
+    }
+
+    /// Remembers the contexts of a subscription's observer closures, to scan them again for
+    /// the snapshot: what a closure captures can change after it is stored (a captured `var`).
+    /// They stay valid while the subscription holds its observer, which ends when it is
+    /// disposed, when the recorder forgets them.
+    func storedObserver(_ id: SubscriptionID, contexts: [UInt]) {
+        tracked.withLock { tracked in tracked.subscriptions[id]?.contexts = contexts }
+    }
+
+    /// The observer contexts of every live subscription.
+    func liveObservers() -> [(SubscriptionID, [UInt])] {
+        tracked.withLock { tracked in
+            tracked.subscriptions.filter { !$0.value.contexts.isEmpty && $0.value.reference.object != nil }
+                .map { ($0.key, $0.value.contexts) }.sorted { $0.0 < $1.0 }
         }
     }
 

@@ -111,9 +111,17 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
             payload.storeBytes(of: handlers.rawValue, toByteOffset: 8, as: UInt8.self)
         }
+        let contexts = closures.contexts.map { UInt(bitPattern: $0) }
+        live.storedObserver(subscription, contexts: contexts)
+        recordCaptures(of: subscription, contexts: contexts)
+    }
+
+    /// Scans an observer's closure contexts and records what they capture.
+    private func recordCaptures(of subscription: SubscriptionID, contexts: [UInt]) {
         var references: [UInt: (count: UInt32, typeName: String)] = [:]
         var order: [UInt] = []
-        for captured in closures.contexts.flatMap(CaptureScanner.strongCaptures(ofContext:)) {
+        let captures = contexts.compactMap(UnsafeRawPointer.init(bitPattern:)).flatMap(CaptureScanner.strongCaptures(ofContext:))
+        for captured in captures {
             if references[captured.address] == nil { order.append(captured.address) }
             references[captured.address, default: (0, captured.typeName)].count += 1
         }
@@ -197,6 +205,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     // MARK: Writing records
 
     private func appendSnapshot() {
+        // What live observers capture now, which may differ from when they were stored.
+        for (subscription, contexts) in live.liveObservers() { recordCaptures(of: subscription, contexts: contexts) }
         let (alive, holds) = live.snapshot()
         append(.snapshot, payload: 0) { _ in }
         for (entity, id, retainCount, terminated) in alive {

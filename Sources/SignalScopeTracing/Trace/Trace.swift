@@ -66,7 +66,8 @@ public struct Trace: Sendable {
         /// Which closures its observer had.
         public internal(set) var handlers: ObserverHandlers = []
         /// What its observer closures strongly capture: objects, and the subscriptions
-        /// they forward to, each with its number of strong references.
+        /// they forward to, each with its number of strong references (as last scanned: when
+        /// the observer was stored, and again in the closing snapshot).
         public internal(set) var captures: [TraceEntity: Int] = [:]
         /// Its strong retain count when recording stopped, or `nil` if it had ended or was
         /// gone.
@@ -140,7 +141,9 @@ public struct Trace: Sendable {
             objects[id] = Object(id: id, typeName: typeName, address: address)
         case .capture(let subscription, let target, let references):
             subscriptions[subscription]?.captures[target] = references
-            if case .object(let object) = target { objects[object]?.capturedBy.append(subscription) }
+            if case .object(let object) = target, objects[object]?.capturedBy.contains(subscription) == false {
+                objects[object]?.capturedBy.append(subscription)
+            }
         case .snapshot:
             hasSnapshot = true
         case .alive(.node(let id), let count, let terminated):

@@ -1,0 +1,68 @@
+import SignalScopeCore
+import SignalScopeTracing
+
+/// How serious a finding is.
+public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
+    case error, warning, note
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// The rules; their ids are part of SignalScope's contract and appear in every report.
+public enum RuleID: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case selfCapturedObserver = "self-captured-observer"
+    case neverCompletedSubject = "never-completed-subject"
+    case retainCycle = "retain-cycle"
+    case leakedSubscription = "leaked-subscription"
+    case keptAliveBySignal = "kept-alive-by-signal"
+    case repeatedColdSubscription = "repeated-cold-subscription"
+    case eventAfterTerminal = "event-after-terminal"
+    case unhandledError = "unhandled-error"
+
+    public var description: String { rawValue }
+}
+
+/// One problem an analyzer found, with its proof and the usual fix.
+public struct Finding: Sendable, Hashable, CustomStringConvertible {
+    public let rule: RuleID
+    public let severity: Severity
+    /// What is wrong, in one sentence.
+    public let message: String
+    /// Where the leaking subscription, subject or signal was created.
+    public let location: TraceSite
+    /// The chain of strong references (or events) that proves it, one labelled step each.
+    public let path: [String]
+    /// The usual fix.
+    public let hint: String
+    /// How many times the same problem occurred at the same place (grouped into one).
+    public internal(set) var count: Int
+
+    public init(
+        rule: RuleID, severity: Severity, message: String, location: TraceSite, path: [String], hint: String,
+        count: Int = 1
+    ) {
+        self.rule = rule
+        self.severity = severity
+        self.message = message
+        self.location = location
+        self.path = path
+        self.hint = hint
+        self.count = count
+    }
+
+    public var description: String {
+        let times = count > 1 ? " (×\(count))" : ""
+        return "\(location): \(severity): [\(rule)] \(message)\(times)\n"
+            + path.map { "    \($0)" }.joined(separator: "\n") + "\n    fix: \(hint)"
+    }
+}
+
+/// Everything the analyzers found in a trace, errors first.
+public struct AnalysisReport: Sendable {
+    public let findings: [Finding]
+
+    /// The findings of `severity`.
+    public func findings(_ severity: Severity) -> [Finding] { findings.filter { $0.severity == severity } }
+}

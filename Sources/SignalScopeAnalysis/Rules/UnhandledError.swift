@@ -1,0 +1,20 @@
+import SignalScopeTracing
+
+/// An error reached a subscriber that had no error handler: it was silently lost.
+struct UnhandledError: Analyzer {
+    static let rule = RuleID.unhandledError
+
+    func analyze(_ model: inout LeakModel) -> [Finding] {
+        model.trace.subscriptions.values.sorted(by: { $0.id < $1.id }).compactMap { subscription in
+            guard case .error(let description) = subscription.ending, !subscription.handlers.contains(.error),
+                subscription.parent == nil
+            else { return nil }
+            return Finding(
+                rule: Self.rule, severity: .warning,
+                message: "an error reached a subscriber with no error handler: \(description)",
+                location: subscription.site,
+                path: ["\(model.subscriptionLabel(subscription.id)) received error(\(description))"],
+                hint: "handle errors in subscribe(error:), or recover upstream with catch")
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import SignalScope
+
+// The leak corpus: small scenarios written as an app would, each leaky (with the findings it
+// must produce: rule and line) or clean (none). Each records itself with
+// SignalScope.record and reports the lines it spans, so that findings from other tests
+// recording at the same time are left out.
+
+final class SearchViewModel {
+    let query = MutableProperty("")
+    var validated = false
+    var disposable: Disposable?
+
+    /// RACObserve(self, query) with self captured: leaks.
+    func observeCapturingSelf() { query.signal.subscribeNext { _ in self.validated = true } }
+    func observeWeakly() { query.signal.subscribeNext { [weak self] _ in self?.validated = true } }
+    func observeUnowned() { query.signal.subscribeNext { [unowned self] _ in self.validated = true } }
+
+    /// Self reached through a nested closure, a captured struct, and a boxed var: all leak.
+    func observeThroughNestedClosure() {
+        let mark = { self.validated = true }
+        query.signal.subscribeNext { _ in mark() }
+    }
+
+    struct Context {
+        let model: SearchViewModel
+    }
+
+    func observeThroughStruct() {
+        let context = Context(model: self)
+        query.signal.subscribeNext { _ in context.model.validated = true }
+    }
+
+    func observeThroughVar() {
+        var target: SearchViewModel?
+        query.signal.subscribeNext { _ in target?.validated = true }
+        target = self
+    }
+
+    /// A finite signal: completion releases self.
+    func loadOnce() { Signal.just(1).subscribeNext { _ in self.validated = true } }
+
+    /// `self.disposable = infinite.subscribeNext { self }`: leaks.
+    func poll(on scheduler: TestScheduler) {
+        disposable = Signal.interval(1, on: scheduler).subscribeNext { _ in self.validated = true }
+    }
+}
+
+final class Listener {
+    var count = 0
+}
+
+final class Button {
+    let taps = Subject<Void>()
+}
+
+final class ReusableCell {
+    let button = Button()
+    let reuse = Subject<Void>()
+    var title = ""
+
+    /// Subscribes on every configure and never ends the old subscriptions.
+    func configure(_ text: String) { button.taps.subscribeNext { _ in self.title = text } }
+
+    func prepareForReuse() { reuse.sendNext(()) }
+
+    func configureUntilReuse(_ text: String) {
+        button.taps.takeUntil(reuse).subscribeNext { [weak self] _ in self?.title = text }
+    }
+}
+
+final class ErrorsViewModel {
+    let errors = Subject<String>()
+    deinit { errors.sendCompleted() }
+}
+
+final class Partner {
+    let name = MutableProperty("")
+    var other: Partner?
+}
+
+enum AppEvents {
+    /// A subject a global holds for the whole run, never completed: not an error.
+    static let bus = Subject<String>()
+}
+
+struct APIError: Error {}
+
+/// One scenario's trace, the lines it spans, and what it must produce.
+struct CorpusOutcome {
+    let trace: Trace
+    let lines: ClosedRange<Int>
+    let expected: [Expected]
+
+    struct Expected: Hashable, CustomStringConvertible {
+        let rule: RuleID
+        let line: Int
+        var description: String { "\(rule)@\(line)" }
+    }
+
+    /// The findings located in this scenario's lines.
+    var findings: [Finding] {
+        trace.analyze().findings.filter {
+            $0.location.file == "SignalScopeAnalysisTests/LeakCorpus.swift" && lines.contains($0.location.line)
+        }
+    }
+}
+
+enum LeakCorpus {
+    typealias Expected = CorpusOutcome.Expected
+
+    static let scenarios: [(name: String, run: @Sendable () -> CorpusOutcome)] = [
+        ("RACObserve capturing self", observeCapturingSelf),
+        ("RACObserve with [weak self]", observeWeakly),
+        ("RACObserve with [unowned self]", observeUnowned),
+        ("self through a nested closure", nestedClosure),
+        ("self through a captured struct", capturedStruct),
+        ("self through a var box", varBox),
+        ("finite signal capturing self", finiteSignal),
+        ("self.disposable = infinite.subscribeNext { self }", infiniteWithDisposable),
+        ("subject never completed", subjectNeverCompleted),
+        ("errors subject completed in deinit", errorsCompletedInDeinit),
+        ("cell subscribing on every configure", cellWithoutTakeUntil),
+        ("cell subscribing until reuse", cellWithTakeUntil),
+        ("subject held by a global, never completed", globalSubject),
+        ("object kept alive by a live subscription", keptAlive),
+        ("two properties observing each other", propertyCycle),
+        ("cold signal subscribed twice", coldTwice),
+        ("error with no handler", errorWithoutHandler),
+        ("event after completed", eventAfterCompleted),
+    ]
+
+    static func observeCapturingSelf() -> CorpusOutcome {
+        let trace = SignalScope.record { SearchViewModel().observeCapturingSelf() }
+        return CorpusOutcome(trace: trace, lines: 14...14, expected: [Expected(rule: .selfCapturedObserver, line: 14)])
+    }
+
+    static func observeWeakly() -> CorpusOutcome {
+        CorpusOutcome(trace: SignalScope.record { withExtendedLifetime(SearchViewModel()) { $0.observeWeakly() } }, lines: 15...15, expected: [])
+    }
+
+    static func observeUnowned() -> CorpusOutcome {
+        CorpusOutcome(trace: SignalScope.record { SearchViewModel().observeUnowned() }, lines: 16...16, expected: [])
+    }
+
+    static func nestedClosure() -> CorpusOutcome {
+        let trace = SignalScope.record { SearchViewModel().observeThroughNestedClosure() }
+        return CorpusOutcome(trace: trace, lines: 19...22, expected: [Expected(rule: .selfCapturedObserver, line: 21)])
+    }
+
+    static func capturedStruct() -> CorpusOutcome {
+        let trace = SignalScope.record { SearchViewModel().observeThroughStruct() }
+        return CorpusOutcome(trace: trace, lines: 28...31, expected: [Expected(rule: .selfCapturedObserver, line: 30)])
+    }
+
+    static func varBox() -> CorpusOutcome {
+        let trace = SignalScope.record { SearchViewModel().observeThroughVar() }
+        return CorpusOutcome(trace: trace, lines: 33...37, expected: [Expected(rule: .selfCapturedObserver, line: 35)])
+    }
+
+    static func finiteSignal() -> CorpusOutcome {
+        CorpusOutcome(trace: SignalScope.record { SearchViewModel().loadOnce() }, lines: 40...40, expected: [])
+    }
+
+    static func infiniteWithDisposable() -> CorpusOutcome {
+        // The scheduler outlives the scenario, as the main queue would.
+        let scheduler = TestScheduler()
+        let trace = SignalScope.record { SearchViewModel().poll(on: scheduler) }
+        return CorpusOutcome(trace: trace, lines: 43...45, expected: [Expected(rule: .selfCapturedObserver, line: 44)])
+    }
+
+    static func subjectNeverCompleted() -> CorpusOutcome {
+        let start = #line
+        let trace = SignalScope.record {
+            let updates = Subject<Int>()
+            let listener = Listener()
+            updates.subscribeNext { _ in listener.count += 1 }
+            updates.sendNext(1)
+        }
+        return CorpusOutcome(trace: trace, lines: start...#line, expected: [Expected(rule: .neverCompletedSubject, line: start + 2)])
+    }
+
+    static func errorsCompletedInDeinit() -> CorpusOutcome {
+        let start = #line
+        let trace = SignalScope.record {
+            let model = ErrorsViewModel()
+            model.errors.subscribeNext { _ in }
+            model.errors.sendNext("offline")
+        }
+        return CorpusOutcome(trace: trace, lines: start...#line, expected: [])
+    }
+
+    static func cellWithoutTakeUntil() -> CorpusOutcome {
+        let table = [ReusableCell()]
+        let trace = SignalScope.record {
+            for text in ["a", "b", "c"] { table[0].configure(text) }
+        }
+        return CorpusOutcome(trace: trace, lines: 62...62, expected: [Expected(rule: .leakedSubscription, line: 62)])
+    }
+
+    static func cellWithTakeUntil() -> CorpusOutcome {
+        let table = [ReusableCell()]
+        let trace = SignalScope.record {
+            for text in ["a", "b", "c"] {
+                table[0].prepareForReuse()
+                table[0].configureUntilReuse(text)
+            }
+        }
+        return CorpusOutcome(trace: trace, lines: 66...68, expected: [])
+    }
+
+    static func globalSubject() -> CorpusOutcome {
+        let start = #line
+        let trace = SignalScope.record {
+            AppEvents.bus.subscribeNext { print("event:", $0) }
+        }
+        return CorpusOutcome(trace: trace, lines: start...#line, expected: [Expected(rule: .leakedSubscription, line: start + 2)])
+    }
+
+    static func keptAlive() -> CorpusOutcome {
+        let start = #line
+        let clicks = Subject<Int>()
+        let trace = SignalScope.record {
+            let listener = Listener()
+            let subscription = clicks.subscribeNext { _ in listener.count += 1 }
+            _ = subscription
+        }
+        return CorpusOutcome(
+            trace: trace, lines: start...#line,
+            expected: [Expected(rule: .leakedSubscription, line: start + 4), Expected(rule: .keptAliveBySignal, line: start + 4)])
+    }
+
+    static func propertyCycle() -> CorpusOutcome {
+        let start = #line
+        let trace = SignalScope.record {
+            let alice = Partner()
+            let bob = Partner()
+            alice.name.signal.subscribeNext { _ in bob.other = nil }
+            bob.name.signal.subscribeNext { _ in alice.other = nil }
+        }
+        return CorpusOutcome(trace: trace, lines: start...#line, expected: [Expected(rule: .retainCycle, line: start + 4)])
+    }
+
+    static func coldTwice() -> CorpusOutcome {
+        let start = #line
+        let trace = SignalScope.record {
+            let request = Signal<Int> { subscriber in
+                subscriber.sendNext(1)
+                subscriber.sendCompleted()
+                return nil
+            }
+            request.subscribeNext { _ in }
+            request.subscribeNext { _ in }
+        }
+        return CorpusOutcome(trace: trace, lines: start...#line, expected: [Expected(rule: .repeatedColdSubscription, line: start + 2)])
+    }
+
+    static func errorWithoutHandler() -> CorpusOutcome {
+        let start = #line
+        let trace = SignalScope.record {
+            Signal<Int>.error(APIError()).subscribeNext { _ in }
+        }
+        return CorpusOutcome(trace: trace, lines: start...#line, expected: [Expected(rule: .unhandledError, line: start + 2)])
+    }
+
+    static func eventAfterCompleted() -> CorpusOutcome {
+        let start = #line
+        let trace = SignalScope.record {
+            let done = Subject<Int>()
+            done.sendCompleted()
+            done.sendNext(1)
+        }
+        return CorpusOutcome(trace: trace, lines: start...#line, expected: [Expected(rule: .eventAfterTerminal, line: start + 2)])
+    }
+}

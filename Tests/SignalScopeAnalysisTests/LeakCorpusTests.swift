@@ -1,0 +1,56 @@
+import SignalScope
+import Testing
+
+/// Serialized: scenarios judge findings by the lines they span, so two runs of the same
+/// scenario at once would see each other's entities. (Other suites never create entities
+/// on these lines.)
+@Suite("The leak corpus", .serialized)
+struct LeakCorpusTests {
+    struct Scenario: Sendable, CustomTestStringConvertible {
+        let name: String
+        let run: @Sendable () -> CorpusOutcome
+        var testDescription: String { name }
+    }
+
+    static let scenarios = LeakCorpus.scenarios.map { Scenario(name: $0.name, run: $0.run) }
+
+    @Test("Each scenario produces exactly its expected findings", arguments: scenarios)
+    func scenario(_ scenario: Scenario) {
+        let outcome = scenario.run()
+        let found = outcome.findings.map { CorpusOutcome.Expected(rule: $0.rule, line: $0.location.line) }
+        #expect(found.sorted { $0.description < $1.description } == outcome.expected.sorted { $0.description < $1.description },
+                "\(outcome.findings.map(\.description).joined(separator: "\n"))")
+    }
+
+    @Test("Precision and recall over the whole corpus are both 100%")
+    func precisionAndRecall() {
+        var truePositives = 0, falsePositives = 0, falseNegatives = 0
+        for scenario in Self.scenarios {
+            let outcome = scenario.run()
+            var expected = outcome.expected
+            for finding in outcome.findings {
+                let found = CorpusOutcome.Expected(rule: finding.rule, line: finding.location.line)
+                if let index = expected.firstIndex(of: found) {
+                    expected.remove(at: index)
+                    truePositives += 1
+                } else {
+                    falsePositives += 1
+                    print("unexpected in \(scenario.name): \(finding)")
+                }
+            }
+            falseNegatives += expected.count
+        }
+        let precision = Double(truePositives) / Double(max(1, truePositives + falsePositives))
+        let recall = Double(truePositives) / Double(max(1, truePositives + falseNegatives))
+        print("leak corpus: \(Self.scenarios.count) scenarios, precision \(Int(precision * 100))% "
+            + "(\(truePositives)/\(truePositives + falsePositives)), recall \(Int(recall * 100))% "
+            + "(\(truePositives)/\(truePositives + falseNegatives))")
+        #expect(precision == 1 && recall == 1)
+    }
+
+    @Test("Every rule has a leaky scenario in the corpus")
+    func everyRuleIsExercised() {
+        let exercised = Set(Self.scenarios.flatMap { $0.run().expected.map(\.rule) })
+        #expect(exercised == Set(RuleID.allCases))
+    }
+}
