@@ -23,7 +23,7 @@ public enum SignalScope {
         defer { Instrumentation.uninstall(recorder) }
         try body()
         try! recorder.finish()
-        return try! Trace(bytes: sink.bytes, path: "memory")
+        return try! Trace(data: Data(sink.bytes), path: "memory", detail: .everything)
     }
 
     /// Starts recording to an event log file, until ``stopRecording()`` or the end of the

@@ -5,14 +5,14 @@ struct EventAfterTerminal: Analyzer {
     static let rule = RuleID.eventAfterTerminal
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
-        model.trace.records.compactMap { record in
-            guard case .violation(let node, let subscription, let event, let stack) = record.event else { return nil }
-            let target = subscription.map { model.subscriptionLabel($0) } ?? model.nodeLabel(node)
+        model.trace.violations.map { violation in
+            let node = violation.node
+            let target = violation.subscription.map { model.subscriptionLabel($0) } ?? model.nodeLabel(node)
             return Finding(
                 rule: Self.rule, severity: .warning,
-                message: "\(event.rawValue) was sent to \(model.nodeLabel(node)) after its terminal event and dropped",
+                message: "\(violation.event.rawValue) was sent to \(model.nodeLabel(node)) after its terminal event and dropped",
                 location: model.trace.nodes[node]?.site ?? LeakModel.unknownSite,
-                path: ["sent to \(target)"] + stack.split(separator: "\n").prefix(8).map { "at \($0)" },
+                path: ["sent to \(target)"] + violation.stack.split(separator: "\n").prefix(8).map { "at \($0)" },
                 hint: "send nothing after completed or error; check for a second completion path")
         }
     }

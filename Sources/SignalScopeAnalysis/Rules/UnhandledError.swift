@@ -5,10 +5,8 @@ struct UnhandledError: Analyzer {
     static let rule = RuleID.unhandledError
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
-        model.trace.subscriptions.values.sorted(by: { $0.id < $1.id }).compactMap { subscription in
-            guard case .error(let description) = subscription.ending, !subscription.handlers.contains(.error),
-                subscription.parent == nil
-            else { return nil }
+        model.trace.errorsWithoutHandler.compactMap { subscription in
+            guard case .error(let description) = subscription.ending else { return nil }
             return Finding(
                 rule: Self.rule, severity: .warning,
                 message: "an error reached a subscriber with no error handler: \(description)",

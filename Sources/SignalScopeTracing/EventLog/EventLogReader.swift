@@ -1,18 +1,25 @@
 import SignalScopeCore
 
-/// Decodes an event log (see EventLogFormat and docs/event-log.md).
+/// Decodes an event log (see EventLogFormat and docs/event-log.md), in two sequential
+/// passes over the bytes (strings first, since a record may refer to a string another
+/// thread wrote later in the file), visiting records in file order without keeping them.
 struct EventLogReader {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     private let path: String
     private var warnings: [String] = []
 
-    /// Reads `bytes`; `path` names the log in messages.
-    static func read(_ bytes: [UInt8], path: String) throws(TraceReadError) -> (records: [TraceRecord], warnings: [String]) {
+    /// Visits every record of `bytes` in file order (records of different threads
+    /// interleave: sort by sequence number for the order things happened), and returns the
+    /// warnings; `path` names the log in messages.
+    static func visit(
+        _ bytes: UnsafeRawBufferPointer, path: String, _ visit: (TraceRecord) -> Void
+    ) throws(TraceReadError) -> [String] {
         var reader = EventLogReader(bytes: bytes, path: path)
-        return try reader.read()
+        try reader.read(visit)
+        return reader.warnings
     }
 
-    private init(bytes: [UInt8], path: String) {
+    private init(bytes: UnsafeRawBufferPointer, path: String) {
         self.bytes = bytes
         self.path = path
     }
@@ -26,7 +33,7 @@ struct EventLogReader {
         let payload: Range<Int>
     }
 
-    private mutating func read() throws(TraceReadError) -> (records: [TraceRecord], warnings: [String]) {
+    private mutating func read(_ visit: (TraceRecord) -> Void) throws(TraceReadError) {
         guard bytes.count >= EventLogFormat.headerSize, Array(bytes[0..<8]) == EventLogFormat.magic else {
             throw .notAnEventLog(path: path)
         }
@@ -34,54 +41,46 @@ struct EventLogReader {
         guard major == EventLogFormat.majorVersion else {
             throw .unsupportedVersion(path: path, major: major, minor: minor)
         }
-        let raws = scan()
         var strings: [UInt32: String] = [:]
-        for raw in raws where raw.kind == .string {
-            guard let (id, text) = decodeString(raw) else { continue }
-            strings[id] = text
+        _ = scan { raw in
+            if raw.kind == .string, let (id, text) = decodeString(raw) { strings[id] = text }
         }
-        var records: [TraceRecord] = []
-        for raw in raws where raw.kind != .string {
+        var malformed: [String] = []
+        let tail = scan { raw in
+            guard raw.kind != .string else { return }
             guard let event = decode(raw, strings: strings) else {
-                warnings.append("\(path): record at byte offset \(raw.offset) is malformed and was skipped")
-                continue
+                malformed.append("\(path): record at byte offset \(raw.offset) is malformed and was skipped")
+                return
             }
-            records.append(TraceRecord(sequence: raw.sequence, timestamp: raw.timestamp, thread: raw.thread, event: event))
+            visit(TraceRecord(sequence: raw.sequence, timestamp: raw.timestamp, thread: raw.thread, event: event))
         }
-        records.sort { $0.sequence < $1.sequence }
-        return (records, warnings)
+        warnings = malformed + (tail.map { [$0] } ?? [])
     }
 
-    /// Splits the log into records, stopping with a warning at a truncated or corrupt tail.
-    private mutating func scan() -> [Raw] {
-        var raws: [Raw] = []
+    /// Walks the records; returns a warning if it stopped at a truncated or corrupt tail.
+    private func scan(_ visit: (Raw) -> Void) -> String? {
         var offset = EventLogFormat.headerSize
         while offset < bytes.count {
             let remaining = bytes.count - offset
             guard remaining >= EventLogFormat.prefixSize else {
-                warnings.append("\(path): truncated record at byte offset \(offset) (\(remaining) bytes); reading stopped there")
-                break
+                return "\(path): truncated record at byte offset \(offset) (\(remaining) bytes); reading stopped there"
             }
             let size = Int(u32(offset))
             guard size >= EventLogFormat.prefixSize, size % 8 == 0, size <= EventLogFormat.maximumRecordSize else {
-                warnings.append(
-                    "\(path): corrupt record at byte offset \(offset) (size \(size)); the last \(remaining) bytes were skipped")
-                break
+                return "\(path): corrupt record at byte offset \(offset) (size \(size)); the last \(remaining) bytes were skipped"
             }
             guard size <= remaining else {
-                warnings.append(
-                    "\(path): truncated record at byte offset \(offset) (\(remaining) of \(size) bytes); reading stopped there")
-                break
+                return "\(path): truncated record at byte offset \(offset) (\(remaining) of \(size) bytes); reading stopped there"
             }
             // Kinds this reader does not know come from a newer minor version: skip them.
             if let kind = RecordKind(rawValue: bytes[offset + 4]), kind != .padding {
-                raws.append(Raw(
+                visit(Raw(
                     offset: offset, kind: kind, thread: u32(offset + 8), sequence: u64(offset + 16),
                     timestamp: u64(offset + 24), payload: (offset + EventLogFormat.prefixSize)..<(offset + size)))
             }
             offset += size
         }
-        return raws
+        return nil
     }
 
     private func decodeString(_ raw: Raw) -> (UInt32, String)? {
@@ -199,14 +198,14 @@ struct EventLogReader {
     }
 
     private func u16(_ offset: Int) -> UInt16 {
-        UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+        UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
 
     private func u32(_ offset: Int) -> UInt32 {
-        (0..<4).reduce(0) { $0 | UInt32(bytes[offset + $1]) << (8 * $1) }
+        UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
     private func u64(_ offset: Int) -> UInt64 {
-        (0..<8).reduce(0) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) }
+        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 }

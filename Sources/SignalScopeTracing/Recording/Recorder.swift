@@ -131,6 +131,9 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
                 appendCapture(subscription, target: 1, id: target.rawValue, references: count)
                 continue
             }
+            // The runtime's own objects (disposables, ended subscriptions, ...) are not user
+            // objects; the references among them are modelled apart (docs/analyzers.md).
+            guard !typeName.hasPrefix("SignalScopeCore.") else { continue }
             let (object, isNew) = live.object(at: address)
             if isNew {
                 let name = string(typeName)

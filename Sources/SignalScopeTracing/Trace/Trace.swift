@@ -74,39 +74,81 @@ public struct Trace: Sendable {
         public internal(set) var retainCountAtEnd: Int?
     }
 
-    /// Every record, in the order things happened.
-    public let records: [TraceRecord]
+    /// How much of a log a trace keeps.
+    public enum Detail: Sendable, Hashable {
+        /// Every record, every value and every subscription, ended or not.
+        case everything
+        /// What analysis needs, so that memory grows with what is alive, not with the
+        /// number of events: no records, no values, and ended subscriptions only as the
+        /// facts below (violations, errors without a handler, cold signals' subscribers).
+        case liveEntities
+    }
+
+    /// An event sent after a terminal event.
+    public struct Violation: Sendable, Hashable {
+        public let node: NodeID
+        public let subscription: SubscriptionID?
+        public let event: DroppedEvent.Kind
+        public let stack: String
+    }
+
+    /// How much of the log this trace kept.
+    public let detail: Detail
+    /// Every record, in the order things happened (empty with ``Detail/liveEntities``).
+    public private(set) var records: [TraceRecord] = []
     /// Problems met while reading (a truncated or damaged tail); empty for a sound log.
-    public let warnings: [String]
+    public private(set) var warnings: [String] = []
     public private(set) var nodes: [NodeID: Node] = [:]
+    /// The subscriptions (with ``Detail/liveEntities``, only those still live at the end).
     public private(set) var subscriptions: [SubscriptionID: Subscription] = [:]
+    /// Events sent after a terminal event (the first 10,000).
+    public private(set) var violations: [Violation] = []
+    /// Subscriptions that received an error and had no error handler.
+    public private(set) var errorsWithoutHandler: [Subscription] = []
+    /// For each cold signal made with a creation block (`createSignal`), the distinct
+    /// subscriptions made by user code that caused its block to run (retries count once).
+    public private(set) var rootSubscriptions: [NodeID: Set<SubscriptionID>] = [:]
+    /// Whether the recording stopped cleanly (rather than being cut off).
+    public private(set) var isComplete = false
     public private(set) var objects: [ObjectID: Object] = [:]
     /// Whether the trace ends with a snapshot of what was alive (recordings that stopped
     /// cleanly do).
     public private(set) var hasSnapshot = false
 
-    /// Whether the recording stopped cleanly (rather than being cut off).
-    public var isComplete: Bool {
-        if case .end = records.last?.event { true } else { false }
-    }
-
-    /// Reads a trace from an event log file.
-    public init(contentsOf url: URL) throws(TraceReadError) {
-        let bytes: [UInt8]
+    /// Reads a trace from an event log file. The file is mapped, not loaded, so with
+    /// ``Detail/liveEntities`` a large log is read in memory that grows with what is alive.
+    public init(contentsOf url: URL, detail: Detail = .everything) throws(TraceReadError) {
+        let data: Data
         do {
-            bytes = try [UInt8](Data(contentsOf: url))
+            data = try Data(contentsOf: url, options: .alwaysMapped)
         } catch {
             let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
             throw .unreadable(path: url.path, reason: reason)
         }
-        try self.init(bytes: bytes, path: url.path)
+        try self.init(data: data, path: url.path, detail: detail)
     }
 
-    init(bytes: [UInt8], path: String) throws(TraceReadError) {
-        let (records, warnings) = try EventLogReader.read(bytes, path: path)
-        self.records = records
-        self.warnings = warnings
-        for record in records { apply(record.event) }
+    private init(detail: Detail) {
+        self.detail = detail
+    }
+
+    init(data: Data, path: String, detail: Detail) throws(TraceReadError) {
+        var trace = Trace(detail: detail)
+        var failure: TraceReadError?
+        trace.warnings = data.withUnsafeBytes { bytes in
+            do {
+                return try EventLogReader.visit(bytes, path: path) { record in
+                    if detail == .everything { trace.records.append(record) }
+                    trace.apply(record.event)
+                }
+            } catch {
+                failure = error as? TraceReadError
+                return []
+            }
+        }
+        if let failure { throw failure }
+        trace.records.sort { $0.sequence < $1.sequence }
+        self = trace
     }
 
     /// The subscriptions made by `subscription`'s creation block, in order.
@@ -114,7 +156,28 @@ public struct Trace: Sendable {
         subscriptions.values.filter { $0.parent == subscription }.sorted { $0.id < $1.id }
     }
 
+    /// Live subscriptions' roots (the subscription user code made that led to them), to
+    /// attribute cold signals' subscriptions without keeping ended subscriptions.
+    private var roots: [SubscriptionID: SubscriptionID] = [:]
+    /// With ``Detail/liveEntities``: subscriptions that ended, so that a record of theirs
+    /// read after the end (another thread's) does not bring them back.
+    private var ended: Set<SubscriptionID> = []
+
+    private static let violationLimit = 10_000
+
+    private mutating func end(_ id: SubscriptionID) {
+        guard detail == .liveEntities else { return }
+        if let subscription = subscriptions.removeValue(forKey: id), case .error = subscription.ending,
+            !subscription.handlers.contains(.error), subscription.parent == nil
+        {
+            errorsWithoutHandler.append(subscription)
+        }
+        roots.removeValue(forKey: id)
+        ended.insert(id)
+    }
+
     private mutating func apply(_ event: TraceEvent) {
+        if let id = event.subscription, ended.contains(id) { return }
         switch event {
         case .node(let id, let kind, let name, let site, let parents):
             nodes[id] = Node(id: id, kind: kind, name: name, userName: nil, site: site, parents: parents, retainCountAtEnd: nil, terminatedAtEnd: nil)
@@ -124,19 +187,28 @@ public struct Trace: Sendable {
             if nodes[id]?.parents.contains(edge) == false { nodes[id]?.parents.append(edge) }
         case .subscribe(let id, let node, let parent, let site):
             subscriptions[id] = Subscription(id: id, node: node, parent: parent, site: site)
+            let root = parent.map { roots[$0] ?? $0 } ?? id
+            roots[id] = root
+            if nodes[node]?.name == "createSignal" { rootSubscriptions[node, default: []].insert(root) }
         case .observerStored(let id, let handlers):
             subscriptions[id]?.holdsObserver = true
             subscriptions[id]?.handlers = handlers
         case .observerReleased(let id):
             subscriptions[id]?.holdsObserver = false
         case .next(let id, let value):
-            subscriptions[id]?.values.append(value)
+            if detail == .everything { subscriptions[id]?.values.append(value) }
         case .error(let id, let description):
             subscriptions[id]?.ending = .error(description)
+            if detail == .everything, let subscription = subscriptions[id], !subscription.handlers.contains(.error),
+                subscription.parent == nil
+            {
+                errorsWithoutHandler.append(subscription)
+            }
         case .completed(let id):
             subscriptions[id]?.ending = .completed
         case .disposed(let id, let cause):
             if subscriptions[id]?.ending == nil { subscriptions[id]?.ending = .disposed(cause) }
+            end(id)
         case .object(let id, let address, let typeName):
             objects[id] = Object(id: id, typeName: typeName, address: address)
         case .capture(let subscription, let target, let references):
@@ -155,8 +227,12 @@ public struct Trace: Sendable {
             objects[id]?.retainCountAtEnd = count
         case .holds(let object, let target):
             objects[object]?.holds.append(target)
-        case .violation, .end:
-            break
+        case .violation(let node, let subscription, let kind, let stack):
+            if violations.count < Self.violationLimit {
+                violations.append(Violation(node: node, subscription: subscription, event: kind, stack: stack))
+            }
+        case .end:
+            isComplete = true
         }
     }
 }
