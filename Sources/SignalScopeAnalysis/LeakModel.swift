@@ -171,10 +171,11 @@ struct LeakModel {
         }
     }
 
+    /// `subject "errors" (File.swift:40)`, `property (File.swift:9)`, `map (File.swift:12)`.
     func nodeLabel(_ id: NodeID) -> String {
         guard let node = trace.nodes[id] else { return "node \(id)" }
-        let name = node.userName.map { "\"\($0)\"" } ?? node.name
-        return "\(node.kind == .operator ? "" : "\(node.kind.rawValue) ")\(name) (\(node.site))"
+        let what = [.operator, .signal].contains(node.kind) ? node.name : node.kind.rawValue
+        return "\(what)\(node.userName.map { " \"\($0)\"" } ?? "") (\(node.site))"
     }
 
     func subscriptionLabel(_ id: SubscriptionID) -> String {

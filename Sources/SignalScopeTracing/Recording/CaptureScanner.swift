@@ -216,9 +216,16 @@ private struct MangledName {
         }
     }
 
+    /// Whether the capture is weak (`Xw`), unowned (`Xo`) or unowned(unsafe) (`Xu`), held
+    /// directly or in a box of its own (`z_Xx`: a captured `weak var`).
     var isWeakOrUnowned: Bool {
-        guard bytes.count >= 2, bytes[bytes.count - 2] == UInt8(ascii: "X") else { return false }
-        return [UInt8(ascii: "w"), UInt8(ascii: "o"), UInt8(ascii: "u")].contains(bytes[bytes.count - 1])
+        var name = bytes[...]
+        for boxMarker in ["z_Xx", "_Xx"] where name.count > boxMarker.utf8.count && name.suffix(boxMarker.utf8.count).elementsEqual(boxMarker.utf8) {
+            name = name.dropLast(boxMarker.utf8.count)
+            break
+        }
+        guard name.count >= 2, name[name.index(name.endIndex, offsetBy: -2)] == UInt8(ascii: "X") else { return false }
+        return [UInt8(ascii: "w"), UInt8(ascii: "o"), UInt8(ascii: "u")].contains(name.last!)
     }
 
     /// The type, read in place (symbolic references are relative to where they are), or

@@ -31,6 +31,10 @@ final class LiveEntities: Sendable {
 
     private let tracked = Mutex(Tracked())
 
+    /// Held by every recording while it holds momentary strong references to what it
+    /// tracks, so that no recording reads retain counts while another inflates them.
+    private static let momentaryReferences = Mutex(())
+
     func node(_ id: NodeID, _ object: AnyObject) {
         let reference = WeakReference(object)
         tracked.withLock { tracked in
@@ -82,6 +86,10 @@ final class LiveEntities: Sendable {
     /// The id of the object at `address`, and whether it is new. An address whose earlier
     /// object is gone gets a new id.
     func object(at address: UInt) -> (id: UInt64, isNew: Bool) {
+        Self.momentaryReferences.withLock { _ in identify(address) }
+    }
+
+    private func identify(_ address: UInt) -> (id: UInt64, isNew: Bool) {
         let object = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
         return tracked.withLock { tracked in
             if let known = tracked.objects[address], known.reference.object === object { return (known.id, false) }
@@ -97,6 +105,13 @@ final class LiveEntities: Sendable {
     /// this check holds) and, for subjects, whether they terminated; and for each live
     /// object what its stored properties hold.
     func snapshot() -> (
+        alive: [(Entity, UInt64, retainCount: UInt64, terminated: Bool)],
+        holds: [(object: UInt64, node: NodeID?, subscription: SubscriptionID?)]
+    ) {
+        Self.momentaryReferences.withLock { _ in takeSnapshot() }
+    }
+
+    private func takeSnapshot() -> (
         alive: [(Entity, UInt64, retainCount: UInt64, terminated: Bool)],
         holds: [(object: UInt64, node: NodeID?, subscription: SubscriptionID?)]
     ) {

@@ -1,0 +1,64 @@
+import Foundation
+import SignalScope
+@testable import SignalScopeTracing
+import Testing
+
+extension LeakCorpusTests {
+    @Test("Every finding of the corpus has a location, a path and a hint")
+    func findingsCarryTheirProof() {
+        let findings = LeakCorpus.scenarios.flatMap { $0.run().findings }
+        #expect(!findings.isEmpty)
+        for finding in findings {
+            #expect(finding.location.file.hasSuffix(".swift") && finding.location.line > 0, "\(finding)")
+            #expect(!finding.path.isEmpty, "\(finding)")
+            #expect(!finding.hint.isEmpty, "\(finding)")
+        }
+    }
+
+    @Test("The same leak made many times at one place is one finding with a count")
+    func duplicatesAreGrouped() throws {
+        let outcome = LeakCorpus.cellWithoutTakeUntil()
+        let finding = try #require(outcome.findings.first)
+        #expect(outcome.findings.count == 1)
+        #expect(finding.count == 3)
+        #expect(finding.description.contains("(×3)"))
+    }
+
+    @Test("A self-capture finding names each step of the cycle")
+    func pathOfASelfCapture() throws {
+        let finding = try #require(LeakCorpus.observeCapturingSelf().findings.first)
+        #expect(finding.severity == .error)
+        #expect(finding.path.count == 3)
+        #expect(finding.path[0] == "SearchViewModel holds property (SignalScopeAnalysisTests/LeakCorpus.swift:9), which feeds the subscription below")
+        #expect(finding.path[2] == "its observer closure captures SearchViewModel strongly")
+        #expect(finding.hint.contains("[weak self]"))
+    }
+
+    @Test("Analysing a log file keeping only live entities finds the same as keeping everything")
+    func liveEntitiesDetail() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-\(UUID()).sslog")
+        defer { try? FileManager.default.removeItem(at: url) }
+        // A recorder of its own: the process-wide file recording belongs to other suites.
+        let recorder = try Recorder(sink: FileSink(path: url.path), recordsValues: false)
+        Instrumentation.install(recorder)
+        let listener = Listener()
+        let updates = Subject<Int>()
+        updates.subscribeNext { _ in listener.count += 1 }
+        for value in 0..<1_000 { Signal.just(value).subscribe() }
+        Signal<Int>.error(APIError()).subscribeNext { _ in }
+        Instrumentation.uninstall(recorder)
+        try recorder.finish()
+
+        let everything = try Trace(contentsOf: url)
+        let live = try Trace(contentsOf: url, detail: .liveEntities)
+        #expect(live.records.isEmpty)
+        #expect(live.subscriptions.count < 10, "the thousand ended subscriptions were dropped")
+        #expect(everything.subscriptions.count > 1_000)
+        #expect(live.isComplete && everything.isComplete)
+        let summary = { (trace: Trace) in trace.analyze().findings.map { "\($0.rule) \($0.location) ×\($0.count)" }.sorted() }
+        #expect(summary(live) == summary(everything))
+        #expect(summary(live).contains { $0.hasPrefix("unhandled-error") })
+        #expect(summary(live).contains { $0.hasPrefix("leaked-subscription") })
+        updates.sendCompleted()
+    }
+}
