@@ -127,6 +127,11 @@ enum LeakCorpus {
         ("cold signal subscribed twice", coldTwice),
         ("error with no handler", errorWithoutHandler),
         ("event after completed", eventAfterCompleted),
+        ("two properties observing each other weakly", propertyCycleBrokenWeakly),
+        ("object captured by a disposed subscription", disposedCapture),
+        ("cold signal shared with replay", coldShared),
+        ("handled error", handledError),
+        ("completed once", completedOnce),
     ]
 
     static func observeCapturingSelf() -> CorpusOutcome {
@@ -270,5 +275,58 @@ enum LeakCorpus {
             done.sendNext(1)
         }
         return CorpusOutcome(trace: trace, lines: start...#line, expected: [Expected(rule: .eventAfterTerminal, line: start + 2)])
+    }
+
+    static func propertyCycleBrokenWeakly() -> CorpusOutcome {
+        let start = #line
+        let trace = SignalScope.record {
+            let alice = Partner()
+            let bob = Partner()
+            alice.name.signal.subscribeNext { [weak bob] _ in bob?.other = nil }
+            bob.name.signal.subscribeNext { [weak alice] _ in alice?.other = nil }
+        }
+        return CorpusOutcome(trace: trace, lines: start...#line, expected: [])
+    }
+
+    static func disposedCapture() -> CorpusOutcome {
+        let start = #line
+        let clicks = Subject<Int>()
+        let trace = SignalScope.record {
+            let listener = Listener()
+            clicks.subscribeNext { _ in listener.count += 1 }.dispose()
+        }
+        return CorpusOutcome(trace: trace, lines: start...#line, expected: [])
+    }
+
+    static func coldShared() -> CorpusOutcome {
+        let start = #line
+        let trace = SignalScope.record {
+            let request = Signal<Int> { subscriber in
+                subscriber.sendNext(1)
+                subscriber.sendCompleted()
+                return nil
+            }.replay()
+            request.subscribeNext { _ in }
+            request.subscribeNext { _ in }
+        }
+        return CorpusOutcome(trace: trace, lines: start...#line, expected: [])
+    }
+
+    static func handledError() -> CorpusOutcome {
+        let start = #line
+        let trace = SignalScope.record {
+            Signal<Int>.error(APIError()).subscribe(next: { _ in }, error: { _ in })
+        }
+        return CorpusOutcome(trace: trace, lines: start...#line, expected: [])
+    }
+
+    static func completedOnce() -> CorpusOutcome {
+        let start = #line
+        let trace = SignalScope.record {
+            let done = Subject<Int>()
+            done.sendNext(1)
+            done.sendCompleted()
+        }
+        return CorpusOutcome(trace: trace, lines: start...#line, expected: [])
     }
 }

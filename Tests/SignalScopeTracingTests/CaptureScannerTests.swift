@@ -131,10 +131,13 @@ struct CaptureScannerTests {
         }
     }
 
-    @Test("a closure made in a generic context is scanned without resolving its generic types")
+    @Test("a closure made in a generic context is scanned without resolving its generic types: its object is found, once")
     func genericContext() {
+        // Such captures are scanned conservatively (docs/analyzers.md): the captured object is
+        // found and never counted twice, though a stale word may add an unrelated object.
         let screen = Screen()
-        #expect(captures(of: genericClosure("token", screen)) == [address(screen)])
-        #expect(captures(of: genericClosure(7, screen)) == [address(screen)])
+        for found in [captures(of: genericClosure("token", screen)), captures(of: genericClosure(7, screen))] {
+            #expect(found.filter { $0 == address(screen) }.count == 1)
+        }
     }
 }
