@@ -218,4 +218,24 @@ struct InstrumentationTests {
         #expect(middle.parent == downstream.id)
         #expect(upstream.parent == middle.id)
     }
+
+    @Test("I5: subscriptions an operator makes from an event handler name its subscription as their parent")
+    func handlerSubscriptionsHaveParents() throws {
+        let queries = Subject<String>()
+        var results: Signal<String>!
+        var inners: [Signal<String>] = []
+        let spy = RecordingInstrumentation.recording {
+            results = queries.flattenMap { query -> Signal<String> in
+                let inner = Signal.just(query)
+                inners.append(inner)
+                return inner
+            }
+            results.subscribe()
+            queries.sendNext("a")
+        }
+        let downstream = try #require(spy.subscriptions(of: results.id).first)
+        let innerSignal = try #require(inners.first)
+        let inner = try #require(spy.subscriptions(of: innerSignal.id).first)
+        #expect(inner.parent == downstream.id)
+    }
 }

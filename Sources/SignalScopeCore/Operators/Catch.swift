@@ -30,7 +30,7 @@ extension Signal {
                 error: { error in
                     let recovery = handler(error)
                     subscriber.reportEdge(from: recovery.id, kind: .data)
-                    recovery.forwardAll(to: subscriber, site: site)
+                    subscriber.makingSubscriptions { recovery.forwardAll(to: subscriber, site: site) }
                 })
         }
     }

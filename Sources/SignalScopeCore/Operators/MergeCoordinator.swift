@@ -64,16 +64,18 @@ final class MergeCoordinator<Output>: @unchecked Sendable {
     private func subscribe(_ inner: Signal<Output>) {
         let downstream = downstream
         var handle: Disposable?
-        inner.subscribe(
-            Observer(
-                next: { downstream.sendNext($0) },
-                error: { downstream.sendError($0) },
-                completed: { [self] in innerCompleted(handle) }),
-            site: site,
-            prepare: { [inners] subscription in
-                handle = subscription.disposable
-                inners.add(subscription.disposable)
-            })
+        downstream.makingSubscriptions {
+            inner.subscribe(
+                Observer(
+                    next: { downstream.sendNext($0) },
+                    error: { downstream.sendError($0) },
+                    completed: { [self] in innerCompleted(handle) }),
+                site: site,
+                prepare: { [inners] subscription in
+                    handle = subscription.disposable
+                    inners.add(subscription.disposable)
+                })
+        }
     }
 
     private func innerCompleted(_ handle: Disposable?) {

@@ -26,17 +26,19 @@ extension Signal {
             func subscribeAgain() {
                 guard attempts.withLock({ $0.enter(()) }) else { return }
                 repeat {
-                    self.subscribe(
-                        Observer(
-                            next: { subscriber.sendNext($0) },
-                            error: { error in
-                                guard remaining > 0 else { return subscriber.sendError(error) }
-                                remaining -= 1
-                                subscribeAgain()
-                            },
-                            completed: { subscriber.sendCompleted() }),
-                        site: site,
-                        prepare: { attempt.inner = $0.disposable })
+                    subscriber.makingSubscriptions {
+                        self.subscribe(
+                            Observer(
+                                next: { subscriber.sendNext($0) },
+                                error: { error in
+                                    guard remaining > 0 else { return subscriber.sendError(error) }
+                                    remaining -= 1
+                                    subscribeAgain()
+                                },
+                                completed: { subscriber.sendCompleted() }),
+                            site: site,
+                            prepare: { attempt.inner = $0.disposable })
+                    }
                 } while attempts.withLock({ $0.next() }) != nil
             }
             subscribeAgain()

@@ -28,13 +28,15 @@ final class SwitchCoordinator<Output>: @unchecked Sendable {
         let downstream = downstream
         // Outer events are serialized, so no other switch can happen until this returns;
         // the generation only guards against a replaced inner's event already in flight.
-        inner.subscribe(
-            Observer(
-                next: { [self] value in if isCurrent(generation) { downstream.sendNext(value) } },
-                error: { [self] error in if isCurrent(generation) { downstream.sendError(error) } },
-                completed: { [self] in innerCompleted(generation) }),
-            site: site,
-            prepare: { [current] in current.inner = $0.disposable })
+        downstream.makingSubscriptions {
+            inner.subscribe(
+                Observer(
+                    next: { [self] value in if isCurrent(generation) { downstream.sendNext(value) } },
+                    error: { [self] error in if isCurrent(generation) { downstream.sendError(error) } },
+                    completed: { [self] in innerCompleted(generation) }),
+                site: site,
+                prepare: { [current] in current.inner = $0.disposable })
+        }
     }
 
     /// The outer source will switch no more.

@@ -13,7 +13,7 @@ extension Signal {
                 completed: {
                     let following = next()
                     subscriber.reportEdge(from: following.id, kind: .data)
-                    following.forwardAll(to: subscriber, site: site)
+                    subscriber.makingSubscriptions { following.forwardAll(to: subscriber, site: site) }
                 })
         }
     }

@@ -129,6 +129,15 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
         add(disposable)
     }
 
+    /// Runs `body` so that the subscriptions it makes report this one as their parent:
+    /// operators that subscribe from an event handler (to an inner signal, a recovery, a
+    /// retry) do so on behalf of their downstream subscription.
+    @discardableResult
+    func makingSubscriptions<Result>(_ body: () -> Result) -> Result {
+        guard id != .untraced else { return body() }
+        return Instrumentation.currentSubscription.with(UInt(id.rawValue), body)
+    }
+
     /// Reports that this subscription's node received a new parent (traced runs only).
     func reportEdge(from parent: NodeID, kind: EdgeKind) {
         hook?.edgeAdded(NodeEdge(parent: parent, kind: kind), to: nodeID)
