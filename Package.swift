@@ -6,9 +6,11 @@ import PackageDescription
 //     <- SignalScopeTracing (recorder, event log, reader; CSignalScopeBootstrap starts it
 //        from SIGNALSCOPE_TRACE at load)
 //     <- SignalScopeAnalysis (leak analyzers reading traces)
+//     <- SignalScopeRendering (signal graphs to DOT, and through CGraphviz, the only module
+//        that imports it, to SVG, PNG and PDF)
 //     <- SignalScope (umbrella that users import)
 //     <- SignalScopeTesting (helpers for tests written on the runtime)
-// Rendering, CGraphviz and the CLI join this list in later issues.
+// The CLI joins this list in a later issue.
 let package = Package(
     name: "SignalScope",
     platforms: [.macOS(.v15)],
@@ -30,9 +32,21 @@ let package = Package(
             dependencies: ["SignalScopeCore", "CSignalScopeBootstrap", "CTracingSupport"]
         ),
         .target(name: "SignalScopeAnalysis", dependencies: ["SignalScopeCore", "SignalScopeTracing"]),
+        .target(
+            name: "SignalScopeRendering",
+            dependencies: ["SignalScopeCore", "SignalScopeTracing", "SignalScopeAnalysis", "CGraphviz"]
+        ),
+        .systemLibrary(
+            name: "CGraphviz",
+            pkgConfig: "libgvc",
+            providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
+        ),
         .target(name: "CSignalScopeBootstrap"),
         .target(name: "CTracingSupport"),
-        .target(name: "SignalScope", dependencies: ["SignalScopeCore", "SignalScopeTracing", "SignalScopeAnalysis"]),
+        .target(
+            name: "SignalScope",
+            dependencies: ["SignalScopeCore", "SignalScopeTracing", "SignalScopeAnalysis", "SignalScopeRendering"]
+        ),
         .target(name: "SignalScopeTesting", dependencies: ["SignalScope"]),
         .executableTarget(
             name: "RuntimeTour",
@@ -50,6 +64,11 @@ let package = Package(
         .testTarget(
             name: "SignalScopeAnalysisTests",
             dependencies: ["SignalScope", "SignalScopeTesting"]
+        ),
+        .testTarget(
+            name: "SignalScopeRenderingTests",
+            dependencies: ["SignalScope", "SignalScopeTesting"],
+            exclude: ["Golden"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -41,6 +41,7 @@ extension Trace {
                 $0.rule == finding.rule && $0.location == finding.location && $0.message == finding.message
             }) {
                 groups[index].count += finding.count
+                groups[index].entities += finding.entities
             } else {
                 groups.append(finding)
             }

@@ -38,10 +38,13 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     public let hint: String
     /// How many times the same problem occurred at the same place (grouped into one).
     public internal(set) var count: Int
+    /// The nodes, subscriptions and objects the finding is about (of every grouped
+    /// occurrence), for tools that highlight them.
+    public internal(set) var entities: [TraceEntity]
 
     public init(
         rule: RuleID, severity: Severity, message: String, location: TraceSite, path: [String], hint: String,
-        count: Int = 1
+        entities: [TraceEntity] = [], count: Int = 1
     ) {
         self.rule = rule
         self.severity = severity
@@ -49,6 +52,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         self.location = location
         self.path = path
         self.hint = hint
+        self.entities = entities
         self.count = count
     }
 

@@ -13,7 +13,8 @@ struct EventAfterTerminal: Analyzer {
                 message: "\(violation.event.rawValue) was sent to \(model.nodeLabel(node)) after its terminal event and dropped",
                 location: model.trace.nodes[node]?.site ?? LeakModel.unknownSite,
                 path: ["sent to \(target)"] + violation.stack.split(separator: "\n").prefix(8).map { "at \($0)" },
-                hint: "send nothing after completed or error; check for a second completion path")
+                hint: "send nothing after completed or error; check for a second completion path",
+                entities: [.node(node)] + (violation.subscription.map { [.subscription($0)] } ?? []))
         }
     }
 }

@@ -20,7 +20,8 @@ struct KeptAliveBySignal: Analyzer {
                 message: "\(name) is alive only because live subscriptions capture it",
                 location: model.site(of: .object(object.id)),
                 path: capturers.map { "\(model.subscriptionLabel($0)) captures \(name) strongly" },
-                hint: "capture [weak self], or end the subscriptions when \(name) goes away"))
+                hint: "capture [weak self], or end the subscriptions when \(name) goes away",
+                entities: [.object(object.id)] + capturers.map { .subscription($0) }))
             model.claimed.insert(.object(object.id))
         }
         return findings

@@ -20,7 +20,8 @@ struct LeakedSubscription: Analyzer {
                 location: subscription.site,
                 path: ["\(model.subscriptionLabel(subscription.id)) is still live: its source never terminated",
                        "no object holds its disposable"],
-                hint: "keep the disposable and dispose it, or end the subscription with takeUntil(lifetime.ended)"))
+                hint: "keep the disposable and dispose it, or end the subscription with takeUntil(lifetime.ended)",
+                entities: [.subscription(subscription.id)]))
             model.claimed.insert(.subscription(subscription.id))
         }
         return findings

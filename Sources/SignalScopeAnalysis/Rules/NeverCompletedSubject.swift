@@ -26,7 +26,8 @@ struct NeverCompletedSubject: Analyzer {
                     rule: Self.rule, severity: .error,
                     message: "\(model.nodeLabel(id)) was never completed and leaks with its \(subscribers.count) subscriber(s)",
                     location: node.site, path: path,
-                    hint: "send completed (or error) when its owner goes away, for example in deinit"))
+                    hint: "send completed (or error) when its owner goes away, for example in deinit",
+                    entities: set + captured))
                 model.claimed.formUnion(set)
                 model.claimed.formUnion(captured)
             }

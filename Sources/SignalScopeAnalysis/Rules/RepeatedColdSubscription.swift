@@ -17,7 +17,8 @@ struct RepeatedColdSubscription: Analyzer {
                 rule: Self.rule, severity: .warning,
                 message: "the creation block of \(model.nodeLabel(node)) ran \(count) times, once per separate subscription",
                 location: site, path: sites,
-                hint: "subscribe once and share the result with replay() or publish()")
+                hint: "subscribe once and share the result with replay() or publish()",
+                entities: [.node(node)] + roots[node]!.sorted().map { .subscription($0) })
         }
     }
 }

@@ -15,7 +15,8 @@ struct RetainCycle: Analyzer {
                 message: "\(set.count) entities keep each other alive and nothing else holds them",
                 location: model.site(of: set.first { if case .subscription = $0 { true } else { false } } ?? set[0]),
                 path: set.map { "\(model.label($0)) (retain count \(model.retainCount[$0] ?? 0))" },
-                hint: "break the cycle: capture weakly, or end the subscription when its owner goes away"))
+                hint: "break the cycle: capture weakly, or end the subscription when its owner goes away",
+                entities: set))
             model.claimed.formUnion(members)
         }
         return findings

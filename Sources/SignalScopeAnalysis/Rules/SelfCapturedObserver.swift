@@ -25,7 +25,8 @@ struct SelfCapturedObserver: Analyzer {
                     location: subscription.site,
                     path: [hold, "\(model.subscriptionLabel(subscription.id)) is still live",
                            "its observer closure captures \(name) strongly"],
-                    hint: "capture [weak self] in the observer, or end the subscription with takeUntil(lifetime.ended)"))
+                    hint: "capture [weak self] in the observer, or end the subscription with takeUntil(lifetime.ended)",
+                    entities: [entity, .object(object), .node(subscription.node)]))
                 model.claimed.formUnion([entity, .object(object), .node(subscription.node)])
             }
         }

@@ -12,7 +12,8 @@ struct UnhandledError: Analyzer {
                 message: "an error reached a subscriber with no error handler: \(description)",
                 location: subscription.site,
                 path: ["\(model.subscriptionLabel(subscription.id)) received error(\(description))"],
-                hint: "handle errors in subscribe(error:), or recover upstream with catch")
+                hint: "handle errors in subscribe(error:), or recover upstream with catch",
+                entities: [.subscription(subscription.id)])
         }
     }
 }

@@ -151,6 +151,37 @@ public struct Trace: Sendable {
         self = trace
     }
 
+    /// The part of the trace made by some code only: the nodes created at sites that
+    /// `isIncluded` accepts, the subscriptions to them and the objects those capture, with
+    /// the records and facts about them. (Recordings see the whole process; this draws or
+    /// analyses one module, one file, one test.)
+    public func restricted(to isIncluded: (TraceSite) -> Bool) -> Trace {
+        var copy = self
+        copy.nodes = nodes.filter { isIncluded($0.value.site) }
+        copy.subscriptions = subscriptions.filter { copy.nodes[$0.value.node] != nil }
+        let keptObjects = Set(copy.subscriptions.values.flatMap(\.captures.keys).compactMap { entity -> ObjectID? in
+            if case .object(let id) = entity { id } else { nil }
+        })
+        copy.objects = objects.filter { keptObjects.contains($0.key) }
+        copy.records = records.filter { record in
+            switch record.event {
+            case .node(let id, _, _, _, _), .nodeNamed(let id, _), .edge(_, let id), .violation(let id, _, _, _),
+                .alive(.node(let id), _, _):
+                copy.nodes[id] != nil
+            case .object(let id, _, _), .alive(.object(let id), _, _), .holds(let id, _):
+                copy.objects[id] != nil
+            case .snapshot, .end:
+                true
+            default:
+                record.event.subscription.map { copy.subscriptions[$0] != nil } ?? false
+            }
+        }
+        copy.violations = violations.filter { copy.nodes[$0.node] != nil }
+        copy.errorsWithoutHandler = errorsWithoutHandler.filter { copy.nodes[$0.node] != nil }
+        copy.rootSubscriptions = rootSubscriptions.filter { copy.nodes[$0.key] != nil }
+        return copy
+    }
+
     /// The subscriptions made by `subscription`'s creation block, in order.
     public func children(of subscription: SubscriptionID) -> [Subscription] {
         subscriptions.values.filter { $0.parent == subscription }.sorted { $0.id < $1.id }

@@ -1,0 +1,139 @@
+import SignalScopeAnalysis
+import SignalScopeCore
+import SignalScopeTracing
+
+/// A trace's signal graph, ready to draw: nodes are signals, subjects, properties, commands,
+/// operator stages, the subscribers at the ends of chains and the objects observers
+/// capture; edges follow the operator graph (data and control) and the retain relations.
+public struct SignalGraph: Sendable {
+    /// What a node stands for; it decides the node's shape.
+    public enum Kind: String, Sendable, Hashable {
+        case signal, subject, property, command, lifetime, operatorStage, subscriber, object
+    }
+
+    /// What happened to a node's subscriptions, as the drawing shows it.
+    public enum State: String, Sendable, Hashable, CaseIterable {
+        /// A subscription was still live at the end of the trace.
+        case live
+        case completed
+        case errored
+        /// Ended by disposal, not by a terminal event.
+        case disposed
+        /// Never subscribed while recording.
+        case idle
+    }
+
+    public struct Node: Sendable, Hashable {
+        /// Stable across runs of the same program: derived from the trace's ids.
+        public let id: String
+        public internal(set) var kind: Kind
+        /// The first line: operator or name; the second: the site.
+        public internal(set) var title: String
+        public internal(set) var site: TraceSite?
+        public internal(set) var state: State
+        /// How many identical nodes this one stands for (after collapsing).
+        public internal(set) var count: Int
+        /// The rule of a finding this node is on, if any.
+        public internal(set) var rule: RuleID?
+    }
+
+    /// How an edge is drawn.
+    public enum EdgeStyle: String, Sendable, Hashable {
+        /// Values flow along it.
+        case data
+        /// The source only ends or switches the target (takeUntil's trigger, ...).
+        case control
+        /// A strong reference: an observer capturing an object, an object storing a node
+        /// or a disposable.
+        case retain
+    }
+
+    public struct Edge: Sendable, Hashable {
+        public let from: String
+        public let to: String
+        public internal(set) var style: EdgeStyle
+        public internal(set) var count: Int
+        /// Whether both ends are on a finding's path.
+        public internal(set) var isHighlighted: Bool
+    }
+
+    /// Options for building the graph.
+    public struct Options: Sendable {
+        /// Merge nodes made at the same site with the same shape into one node with a count.
+        public var collapse = true
+        /// The most nodes drawn; the rest are left out (and counted) to keep layout fast.
+        public var maximumNodes = 2_000
+        /// Draw only the neighbourhood of the nodes whose title or id contains this text.
+        public var focus: String?
+        /// How many edges away from the focus to draw.
+        public var depth = 2
+
+        public init(collapse: Bool = true, maximumNodes: Int = 2_000, focus: String? = nil, depth: Int = 2) {
+            self.collapse = collapse
+            self.maximumNodes = maximumNodes
+            self.focus = focus
+            self.depth = depth
+        }
+    }
+
+    public private(set) var nodes: [Node] = []
+    public private(set) var edges: [Edge] = []
+    /// How many nodes the maximum, or the focus, left out.
+    public private(set) var hiddenNodeCount = 0
+
+    /// Builds the graph of `trace`, highlighting what `report`'s findings are about.
+    public init(trace: Trace, report: AnalysisReport? = nil, options: Options = Options()) {
+        var builder = GraphBuilder(trace: trace)
+        builder.highlight(report?.findings ?? [])
+        if options.collapse { builder.collapse() }
+        var (nodes, edges) = builder.result()
+        let total = nodes.count
+        if let focus = options.focus { (nodes, edges) = Self.neighbourhood(of: focus, depth: options.depth, nodes, edges) }
+        if nodes.count > options.maximumNodes { (nodes, edges) = Self.capped(options.maximumNodes, nodes, edges) }
+        self.nodes = nodes
+        self.edges = edges
+        hiddenNodeCount = total - nodes.count
+    }
+
+    /// The same graph with node ids replaced by `rename`.
+    func renamed(_ rename: (String) -> String) -> SignalGraph {
+        var copy = self
+        copy.nodes = nodes.map { node in
+            SignalGraph.Node(
+                id: rename(node.id), kind: node.kind, title: node.title, site: node.site, state: node.state,
+                count: node.count, rule: node.rule)
+        }
+        copy.edges = edges.map { edge in
+            SignalGraph.Edge(
+                from: rename(edge.from), to: rename(edge.to), style: edge.style, count: edge.count,
+                isHighlighted: edge.isHighlighted)
+        }
+        return copy
+    }
+
+    private static func neighbourhood(of focus: String, depth: Int, _ nodes: [Node], _ edges: [Edge]) -> ([Node], [Edge]) {
+        var kept = Set(nodes.filter { $0.title.contains(focus) || $0.id == focus }.map(\.id))
+        var frontier = kept
+        for _ in 0..<max(0, depth) {
+            var next: Set<String> = []
+            for edge in edges {
+                if frontier.contains(edge.from), !kept.contains(edge.to) { next.insert(edge.to) }
+                if frontier.contains(edge.to), !kept.contains(edge.from) { next.insert(edge.from) }
+            }
+            kept.formUnion(next)
+            frontier = next
+        }
+        return (nodes.filter { kept.contains($0.id) }, edges.filter { kept.contains($0.from) && kept.contains($0.to) })
+    }
+
+    /// Keeps the nodes on findings first, then the busiest, then the oldest.
+    private static func capped(_ maximum: Int, _ nodes: [Node], _ edges: [Edge]) -> ([Node], [Edge]) {
+        let ranked = nodes.enumerated().sorted { lhs, rhs in
+            let left = (lhs.element.rule == nil ? 1 : 0, -lhs.element.count, lhs.offset)
+            let right = (rhs.element.rule == nil ? 1 : 0, -rhs.element.count, rhs.offset)
+            return left < right
+        }
+        let kept = Set(ranked.prefix(maximum).map(\.element.id))
+        return (nodes.filter { kept.contains($0.id) }, edges.filter { kept.contains($0.from) && kept.contains($0.to) })
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import FoundationXML
+import SignalScope
+import Testing
+
+/// Scenarios record the whole process, so every graph here is restricted to what this test
+/// target created.
+private func ownPart(of trace: Trace) -> Trace {
+    trace.restricted { $0.file.hasPrefix("SignalScopeRenderingTests/") }
+}
+
+/// The search hints screen: typing maps to requests, switchToLatest keeps the latest.
+private func searchHints() -> Trace {
+    ownPart(of: SignalScope.record {
+        let text = Subject<String>().named("search text")
+        let hints = text.map { query in Signal.just(["\(query)1", "\(query)2"]) }.switchToLatest()
+        let shown = hints.subscribeNext { _ in }
+        text.sendNext("s")
+        text.sendNext("sw")
+        shown.dispose()
+        text.sendCompleted()
+    })
+}
+
+private final class Listener {
+    var count = 0
+}
+
+/// A subject never completed, with a subscriber capturing an object: a finding to highlight.
+private func neverCompleted() -> (Trace, AnalysisReport) {
+    let trace = ownPart(of: SignalScope.record {
+        let updates = Subject<Int>()
+        let listener = Listener()
+        updates.subscribeNext { _ in listener.count += 1 }
+    })
+    return (trace, trace.analyze())
+}
+
+private func svgDocument(_ graph: SignalGraph) throws -> XMLDocument {
+    let svg = try GraphvizRenderer.render(DOTWriter.dot(graph), format: .svg)
+    return try XMLDocument(data: svg)
+}
+
+private func elements(named name: String, in document: XMLDocument) throws -> [XMLNode] {
+    try document.nodes(forXPath: "//*[local-name()='\(name)']")
+}
+
+/// Serialized: each test draws what this file created, so two scenarios at once would mix.
+@Suite("Rendering signal graphs", .serialized)
+struct RenderingTests {
+    @Test("The DOT of the search hints scenario matches its golden file")
+    func goldenDOT() throws {
+        let dot = DOTWriter.dot(SignalGraph(trace: searchHints()))
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/search-hints.dot")
+        if ProcessInfo.processInfo.environment["SIGNALSCOPE_RECORD_GOLDEN"] == "1" {
+            try dot.write(to: golden, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOf: golden, encoding: .utf8)
+        #expect(dot == expected, "re-record with SIGNALSCOPE_RECORD_GOLDEN=1 if the change is intended")
+    }
+
+    @Test("The graph has the scenario's nodes and edges, with data and control edges apart")
+    func graphModel() throws {
+        let graph = SignalGraph(trace: searchHints())
+        let titles = graph.nodes.map(\.title)
+        #expect(titles.contains("subject \"search text\""))
+        #expect(titles.contains("map"))
+        #expect(titles.contains("switchToLatest"))
+        #expect(titles.contains("subscriber"))
+        let switchNode = try #require(graph.nodes.first { $0.title == "switchToLatest" })
+        #expect(graph.edges.contains { $0.to == switchNode.id && $0.style == .control }, "the outer signal only switches")
+        #expect(graph.edges.contains { $0.to == switchNode.id && $0.style == .data }, "inner signals carry the values")
+        #expect(graph.nodes.first { $0.title == "subscriber" }?.state == .disposed)
+    }
+
+    @Test("SVG rendered in process parses as XML, with one shape per node and the labels")
+    func svg() throws {
+        let graph = SignalGraph(trace: searchHints())
+        let document = try svgDocument(graph)
+        let nodes = try document.nodes(forXPath: "//*[local-name()='g'][@class='node']")
+        let legendNodes = SignalGraph.State.allCases.count + 5
+        #expect(nodes.count == graph.nodes.count + legendNodes)
+        let text = try elements(named: "text", in: document).compactMap(\.stringValue).joined(separator: " ")
+        #expect(text.contains("switchToLatest"))
+        #expect(text.contains("\"search text\""))
+        #expect(text.contains("RenderingTests.swift"))
+    }
+
+    @Test("Nodes and edges on a finding's path are highlighted, with the rule id")
+    func highlighting() throws {
+        let (trace, report) = neverCompleted()
+        #expect(report.findings.map(\.rule) == [.neverCompletedSubject])
+        let graph = SignalGraph(trace: trace, report: report)
+        #expect(graph.nodes.filter { $0.rule == .neverCompletedSubject }.count >= 2)
+        #expect(graph.edges.contains { $0.isHighlighted })
+        let document = try svgDocument(graph)
+        let text = try elements(named: "text", in: document).compactMap(\.stringValue).joined(separator: " ")
+        #expect(text.contains("[never-completed-subject]"))
+        let highlighted = try document.nodes(forXPath: "//*[@stroke='#d00000']")
+        #expect(!highlighted.isEmpty)
+        #expect(graph.nodes.contains { $0.kind == .object && $0.title == "Listener" }, "the captured object is drawn")
+    }
+
+    @Test("Hostile names cannot break the DOT or put live markup into the SVG")
+    func hostileLabels() throws {
+        let hostile = "\"];\n digraph x { <script>alert(1)</script> \\ & \u{0007} ünïcode ✓"
+        let trace = ownPart(of: SignalScope.record {
+            let subject = Subject<Int>().named(hostile)
+            subject.map { $0 }.named("</text><script>evil()</script>").subscribe()
+            subject.sendCompleted()
+        })
+        let graph = SignalGraph(trace: trace)
+        let dot = DOTWriter.dot(graph)
+        #expect(!dot.contains("<script>"))
+        let svg = try GraphvizRenderer.render(dot, format: .svg)
+        let document = try XMLDocument(data: svg)
+        #expect(try elements(named: "script", in: document).isEmpty)
+        let drawn = try document.nodes(forXPath: "//*[local-name()='g'][@class='node']")
+        #expect(drawn.count == graph.nodes.count + SignalGraph.State.allCases.count + 5, "no node was injected")
+        let text = try elements(named: "text", in: document).compactMap(\.stringValue).joined(separator: " ")
+        #expect(text.contains("<script>alert(1)</script>"), "shown as text")
+        #expect(text.contains("ünïcode ✓"))
+    }
+
+    @Test("PNG and PDF are rendered where Graphviz has their renderers")
+    func otherFormats() throws {
+        let dot = DOTWriter.dot(SignalGraph(trace: searchHints()))
+        let png = try GraphvizRenderer.render(dot, format: .png)
+        #expect(png.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        let pdf = try GraphvizRenderer.render(dot, format: .pdf)
+        #expect(pdf.prefix(4) == Data("%PDF".utf8))
+        #expect(try GraphvizRenderer.render(dot, format: .svg, engine: .sfdp).count > 0)
+    }
+
+    @Test("A graph Graphviz rejects is an error carrying Graphviz's message")
+    func graphvizErrors() {
+        do {
+            _ = try GraphvizRenderer.render("digraph { a -> ; }", format: .svg)
+            Issue.record("Graphviz accepted a broken graph")
+        } catch {
+            guard case .invalidGraph(let message) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(message.contains("syntax error"), "\(message)")
+        }
+    }
+
+    @Test("Fifty thousand identical subscriptions collapse into one node with a count, under the cap")
+    func collapseAtScale() throws {
+        let cells = 50_000
+        let trace = ownPart(of: SignalScope.record {
+            let taps = Subject<Void>()
+            for _ in 0..<cells { taps.subscribeNext { _ in } }
+            taps.sendCompleted()
+        })
+        let graph = SignalGraph(trace: trace)
+        #expect(graph.nodes.count < 10)
+        #expect(graph.nodes.first { $0.kind == .subscriber }?.count == cells)
+        let uncollapsed = SignalGraph(trace: trace, options: SignalGraph.Options(collapse: false, maximumNodes: 2_000))
+        #expect(uncollapsed.nodes.count == 2_000)
+        #expect(uncollapsed.hiddenNodeCount == cells + 1 - 2_000)
+        let start = Date()
+        let svg = try GraphvizRenderer.render(DOTWriter.dot(graph), format: .svg)
+        print("collapsed 50,000-subscription graph: \(graph.nodes.count) nodes, rendered in \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
+        #expect(!svg.isEmpty)
+    }
+
+    @Test("Focusing draws only a node's neighbourhood")
+    func focus() {
+        let trace = searchHints()
+        let focused = SignalGraph(trace: trace, options: SignalGraph.Options(focus: "search text", depth: 1))
+        #expect(focused.nodes.map(\.title).sorted() == ["map", "subject \"search text\""])
+        #expect(focused.hiddenNodeCount > 0)
+    }
+}
