@@ -1,0 +1,112 @@
+import Foundation
+import FoundationXML
+import SignalScope
+import Testing
+
+/// What this file created, out of a whole-process recording.
+private func ownPart(of trace: Trace) -> Trace {
+    trace.restricted { $0.file == "SignalScopeRenderingTests/TimelineAndExportTests.swift" }
+}
+
+/// A map over a subject: two values, then an error; and a never-ending subscription.
+private func scenario() -> Trace {
+    ownPart(of: SignalScope.record(values: true) {
+        let source = Subject<Int>().named("source")
+        source.map { $0 * 10 }.subscribe(next: { _ in }, error: { _ in })
+        Subject<String>().named("endless").subscribeNext { _ in }
+        source.sendNext(1)
+        source.sendNext(2)
+        source.sendError(NSError(domain: "Network", code: 1))
+    })
+}
+
+private func svg(_ text: String) throws -> XMLDocument {
+    try XMLDocument(data: Data(text.utf8))
+}
+
+private func count(_ className: String, in document: XMLDocument) throws -> Int {
+    try document.nodes(forXPath: "//*[@class='\(className)']").count
+}
+
+@Suite("Marble timelines and Chrome traces", .serialized)
+struct TimelineAndExportTests {
+    @Test("One lane per subscription in tree order, with values, the error, and an open end")
+    func marbles() throws {
+        let trace = scenario()
+        let timeline = MarbleTimeline(trace: trace)
+        let document = try svg(timeline.svg())
+        #expect(try count("lane", in: document) == 3, "map's, its upstream subject's, and the endless one")
+        #expect(try count("next", in: document) == 4, "two values on map's lane, two on the subject's")
+        #expect(try count("error", in: document) == 2)
+        #expect(try count("open", in: document) == 1, "the endless lane never ends")
+        let text = try document.nodes(forXPath: "//*[local-name()='text']").compactMap(\.stringValue)
+        #expect(text.contains("20"), "value summaries are shown")
+        let labels = text.filter { $0.contains("·") && !$0.hasPrefix("signal timeline") }
+        #expect(labels.first?.hasPrefix("map") == true, "the subscriber's lane comes first, then what it subscribed to: \(labels)")
+        #expect(labels.dropFirst().first?.hasPrefix("\"source\"") == true)
+    }
+
+    @Test("Lanes per node merge a node's subscriptions; a node filter keeps only its lanes")
+    func nodesAndFilter() throws {
+        let trace = scenario()
+        let byNode = try svg(MarbleTimeline(trace: trace, options: .init(lanes: .nodes)).svg())
+        #expect(try count("lane", in: byNode) == 3)
+        let filtered = try svg(MarbleTimeline(trace: trace, options: .init(node: "endless")).svg())
+        #expect(try count("lane", in: filtered) == 1)
+    }
+
+    @Test("A lane named by a finding is highlighted")
+    func highlightedLane() throws {
+        let trace = ownPart(of: SignalScope.record {
+            let bus = Subject<Int>()
+            bus.subscribeNext { _ in }
+            withExtendedLifetime(bus) {}
+        })
+        let report = trace.analyze()
+        let document = try svg(MarbleTimeline(trace: trace, report: report).svg())
+        #expect(report.findings.map(\.rule) == [.neverCompletedSubject])
+        #expect(try count("highlight", in: document) == 1)
+    }
+
+    @Test("A lane with more values than fit is drawn as a density strip")
+    func density() throws {
+        let trace = ownPart(of: SignalScope.record {
+            let busy = Subject<Int>()
+            busy.subscribeNext { _ in }
+            for value in 0..<5_000 { busy.sendNext(value) }
+            busy.sendCompleted()
+        })
+        let document = try svg(MarbleTimeline(trace: trace).svg())
+        #expect(try count("density", in: document) == 1)
+        #expect(try count("next", in: document) == 0)
+    }
+
+    @Test("Hostile value summaries stay text in the SVG")
+    func hostileValues() throws {
+        let trace = ownPart(of: SignalScope.record(values: true) {
+            Signal.just("</text><script>alert(1)</script>").subscribe()
+        })
+        let document = try svg(MarbleTimeline(trace: trace).svg())
+        #expect(try document.nodes(forXPath: "//*[local-name()='script']").isEmpty)
+    }
+
+    @Test("The Chrome trace is valid Trace Event JSON: tracks, slices, instants with values, flows")
+    func chromeTrace() throws {
+        let trace = scenario()
+        let data = try ChromeTraceExporter.json(trace)
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let events = try #require(root["traceEvents"] as? [[String: Any]])
+        for event in events {
+            #expect(event["ph"] is String && event["pid"] is Int && event["name"] is String, "\(event)")
+            if event["ph"] as? String != "M" { #expect(event["ts"] is Double, "\(event)") }
+        }
+        let phases = events.compactMap { $0["ph"] as? String }
+        #expect(phases.filter { $0 == "M" }.count == 4, "the process name and one track name per subscription")
+        #expect(phases.filter { $0 == "X" }.count == 3, "one lifetime slice per subscription")
+        let values = events.filter { $0["name"] as? String == "next" }.compactMap { ($0["args"] as? [String: Any])?["value"] as? String }
+        #expect(values.sorted() == ["1", "10", "2", "20"])
+        #expect(phases.filter { $0 == "s" }.count == 2 && phases.filter { $0 == "f" }.count == 2, "each subject value caused map's")
+        let slices = events.filter { $0["ph"] as? String == "X" }
+        #expect(slices.allSatisfy { ($0["dur"] as? Double ?? -1) >= 0 })
+    }
+}
