@@ -53,6 +53,11 @@ let package = Package(
             dependencies: ["SignalScope"],
             path: "Examples/RuntimeTour"
         ),
+        .executableTarget(
+            name: "RenderGallery",
+            dependencies: ["SignalScope"],
+            path: "Examples/RenderGallery"
+        ),
         .testTarget(
             name: "SignalScopeCoreTests",
             dependencies: ["SignalScope", "SignalScopeTesting"]

@@ -3,10 +3,10 @@ import FoundationXML
 import SignalScope
 import Testing
 
-/// Scenarios record the whole process, so every graph here is restricted to what this test
-/// target created.
+/// Scenarios record the whole process, so every graph here is restricted to what this file
+/// created.
 private func ownPart(of trace: Trace) -> Trace {
-    trace.restricted { $0.file.hasPrefix("SignalScopeRenderingTests/") }
+    trace.restricted { $0.file == "SignalScopeRenderingTests/RenderingTests.swift" }
 }
 
 /// The search hints screen: typing maps to requests, switchToLatest keeps the latest.
@@ -48,15 +48,25 @@ private func elements(named name: String, in document: XMLDocument) throws -> [X
 /// Serialized: each test draws what this file created, so two scenarios at once would mix.
 @Suite("Rendering signal graphs", .serialized)
 struct RenderingTests {
-    @Test("The DOT of the search hints scenario matches its golden file")
-    func goldenDOT() throws {
-        let dot = DOTWriter.dot(SignalGraph(trace: searchHints()))
-        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/search-hints.dot")
+    /// Compares with `Golden/<name>.dot`; `SIGNALSCOPE_RECORD_GOLDEN=1` records it anew.
+    private func expectGolden(_ dot: String, _ name: String) throws {
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/\(name).dot")
         if ProcessInfo.processInfo.environment["SIGNALSCOPE_RECORD_GOLDEN"] == "1" {
             try dot.write(to: golden, atomically: true, encoding: .utf8)
         }
         let expected = try String(contentsOf: golden, encoding: .utf8)
         #expect(dot == expected, "re-record with SIGNALSCOPE_RECORD_GOLDEN=1 if the change is intended")
+    }
+
+    @Test("The DOT of the search hints scenario matches its golden file")
+    func goldenSearchHints() throws {
+        try expectGolden(DOTWriter.dot(SignalGraph(trace: searchHints())), "search-hints")
+    }
+
+    @Test("The DOT of a never-completed subject, highlighted, matches its golden file")
+    func goldenNeverCompleted() throws {
+        let (trace, report) = neverCompleted()
+        try expectGolden(DOTWriter.dot(SignalGraph(trace: trace, report: report)), "never-completed-subject")
     }
 
     @Test("The graph has the scenario's nodes and edges, with data and control edges apart")

@@ -17,7 +17,7 @@ struct SelfCapturedObserver: Analyzer {
                 let heldOnlyByObservers =
                     (model.retainCount[.object(object)] ?? 0)
                     <= model.references(to: .object(object), from: capturers.map { .subscription($0) })
-                guard heldOnlyByObservers, let hold = hold(by: object, on: subscription, in: model) else { continue }
+                guard heldOnlyByObservers, let (hold, through) = hold(by: object, on: subscription, in: model) else { continue }
                 let name = model.objectLabel(object)
                 findings.append(Finding(
                     rule: Self.rule, severity: .error,
@@ -26,22 +26,25 @@ struct SelfCapturedObserver: Analyzer {
                     path: [hold, "\(model.subscriptionLabel(subscription.id)) is still live",
                            "its observer closure captures \(name) strongly"],
                     hint: "capture [weak self] in the observer, or end the subscription with takeUntil(lifetime.ended)",
-                    entities: [entity, .object(object), .node(subscription.node)]))
-                model.claimed.formUnion([entity, .object(object), .node(subscription.node)])
+                    entities: [entity, .object(object), .node(subscription.node)] + through))
+                model.claimed.formUnion([entity, .object(object), .node(subscription.node)] + through)
             }
         }
         return findings
     }
 
-    /// How `object` keeps `subscription` going, as a path step, if it does.
-    private func hold(by object: ObjectID, on subscription: Trace.Subscription, in model: LeakModel) -> String? {
+    /// How `object` keeps `subscription` going, as a path step, and the node it does it
+    /// through (if not through the disposable), if it does.
+    private func hold(
+        by object: ObjectID, on subscription: Trace.Subscription, in model: LeakModel
+    ) -> (step: String, through: [TraceEntity])? {
         let name = model.objectLabel(object)
         if model.disposablesHeld[object]?.contains(subscription.id) == true {
-            return "\(name) stores the disposable of the subscription below, the only way to end it"
+            return ("\(name) stores the disposable of the subscription below, the only way to end it", [])
         }
         for case .node(let node) in (model.edges[.object(object)] ?? [:]).keys.sorted(by: LeakModel.order)
         where model.feeds(node, subscription.node) {
-            return "\(name) holds \(model.nodeLabel(node)), which feeds the subscription below"
+            return ("\(name) holds \(model.nodeLabel(node)), which feeds the subscription below", [.node(node)])
         }
         return nil
     }

@@ -77,6 +77,11 @@ public class Signal<Value>: @unchecked Sendable {
     }
 }
 
+extension Signal: CustomStringConvertible {
+    /// `Signal(n12)`: the node, as traces and graphs name it.
+    public var description: String { "Signal(\(id))" }
+}
+
 extension Signal {
     /// Subscribes with closures for any of the three events (RAC
     /// `-subscribeNext:error:completed:`); every label is optional.

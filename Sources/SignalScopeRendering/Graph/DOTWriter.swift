@@ -135,8 +135,11 @@ public enum DOTWriter {
             "    legend_finding [label=\"on a finding\", fillcolor=\"#ffffff\", color=\"\(highlight)\", penwidth=3];",
             "    legend_a [label=\"\", shape=point]; legend_b [label=\"\", shape=point]; legend_c [label=\"\", shape=point];",
             "    legend_d [label=\"\", shape=point];",
-            "    legend_a -> legend_b [label=\"data\"]; legend_b -> legend_c [label=\"control\", style=dotted, arrowhead=odot];",
-            "    legend_c -> legend_d [label=\"retains\", style=dashed, color=\"#888888\", arrowhead=vee];",
+            // Without constraints the samples stay in one small column instead of spanning
+            // every rank of the graph.
+            "    legend_a -> legend_b [label=\"data\", constraint=false];",
+            "    legend_b -> legend_c [label=\"control\", style=dotted, arrowhead=odot, constraint=false];",
+            "    legend_c -> legend_d [label=\"retains\", style=dashed, color=\"#888888\", arrowhead=vee, constraint=false];",
             "  }",
         ]
         return lines
