@@ -49,12 +49,14 @@ public enum DOTWriter {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
             case "\n": result += "\\n"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "&": result += "&amp;"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += " "
-            case _ where scalar.value > 0x7E: result += "&#\(scalar.value);"
-            default: result.unicodeScalars.append(scalar)
+            default:
+                if let replacement = Markup.replacement(for: scalar) {
+                    result += replacement
+                } else if scalar.value > 0x7E {
+                    result += "&#\(scalar.value);"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
             }
         }
         return result + "\""

@@ -234,13 +234,14 @@ public struct MarbleTimeline {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&apos;"
-            case _ where scalar.value < 0x20: result += " "
-            default: result.unicodeScalars.append(scalar)
+            default:
+                if let replacement = Markup.replacement(for: scalar) {
+                    result += replacement
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
             }
         }
         return result
