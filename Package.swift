@@ -47,7 +47,10 @@ let package = Package(
             name: "SignalScope",
             dependencies: ["SignalScopeCore", "SignalScopeTracing", "SignalScopeAnalysis", "SignalScopeRendering"]
         ),
-        .target(name: "SignalScopeTesting", dependencies: ["SignalScope"]),
+        .target(
+            name: "SignalScopeTesting",
+            dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAnalysis"]
+        ),
         .executableTarget(
             name: "RuntimeTour",
             dependencies: ["SignalScope"],

@@ -16,14 +16,24 @@ public enum SignalScope {
     /// - Parameter values: Whether `next` records keep a summary of each value
     ///   (`String(describing:)`, at most 80 characters).
     public static func record(values: Bool = false, _ body: () throws -> Void) rethrows -> Trace {
+        try recordOnCallingThread(values: values, body).trace
+    }
+
+    /// Like ``record(values:_:)``, and also the part of the trace made on the calling
+    /// thread: what a test's own code created, apart from what tests running alongside did.
+    package static func recordOnCallingThread(
+        values: Bool = false, _ body: () throws -> Void
+    ) rethrows -> (trace: Trace, callingThread: Trace) {
         let sink = MemorySink()
         // A memory sink cannot fail to open or write, so neither can this recorder.
         let recorder = try! Recorder(sink: sink, recordsValues: values)
         Instrumentation.install(recorder)
         defer { Instrumentation.uninstall(recorder) }
         try body()
+        let thread = recorder.callingThreadID
         try! recorder.finish()
-        return try! Trace(data: Data(sink.bytes), path: "memory", detail: .everything)
+        let trace = try! Trace(data: Data(sink.bytes), path: "memory", detail: .everything)
+        return (trace, thread.map { trace.restricted(toThread: $0) } ?? trace.restricted { _ in false })
     }
 
     /// Starts recording to an event log file, until ``stopRecording()`` or the end of the

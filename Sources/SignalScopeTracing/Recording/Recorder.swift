@@ -37,6 +37,9 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         writer = try LogWriter(sink: sink)
     }
 
+    /// The calling thread's id in this recording, if it recorded anything.
+    var callingThreadID: UInt32? { TracingThread.current.threadID(in: identity) }
+
     /// Stops recording, writes the snapshot and the closing record, and flushes everything.
     func finish() throws {
         guard isActive.load(ordering: .acquiring) else { return }

@@ -19,6 +19,11 @@ final class TracingThread {
         for entry in buffers { entry.buffer.isRetired.store(true, ordering: .releasing) }
     }
 
+    /// This thread's id in `recording`, if it recorded anything in it.
+    func threadID(in recording: UInt64) -> UInt32? {
+        buffers.first { $0.recording == recording }?.buffer.threadID
+    }
+
     /// This thread's buffer for `recording`, made (and registered by `make`) on first use.
     func buffer(for recording: UInt64, isFinished: (UInt64) -> Bool, make: () -> ThreadBuffer) -> ThreadBuffer {
         for entry in buffers where entry.recording == recording { return entry.buffer }

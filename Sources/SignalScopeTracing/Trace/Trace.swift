@@ -156,8 +156,25 @@ public struct Trace: Sendable {
     /// the records and facts about them. (Recordings see the whole process; this draws or
     /// analyses one module, one file, one test.)
     public func restricted(to isIncluded: (TraceSite) -> Bool) -> Trace {
+        restricted(toNodes: Set(nodes.values.filter { isIncluded($0.site) }.map(\.id)))
+    }
+
+    /// The part of the trace that `thread` (a recording's thread id) created: its nodes,
+    /// and the nodes its subscriptions subscribed to.
+    package func restricted(toThread thread: UInt32) -> Trace {
+        var kept: Set<NodeID> = []
+        for record in records where record.thread == thread {
+            switch record.event {
+            case .node(let id, _, _, _, _), .subscribe(_, let id, _, _): kept.insert(id)
+            default: break
+            }
+        }
+        return restricted(toNodes: kept)
+    }
+
+    private func restricted(toNodes kept: Set<NodeID>) -> Trace {
         var copy = self
-        copy.nodes = nodes.filter { isIncluded($0.value.site) }
+        copy.nodes = nodes.filter { kept.contains($0.key) }
         copy.subscriptions = subscriptions.filter { copy.nodes[$0.value.node] != nil }
         let keptObjects = Set(copy.subscriptions.values.flatMap(\.captures.keys).compactMap { entity -> ObjectID? in
             if case .object(let id) = entity { id } else { nil }
