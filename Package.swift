@@ -10,17 +10,19 @@ import PackageDescription
 //        that imports it, to SVG, PNG and PDF)
 //     <- SignalScope (umbrella that users import)
 //     <- SignalScopeTesting (helpers for tests written on the runtime)
-// The CLI joins this list in a later issue.
+//     <- signalscope (the command-line tool: check, record, graph, timeline, export, stats, demo)
 let package = Package(
     name: "SignalScope",
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SignalScope", targets: ["SignalScope"]),
         .library(name: "SignalScopeTesting", targets: ["SignalScopeTesting"]),
+        .executable(name: "signalscope", targets: ["signalscope"]),
         .executable(name: "RuntimeTour", targets: ["RuntimeTour"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .target(
@@ -52,6 +54,18 @@ let package = Package(
             dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAnalysis"]
         ),
         .executableTarget(
+            name: "signalscope",
+            dependencies: [
+                "SignalScope", "SignalScopeRendering",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "PlantedLeaks",
+            dependencies: ["SignalScope"],
+            path: "Examples/PlantedLeaks"
+        ),
+        .executableTarget(
             name: "RuntimeTour",
             dependencies: ["SignalScope"],
             path: "Examples/RuntimeTour"
@@ -77,6 +91,10 @@ let package = Package(
             name: "SignalScopeRenderingTests",
             dependencies: ["SignalScope", "SignalScopeTesting"],
             exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "SignalScopeCLITests",
+            dependencies: ["signalscope", "PlantedLeaks"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -12,6 +12,8 @@ fi
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! pkg-config --exists libgvc 2>/dev/null; then missing+=(libgraphviz-dev); fi
+# FoundationXML (the CLI tests parse JUnit reports with it) loads libxml2 at run time.
+if command -v ldconfig >/dev/null 2>&1 && ! ldconfig -p | grep -q 'libxml2\.so\.2'; then missing+=(libxml2); fi
 
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
 

@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import SignalScope
+
+/// `signalscope check`: analyses a trace (or runs a command traced and analyses its trace)
+/// and fails the run on findings.
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find leaks in a trace, or in a command run with tracing on.",
+        discussion: """
+            signalscope check [options] <trace>
+            signalscope check [options] -- <command> [args...]
+
+            Exits 0 when no finding fails, 2 when one does, 1 on a usage or I/O error. A wrapped \
+            command's own non-zero exit is passed through unless --ignore-exit-code.
+            """
+    )
+
+    @Option(
+        name: .customLong("format"),
+        help: ArgumentHelp(
+            "A report format, optionally written to a file: text|json|junit|sarif|github[=path]. Repeatable.",
+            valueName: "format[=path]"))
+    var formats: [String] = []
+
+    @Option(help: "The lowest severity that fails the check: error, warning or never.")
+    var failOn: String = "error"
+
+    @Option(help: "Findings listed in this file are reported as baseline, not failures.")
+    var baseline: String?
+
+    @Option(help: "Write the current findings to this file as a baseline.")
+    var writeBaseline: String?
+
+    @Option(help: ArgumentHelp("Only these rules (comma-separated).", valueName: "rules"))
+    var rules: String?
+
+    @Option(help: ArgumentHelp("Skip these rules (comma-separated).", valueName: "rules"))
+    var disableRules: String?
+
+    @Option(name: .customLong("trace-output"), help: "When wrapping a command, keep its trace at this path.")
+    var traceOutput: String?
+
+    @Flag(help: "When wrapping a command, do not pass its non-zero exit code through.")
+    var ignoreExitCode = false
+
+    @Argument(help: "A trace file to analyse.")
+    var trace: String?
+
+    @Argument(parsing: .postTerminator, help: "The command to run traced, after --.")
+    var command: [String] = []
+
+    func run() throws {
+        let destinations = try (formats.isEmpty ? ["text"] : formats).map(ReportDestination.init(parsing:))
+        guard let threshold = FailureThreshold(rawValue: failOn) else {
+            throw CLIError("unknown --fail-on '\(failOn)' (expected error, warning or never)")
+        }
+        let selected = try RuleSelection(only: rules, disabled: disableRules)
+        let accepted = try baseline.map(Baseline.read(from:))
+
+        var commandStatus: Int32 = 0
+        let tracePath: String
+        switch (trace, command.isEmpty) {
+        case (nil, true): throw CLIError("give a trace file, or a command after -- to run traced")
+        case (.some, false): throw CLIError("give either a trace file or a command after --, not both")
+        case (.some(let path), true): tracePath = path
+        case (nil, false):
+            tracePath = traceOutput ?? temporaryTracePath()
+            commandStatus = try TracedRun(command: command, tracePath: tracePath, values: false).run()
+            if commandStatus != 0 {
+                standardError("signalscope: \(command[0]) exited with status \(commandStatus)")
+            }
+            guard FileManager.default.fileExists(atPath: tracePath) else {
+                throw CLIError(
+                    "\(command[0]) wrote no trace: is it built with SignalScope, and does it exit normally (not by a crash)?")
+            }
+        }
+        defer { if traceOutput == nil && !command.isEmpty { try? FileManager.default.removeItem(atPath: tracePath) } }
+
+        let loaded = try TraceLoading.load(tracePath)
+        let findings = loaded.analyze().findings.filter { selected.includes($0.rule) }
+        let resolver = SourceResolver()
+        let report = CheckReport(
+            entries: findings.map { finding in
+                let isBaseline = accepted?.contains(finding) ?? false
+                return CheckReport.Entry(
+                    finding: finding, isBaseline: isBaseline,
+                    isFailing: !isBaseline && threshold.fails(finding.severity),
+                    path: resolver.path(for: finding.location.file))
+            },
+            traceWarnings: loaded.warnings)
+
+        for destination in destinations {
+            if let path = destination.path {
+                try writeOutput(Data(destination.format.render(report, colored: false).utf8), to: path)
+            } else {
+                let colored = destination.format == .text && isatty(STDOUT_FILENO) == 1
+                print(destination.format.render(report, colored: colored), terminator: "")
+            }
+        }
+        if let writeBaseline {
+            try Baseline(findings: findings).write(to: writeBaseline)
+            standardError("signalscope: wrote \(findings.count) findings to baseline \(writeBaseline)")
+        }
+        if commandStatus != 0 && !ignoreExitCode { throw ExitCode(commandStatus) }
+        if !report.failing.isEmpty { throw ExitCode(2) }
+    }
+
+    private func temporaryTracePath() -> String {
+        let name = "signalscope-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).sslog"
+        return FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+    }
+}
+
+/// `--rules` and `--disable-rules`, checked against the rules that exist.
+struct RuleSelection {
+    private let only: Set<RuleID>?
+    private let disabled: Set<RuleID>
+
+    init(only: String?, disabled: String?) throws {
+        self.only = try only.map(Self.parse)
+        self.disabled = try disabled.map(Self.parse) ?? []
+    }
+
+    func includes(_ rule: RuleID) -> Bool { (only?.contains(rule) ?? true) && !disabled.contains(rule) }
+
+    private static func parse(_ list: String) throws -> Set<RuleID> {
+        Set(try list.split(separator: ",").map { name in
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            guard let rule = RuleID(rawValue: trimmed) else {
+                throw CLIError("unknown rule '\(trimmed)' (rules: \(RuleID.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            return rule
+        })
+    }
+}

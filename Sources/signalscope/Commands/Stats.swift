@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import SignalScope
+
+/// `signalscope stats`: what a trace holds, at a glance.
+struct Stats: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Summarise a trace: records by kind, busiest nodes, what was alive at the end, duration.")
+
+    @Argument(help: "The trace to summarise.")
+    var trace: String
+
+    @Option(help: "How many of the busiest nodes to list.")
+    var top = 10
+
+    func run() throws {
+        let loaded = try TraceLoading.load(trace)
+        var kinds: [String: Int] = [:]
+        var eventsPerNode: [NodeID: Int] = [:]
+        for record in loaded.records {
+            kinds[Self.kind(of: record.event), default: 0] += 1
+            if case .next = record.event, let subscription = record.event.subscription,
+                let node = loaded.subscriptions[subscription]?.node
+            {
+                eventsPerNode[node, default: 0] += 1
+            }
+        }
+        let timestamps = loaded.records.map(\.timestamp)
+        let duration = Double((timestamps.max() ?? 0) - (timestamps.min() ?? 0)) / 1e6
+        print("\(trace): \(loaded.records.count) records over \(String(format: "%.3f", duration)) ms")
+        print("\nrecords by kind")
+        for (kind, count) in kinds.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
+            print("  \(pad(kind, 18)) \(count)")
+        }
+        print("\nbusiest nodes (values sent)")
+        for (node, count) in eventsPerNode.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }).prefix(top) {
+            guard let info = loaded.nodes[node] else { continue }
+            print("  \(pad(info.userName ?? info.name, 28)) \(pad(String(count), 8)) \(info.site)")
+        }
+        let liveNodes = loaded.nodes.values.count { $0.retainCountAtEnd != nil }
+        let liveSubscriptions = loaded.subscriptions.values.count { $0.retainCountAtEnd != nil }
+        let openSubscriptions = loaded.subscriptions.values.count { $0.ending == nil }
+        print("\nat the end")
+        print("  nodes alive          \(liveNodes) of \(loaded.nodes.count)")
+        print("  subscriptions alive  \(liveSubscriptions) of \(loaded.subscriptions.count)")
+        print("  never terminated     \(openSubscriptions)")
+        for warning in loaded.warnings { print("\nwarning: \(warning)") }
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    private static func kind(of event: TraceEvent) -> String {
+        switch event {
+        case .node: "node"
+        case .nodeNamed: "node-named"
+        case .edge: "edge"
+        case .subscribe: "subscribe"
+        case .observerStored: "observer-stored"
+        case .observerReleased: "observer-released"
+        case .next: "next"
+        case .error: "error"
+        case .completed: "completed"
+        case .disposed: "disposed"
+        case .violation: "violation"
+        case .end: "end"
+        case .object: "object"
+        case .capture: "capture"
+        case .snapshot: "snapshot"
+        case .alive: "alive"
+        case .holds: "holds"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import SignalScope
+
+/// `signalscope timeline`: draws a trace as marble diagrams in SVG.
+struct Timeline: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Draw a trace's marble timeline as SVG.")
+
+    @Argument(help: "The trace to draw.")
+    var trace: String
+
+    @Option(name: .shortAndLong, help: "The SVG file to write.")
+    var output: String
+
+    @Option(help: "One lane per subscription or per node: subscriptions or nodes.")
+    var lanes = "subscriptions"
+
+    @Option(help: "Only the lanes of nodes whose name or site contains this text.")
+    var node: String?
+
+    func run() throws {
+        guard let laneKind = MarbleTimeline.Lanes(rawValue: lanes) else {
+            throw CLIError("unknown --lanes '\(lanes)' (expected subscriptions or nodes)")
+        }
+        let loaded = try TraceLoading.load(trace)
+        let timeline = MarbleTimeline(
+            trace: loaded, report: loaded.analyze(), options: .init(lanes: laneKind, node: node))
+        try writeOutput(Data(timeline.svg().utf8), to: output)
+        print("wrote \(output)")
+    }
+}

@@ -1,0 +1,30 @@
+/// The machine-readable report; its shape is documented in `docs/cli.md` and versioned.
+enum JSONReport {
+    static func render(_ report: CheckReport) -> String {
+        let findings: [[String: Any]] = report.entries.map { entry in
+            let finding = entry.finding
+            return [
+                "rule": finding.rule.rawValue,
+                "severity": finding.severity.rawValue,
+                "message": finding.message,
+                "location": ["file": entry.path, "line": finding.location.line, "function": finding.location.function],
+                "path": finding.path,
+                "hint": finding.hint,
+                "count": finding.count,
+                "baseline": entry.isBaseline,
+                "failing": entry.isFailing,
+            ]
+        }
+        return jsonText([
+            "version": 1,
+            "findings": findings,
+            "summary": [
+                "errors": report.count(.error),
+                "warnings": report.count(.warning),
+                "notes": report.count(.note),
+                "failing": report.failing.count,
+            ],
+            "warnings": report.traceWarnings,
+        ])
+    }
+}

@@ -1,0 +1,37 @@
+import SignalScope
+import SignalScopeRendering
+
+/// JUnit XML: one test case per rule, a failure per failing finding, so that CI test
+/// dashboards show leaks next to test results. Baseline and non-failing findings appear in
+/// `system-out` of their rule's case instead.
+enum JUnitReport {
+    static func render(_ report: CheckReport) -> String {
+        let failures = report.failing.count
+        var xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <testsuites name="signalscope" tests="\(RuleID.allCases.count)" failures="\(failures)">
+              <testsuite name="signalscope.check" tests="\(RuleID.allCases.count)" failures="\(failures)" errors="0" skipped="0">
+
+            """
+        for rule in RuleID.allCases {
+            let entries = report.entries.filter { $0.finding.rule == rule }
+            xml += "    <testcase classname=\"signalscope\" name=\"\(rule)\">\n"
+            for entry in entries where entry.isFailing {
+                let finding = entry.finding
+                let body = ([finding.message] + finding.path + ["fix: \(finding.hint)"]).joined(separator: "\n")
+                xml += "      <failure type=\"\(finding.severity)\" message=\"\(Markup.xmlEscaped("\(entry.path):\(finding.location.line): \(finding.message)"))\">"
+                xml += "\(Markup.xmlEscaped(body))</failure>\n"
+            }
+            let passed = entries.filter { !$0.isFailing }
+            if !passed.isEmpty {
+                let text = passed.map { entry in
+                    "\(entry.path):\(entry.finding.location.line): \(entry.finding.severity)\(entry.isBaseline ? " (baseline)" : ""): \(entry.finding.message)"
+                }.joined(separator: "\n")
+                xml += "      <system-out>\(Markup.xmlEscaped(text))</system-out>\n"
+            }
+            xml += "    </testcase>\n"
+        }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+}

@@ -1,0 +1,54 @@
+import SignalScope
+
+/// SARIF 2.1.0, the format GitHub code scanning reads: every rule with its help, and a
+/// result per finding with its level and a physical location relative to the current
+/// directory. Baseline findings carry `baselineState: unchanged` and level `note`.
+enum SARIFReport {
+    static func render(_ report: CheckReport) -> String {
+        let rules: [[String: Any]] = RuleID.allCases.map { rule in
+            [
+                "id": rule.rawValue,
+                "name": rule.rawValue,
+                "shortDescription": ["text": "SignalScope rule \(rule.rawValue)"],
+                "helpUri": "https://github.com/signalscope/signalscope/blob/main/docs/analyzers.md#\(rule.rawValue)",
+            ]
+        }
+        let results: [[String: Any]] = report.entries.map { entry in
+            let finding = entry.finding
+            let text = ([finding.message] + finding.path + ["fix: \(finding.hint)"]).joined(separator: "\n")
+            var result: [String: Any] = [
+                "ruleId": finding.rule.rawValue,
+                "ruleIndex": RuleID.allCases.firstIndex(of: finding.rule) ?? 0,
+                "level": entry.isBaseline ? "note" : level(finding.severity),
+                "message": ["text": text],
+                "locations": [[
+                    "physicalLocation": [
+                        "artifactLocation": ["uri": entry.path, "uriBaseId": "%SRCROOT%"],
+                        "region": ["startLine": max(finding.location.line, 1)],
+                    ]
+                ]],
+                "partialFingerprints": ["signalscope/v1": "\(finding.rule)|\(finding.location.file)|\(finding.location.function)|\(finding.message)"],
+            ]
+            if entry.isBaseline { result["baselineState"] = "unchanged" }
+            if finding.count > 1 { result["occurrenceCount"] = finding.count }
+            return result
+        }
+        return jsonText([
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [[
+                "tool": ["driver": ["name": "signalscope", "informationUri": "https://github.com/signalscope/signalscope", "rules": rules]],
+                "originalUriBaseIds": ["%SRCROOT%": ["uri": "./"]],
+                "results": results,
+            ]],
+        ])
+    }
+
+    private static func level(_ severity: Severity) -> String {
+        switch severity {
+        case .error: "error"
+        case .warning: "warning"
+        case .note: "note"
+        }
+    }
+}

@@ -1,0 +1,35 @@
+/// The human-readable report: one block per finding with its reference path drawn step by
+/// step and the usual fix, then a summary line. Colour only when writing to a terminal.
+enum TextReport {
+    static func render(_ report: CheckReport, colored: Bool) -> String {
+        func paint(_ text: String, _ code: String) -> String {
+            colored ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        }
+        var lines: [String] = []
+        for entry in report.entries {
+            let finding = entry.finding
+            let severityColor = switch finding.severity {
+            case .error: "1;31"
+            case .warning: "1;33"
+            case .note: "1;36"
+            }
+            let times = finding.count > 1 ? " (×\(finding.count))" : ""
+            let baseline = entry.isBaseline ? paint(" [baseline]", "2") : ""
+            lines.append(
+                "\(paint("\(entry.path):\(finding.location.line)", "1")): "
+                    + "\(paint(finding.severity.rawValue, severityColor)): [\(finding.rule)] \(finding.message)\(times)\(baseline)")
+            for (index, step) in finding.path.enumerated() {
+                lines.append("    \(index == 0 ? "  " : "→ ")\(step)")
+            }
+            lines.append("    \(paint("fix:", "32")) \(finding.hint)")
+            lines.append("")
+        }
+        let failing = report.failing.count
+        let baselined = report.entries.count(where: \.isBaseline)
+        var summary = "\(report.count(.error)) errors, \(report.count(.warning)) warnings, \(report.count(.note)) notes"
+        if baselined > 0 { summary += " (\(baselined) in baseline)" }
+        summary += failing == 0 ? "; check passed" : "; check failed (\(failing) failing)"
+        lines.append(paint(summary, failing == 0 ? "32" : "1;31"))
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

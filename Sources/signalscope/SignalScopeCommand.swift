@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+
+/// The `signalscope` command: traces programs, analyses traces for leaks, draws them.
+///
+/// Exit codes are part of the contract (see `docs/cli.md`): 0 no failing findings,
+/// 1 a usage or I/O error, 2 failing findings. A wrapped command's own non-zero exit is
+/// passed through unless `check --ignore-exit-code` is given.
+@main
+struct SignalScopeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signalscope",
+        abstract: "Trace reactive Swift programs, draw their signal graphs and find their leaks.",
+        discussion: """
+            EXIT CODES
+              0  no failing findings (or the command succeeded)
+              1  usage or I/O error: bad option, unreadable trace, command not found, unwritable output
+              2  failing findings (see check --fail-on)
+              a wrapped command's own non-zero exit code is passed through unless --ignore-exit-code
+            """,
+        subcommands: [Check.self, Record.self, Graph.self, Timeline.self, Export.self, Stats.self, Demo.self]
+    )
+
+    /// Runs the command with SignalScope's exit codes: argument errors exit 1, not
+    /// ArgumentParser's 64, so that CI scripts see one code for "could not run".
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let code as ExitCode {
+            Foundation.exit(code.rawValue)
+        } catch {
+            if exitCode(for: error) == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            standardError("signalscope: error: \(message(for: error))")
+            Foundation.exit(1)
+        }
+    }
+}
+
+/// Writes one line to standard error.
+func standardError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

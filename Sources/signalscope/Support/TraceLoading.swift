@@ -1,0 +1,65 @@
+import Foundation
+import SignalScope
+
+/// Options every command that reads a trace shares.
+enum TraceLoading {
+    /// Reads the trace at `path`, reporting a truncated tail as a warning on standard error
+    /// (the records before it are still used) and a one-line status on a terminal while it works.
+    static func load(_ path: String) throws -> Trace {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIError("no such trace: \(path)")
+        }
+        guard !isDirectory.boolValue else { throw CLIError("\(path) is a directory, not a trace") }
+        let status = TerminalStatus()
+        status.show("reading \(path)…")
+        defer { status.clear() }
+        let trace: Trace
+        do {
+            trace = try Trace(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CLIError(error.description)
+        }
+        for warning in trace.warnings { standardError("signalscope: warning: \(warning)") }
+        return trace
+    }
+}
+
+/// A single status line on standard error, shown only when it is a terminal, so that logs
+/// and pipes never receive it.
+struct TerminalStatus {
+    private let enabled = isatty(STDERR_FILENO) == 1
+
+    func show(_ text: String) {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8))
+    }
+
+    func clear() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+}
+
+/// Writes `data` to `path`, creating its folder, with a one-line error naming the path.
+func writeOutput(_ data: Data, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    do {
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url, options: .atomic)
+    } catch {
+        throw CLIError("cannot write \(path): \(reason(error))")
+    }
+}
+
+/// The short reason of a Foundation error, without its domain and code.
+func reason(_ error: any Error) -> String {
+    let nsError = error as NSError
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+        let posix = POSIXErrorCode(rawValue: Int32(underlying.code)), underlying.domain == NSPOSIXErrorDomain
+    {
+        return String(cString: strerror(posix.rawValue))
+    }
+    return nsError.localizedDescription
+}

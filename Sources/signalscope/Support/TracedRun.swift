@@ -1,0 +1,53 @@
+import Foundation
+
+/// Runs a program with `SIGNALSCOPE_TRACE` pointing at a trace file, so that a program
+/// built on SignalScope records itself with no code change.
+struct TracedRun {
+    let command: [String]
+    let tracePath: String
+    let values: Bool
+
+    /// Runs the command to completion with inherited standard streams and returns its exit
+    /// status (128 + the signal number when a signal ended it, as shells report it).
+    func run() throws -> Int32 {
+        guard let name = command.first else {
+            throw CLIError("no command given after --")
+        }
+        let executable = try Self.resolve(name)
+        try? FileManager.default.removeItem(atPath: tracePath)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = Array(command.dropFirst())
+        var environment = ProcessInfo.processInfo.environment
+        environment["SIGNALSCOPE_TRACE"] = tracePath
+        if values { environment["SIGNALSCOPE_VALUES"] = "1" }
+        process.environment = environment
+        do {
+            try process.run()
+        } catch {
+            throw CLIError("cannot run \(name): \(reason(error))")
+        }
+        process.waitUntilExit()
+        switch process.terminationReason {
+        case .uncaughtSignal: return 128 + process.terminationStatus
+        default: return process.terminationStatus
+        }
+    }
+
+    /// The executable `name` names: a path as given, otherwise the first match on `PATH`.
+    static func resolve(_ name: String) throws -> String {
+        let manager = FileManager.default
+        if name.contains("/") {
+            guard manager.isExecutableFile(atPath: name) else {
+                throw CLIError(manager.fileExists(atPath: name) ? "not executable: \(name)" : "command not found: \(name)")
+            }
+            return name
+        }
+        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in searchPath.split(separator: ":") {
+            let candidate = "\(folder)/\(name)"
+            if manager.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw CLIError("command not found: \(name)")
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// Every bad input gets one line on standard error naming the problem, and exit 1.
+@Suite("signalscope bad input")
+struct BadInputTests {
+    let plantedLeaks = CLIRunner.product("PlantedLeaks")
+
+    func expectUsageError(_ result: CLIRunner.Result, mentioning text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == 1, sourceLocation: sourceLocation)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "one line, got: \(result.standardError)", sourceLocation: sourceLocation)
+        #expect(result.standardError.contains(text), "got: \(result.standardError)", sourceLocation: sourceLocation)
+    }
+
+    @Test func missingAndForeignFiles() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        expectUsageError(try cli.signalscope("check", "missing.sslog"), mentioning: "no such trace: missing.sslog")
+        try Data("not a trace at all\n".utf8).write(to: URL(fileURLWithPath: cli.path("notes.txt")))
+        expectUsageError(try cli.signalscope("check", "notes.txt"), mentioning: "is not a SignalScope event log")
+        expectUsageError(try cli.signalscope("graph", "missing.sslog", "-o", "g.svg"), mentioning: "no such trace")
+        expectUsageError(try cli.signalscope("stats", "."), mentioning: "is a directory")
+    }
+
+    @Test func aTruncatedTraceIsAnalysedUpToItsLastCompleteRecord() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        _ = try cli.signalscope("record", "-o", "whole.sslog", "--", plantedLeaks)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: cli.path("whole.sslog")))
+        try whole.dropLast(7).write(to: URL(fileURLWithPath: cli.path("cut.sslog")))
+        let result = try cli.signalscope("check", "cut.sslog", "--fail-on", "never", "--format", "json")
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("warning:") && result.standardError.contains("truncated"))
+        #expect(result.standardOutput.contains("\"version\" : 1"))
+    }
+
+    @Test func unknownNamesAndOptions() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        _ = try cli.signalscope("record", "-o", "t.sslog", "--", plantedLeaks)
+        expectUsageError(try cli.signalscope("check", "t.sslog", "--rules", "no-such-rule"), mentioning: "unknown rule 'no-such-rule'")
+        expectUsageError(try cli.signalscope("check", "t.sslog", "--format", "yaml"), mentioning: "unknown format 'yaml'")
+        expectUsageError(try cli.signalscope("check", "t.sslog", "--fail-on", "sometimes"), mentioning: "--fail-on")
+        expectUsageError(try cli.signalscope("check", "t.sslog", "--no-such-option"), mentioning: "--no-such-option")
+        expectUsageError(try cli.signalscope("check"), mentioning: "give a trace file")
+        expectUsageError(try cli.signalscope("graph", "t.sslog", "-o", "g.gif"), mentioning: "cannot tell the format")
+        expectUsageError(try cli.signalscope("check", "--baseline", "t.sslog", "t.sslog"), mentioning: "is not a SignalScope baseline")
+    }
+
+    @Test func commandNotFoundAndUnwritableOutput() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        expectUsageError(try cli.signalscope("check", "--", "no-such-command-xyz"), mentioning: "command not found: no-such-command-xyz")
+        _ = try cli.signalscope("record", "-o", "t.sslog", "--", plantedLeaks)
+        try Data().write(to: URL(fileURLWithPath: cli.path("file")))
+        expectUsageError(
+            try cli.signalscope("check", "t.sslog", "--fail-on", "never", "--format", "json=file/report.json"),
+            mentioning: "cannot write file/report.json")
+    }
+
+    @Test func helpExitsZero() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        let help = try cli.signalscope("--help")
+        #expect(help.status == 0)
+        #expect(help.standardOutput.contains("EXIT CODES"))
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// Runs the built `signalscope` (and the example programs it wraps) as a user would.
+struct CLIRunner {
+    struct Result {
+        let status: Int32
+        let standardOutput: String
+        let standardError: String
+    }
+
+    /// Where SwiftPM put the products the test target depends on.
+    static let productsFolder: URL = {
+        #if os(macOS)
+        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        #endif
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    }()
+
+    static func product(_ name: String) -> String { productsFolder.appendingPathComponent(name).path }
+
+    /// A fresh folder to run in, removed by the caller's `defer`.
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    func removeFolder() { try? FileManager.default.removeItem(at: folder) }
+
+    /// Runs `signalscope` with `arguments` in the folder and waits for it.
+    func signalscope(_ arguments: String...) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.product("signalscope"))
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Read before waiting, so that a full pipe cannot block the child.
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            standardOutput: String(decoding: outData, as: UTF8.self),
+            standardError: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+@Suite("signalscope check, end to end")
+struct CheckCommandTests {
+    let plantedLeaks = CLIRunner.product("PlantedLeaks")
+
+    /// The `planted: rule` markers of the example: the leaks `check` must find, exactly.
+    static func plantedMarkers() throws -> Set<String> {
+        let source = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/PlantedLeaks/main.swift")
+        let lines = try String(contentsOf: source, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        var markers: Set<String> = []
+        for (index, line) in lines.enumerated() {
+            if let range = line.range(of: "// planted: ") {
+                markers.insert("\(line[range.upperBound...]):\(index + 1)")
+            }
+        }
+        return markers
+    }
+
+    func decodeJSON(_ path: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    @Test func wrappingAProgramFindsExactlyItsPlantedLeaks() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        let result = try cli.signalscope("check", "--format", "json=report.json", "--format", "text", "--", plantedLeaks)
+        #expect(result.status == 2, "failing findings exit 2; stderr: \(result.standardError)")
+        #expect(result.standardOutput.contains("PlantedLeaks: two leaks planted"))
+        #expect(result.standardOutput.contains("check failed (2 failing)"))
+
+        let report = try decodeJSON(cli.path("report.json"))
+        #expect(report["version"] as? Int == 1)
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        let found = Set(findings.compactMap { finding -> String? in
+            guard let rule = finding["rule"] as? String, let location = finding["location"] as? [String: Any],
+                let line = location["line"] as? Int
+            else { return nil }
+            return "\(rule):\(line)"
+        })
+        #expect(found == (try Self.plantedMarkers()))
+        for finding in findings {
+            #expect((finding["path"] as? [String])?.isEmpty == false)
+            #expect((finding["hint"] as? String)?.isEmpty == false)
+            #expect(finding["severity"] as? String == "error")
+            #expect((finding["count"] as? Int ?? 0) >= 1)
+        }
+        let summary = try #require(report["summary"] as? [String: Int])
+        #expect(summary["errors"] == 2 && summary["warnings"] == 0 && summary["notes"] == 0)
+    }
+
+    @Test func aCleanRunPassesWithExitZero() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        let result = try cli.signalscope("check", "--", plantedLeaks, "clean")
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(result.standardOutput.contains("0 errors, 0 warnings, 0 notes; check passed"))
+    }
+
+    @Test func sarifHasTheRequiredStructure() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        _ = try cli.signalscope("record", "-o", "leaks.sslog", "--", plantedLeaks)
+        let result = try cli.signalscope("check", "leaks.sslog", "--format", "sarif=report.sarif")
+        #expect(result.status == 2)
+        let sarif = try decodeJSON(cli.path("report.sarif"))
+        #expect(sarif["version"] as? String == "2.1.0")
+        let run = try #require((sarif["runs"] as? [[String: Any]])?.first)
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        #expect(driver["name"] as? String == "signalscope")
+        let ruleIDs = try #require(driver["rules"] as? [[String: Any]]).compactMap { $0["id"] as? String }
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.count == 2)
+        for result in results {
+            let ruleID = try #require(result["ruleId"] as? String)
+            #expect(ruleIDs.contains(ruleID))
+            #expect(result["ruleIndex"] as? Int == ruleIDs.firstIndex(of: ruleID))
+            #expect(result["level"] as? String == "error")
+            #expect(((result["message"] as? [String: Any])?["text"] as? String)?.isEmpty == false)
+            let location = try #require((result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])
+            let uri = (location["artifactLocation"] as? [String: Any])?["uri"] as? String
+            #expect(uri?.hasSuffix("PlantedLeaks/main.swift") == true)
+            #expect(((location["region"] as? [String: Any])?["startLine"] as? Int ?? 0) > 0)
+        }
+    }
+
+    @Test func junitIsWellFormedWithAFailurePerFinding() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        let result = try cli.signalscope("check", "--format", "junit=report.xml", "--", plantedLeaks)
+        #expect(result.status == 2)
+        let document = try XMLDocument(contentsOf: URL(fileURLWithPath: cli.path("report.xml")))
+        let testcases = try document.nodes(forXPath: "//testcase")
+        #expect(testcases.count == 8)
+        let failures = try document.nodes(forXPath: "//testcase/failure")
+        #expect(failures.count == 2)
+        let failedRules = try Set(document.nodes(forXPath: "//testcase[failure]/@name").compactMap { (node: XMLNode) in node.stringValue })
+        #expect(failedRules == ["self-captured-observer", "never-completed-subject"])
+    }
+
+    @Test func githubAnnotationsAreWorkflowCommands() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        let result = try cli.signalscope("check", "--format", "github", "--", plantedLeaks)
+        let annotations = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("::") }
+        #expect(annotations.count == 2)
+        for annotation in annotations {
+            #expect(annotation.hasPrefix("::error file="))
+            #expect(annotation.contains(",line="))
+            #expect(annotation.contains(",title=signalscope "))
+            #expect(!annotation.dropFirst(2).contains("\n"))
+        }
+    }
+
+    @Test func failOnNeverAndBaselinePass() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        _ = try cli.signalscope("record", "-o", "leaks.sslog", "--", plantedLeaks)
+        #expect(try cli.signalscope("check", "leaks.sslog", "--fail-on", "never").status == 0)
+        let written = try cli.signalscope("check", "leaks.sslog", "--fail-on", "never", "--write-baseline", "baseline.json")
+        #expect(written.status == 0)
+        let withBaseline = try cli.signalscope("check", "leaks.sslog", "--baseline", "baseline.json", "--format", "json")
+        #expect(withBaseline.status == 0, "stderr: \(withBaseline.standardError)")
+        #expect(withBaseline.standardOutput.contains("\"baseline\" : true"))
+        #expect(try cli.signalscope("check", "leaks.sslog", "--disable-rules", "self-captured-observer,never-completed-subject").status == 0)
+        #expect(try cli.signalscope("check", "leaks.sslog", "--rules", "retain-cycle").status == 0)
+    }
+
+    @Test func aFailingWrappedCommandsExitCodeIsPassedThrough() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        let failing = try cli.signalscope("check", "--", plantedLeaks, "clean", "3")
+        #expect(failing.status == 3)
+        #expect(failing.standardError.contains("exited with status 3"))
+        #expect(failing.standardOutput.contains("check passed"), "the trace is still analysed")
+        #expect(try cli.signalscope("check", "--ignore-exit-code", "--", plantedLeaks, "clean", "3").status == 0)
+    }
+}
