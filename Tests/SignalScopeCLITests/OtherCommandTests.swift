@@ -19,6 +19,14 @@ struct OtherCommandTests {
         #expect(try cli.signalscope("export", "t.sslog", "--chrome-trace", "chrome.json").status == 0)
         let chrome = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cli.path("chrome.json"))))
         #expect(chrome is [String: Any] || chrome is [Any])
+        #expect(try cli.signalscope("export", "t.sslog", "--jsonl", "records.jsonl").status == 0)
+        let lines = try String(contentsOfFile: cli.path("records.jsonl"), encoding: .utf8).split(separator: "\n")
+        let records = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(records.first?["event"] as? String == "node")
+        #expect(records.last?["event"] as? String == "end")
+        let sequence = records.compactMap { $0["seq"] as? Int }
+        #expect(sequence.count == records.count && sequence == sequence.sorted())
+        #expect(try cli.signalscope("export", "t.sslog").status == 1)
         let stats = try cli.signalscope("stats", "t.sslog")
         #expect(stats.status == 0)
         #expect(stats.standardOutput.contains("records by kind"))
@@ -35,5 +43,21 @@ struct OtherCommandTests {
             #expect(result.standardOutput.contains("out/\(name)"))
         }
         #expect(result.standardOutput.contains("self-captured-observer"))
+    }
+
+    @Test func outputsGoThroughSymlinksAndToStandardOutput() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        #expect(try cli.signalscope("record", "-o", "t.sslog", "--", plantedLeaks).status == 0)
+        try FileManager.default.createSymbolicLink(atPath: cli.path("link.json"), withDestinationPath: "real.json")
+        try Data("a longer old content that must not survive the rewrite".utf8).write(to: URL(fileURLWithPath: cli.path("real.json")))
+        #expect(try cli.signalscope("check", "t.sslog", "--fail-on", "never", "--format", "json=link.json").status == 0)
+        let type = try FileManager.default.attributesOfItem(atPath: cli.path("link.json"))[.type] as? FileAttributeType
+        #expect(type == .typeSymbolicLink, "a symlink must be written through, not replaced")
+        let written = try Data(contentsOf: URL(fileURLWithPath: cli.path("real.json")))
+        #expect(try JSONSerialization.jsonObject(with: written) is [String: Any])
+
+        let toStandardOutput = try cli.signalscope("export", "t.sslog", "--jsonl", "-")
+        #expect(toStandardOutput.standardOutput.hasPrefix("{"))
     }
 }

@@ -18,7 +18,7 @@ struct Stats: ParsableCommand {
         var kinds: [String: Int] = [:]
         var eventsPerNode: [NodeID: Int] = [:]
         for record in loaded.records {
-            kinds[Self.kind(of: record.event), default: 0] += 1
+            kinds[record.event.name, default: 0] += 1
             if case .next = record.event, let subscription = record.event.subscription,
                 let node = loaded.subscriptions[subscription]?.node
             {
@@ -49,27 +49,5 @@ struct Stats: ParsableCommand {
 
     private func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-    }
-
-    private static func kind(of event: TraceEvent) -> String {
-        switch event {
-        case .node: "node"
-        case .nodeNamed: "node-named"
-        case .edge: "edge"
-        case .subscribe: "subscribe"
-        case .observerStored: "observer-stored"
-        case .observerReleased: "observer-released"
-        case .next: "next"
-        case .error: "error"
-        case .completed: "completed"
-        case .disposed: "disposed"
-        case .violation: "violation"
-        case .end: "end"
-        case .object: "object"
-        case .capture: "capture"
-        case .snapshot: "snapshot"
-        case .alive: "alive"
-        case .holds: "holds"
-        }
     }
 }

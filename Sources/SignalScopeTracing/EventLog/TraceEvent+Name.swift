@@ -1,0 +1,24 @@
+extension TraceEvent {
+    /// The event's kind as reports and exports name it (`subscribe`, `next`, `alive`, ...).
+    public var name: String {
+        switch self {
+        case .node: "node"
+        case .nodeNamed: "node-named"
+        case .edge: "edge"
+        case .subscribe: "subscribe"
+        case .observerStored: "observer-stored"
+        case .observerReleased: "observer-released"
+        case .next: "next"
+        case .error: "error"
+        case .completed: "completed"
+        case .disposed: "disposed"
+        case .violation: "violation"
+        case .end: "end"
+        case .object: "object"
+        case .capture: "capture"
+        case .snapshot: "snapshot"
+        case .alive: "alive"
+        case .holds: "holds"
+        }
+    }
+}
