@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SignalScopeTesting", targets: ["SignalScopeTesting"]),
         .executable(name: "signalscope", targets: ["signalscope"]),
         .executable(name: "RuntimeTour", targets: ["RuntimeTour"]),
+        .plugin(name: "SignalScopeCheck", targets: ["SignalScopeCheck"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -59,6 +60,14 @@ let package = Package(
                 "SignalScope", "SignalScopeRendering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .plugin(
+            name: "SignalScopeCheck",
+            capability: .command(
+                intent: .custom(
+                    verb: "signalscope-check",
+                    description: "Run a command with SignalScope tracing on and fail on the leaks it finds")),
+            dependencies: ["signalscope"]
         ),
         .executableTarget(
             name: "PlantedLeaks",

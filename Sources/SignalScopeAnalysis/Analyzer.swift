@@ -30,11 +30,20 @@ extension Trace {
         var model = LeakModel(self)
         var findings: [Finding] = []
         for analyzer in Analyzers.standard { findings += analyzer.analyze(&model) }
-        return AnalysisReport(findings: grouped(findings))
+        return AnalysisReport(findings: AnalysisReport.grouped(findings))
+    }
+}
+
+extension AnalysisReport {
+    /// The findings of several traces as one report, for a command whose processes each
+    /// wrote a trace (`swift test` runs its test binary more than once): the same problem at
+    /// the same place in several of them is one finding whose count adds theirs.
+    public init(merging reports: [AnalysisReport]) {
+        self.init(findings: Self.grouped(reports.flatMap(\.findings)))
     }
 
     /// The same problem at the same place is one finding with a count; errors come first.
-    private func grouped(_ findings: [Finding]) -> [Finding] {
+    static func grouped(_ findings: [Finding]) -> [Finding] {
         var groups: [Finding] = []
         for finding in findings {
             if let index = groups.firstIndex(where: {

@@ -7,10 +7,13 @@ import Foundation
 
 /// Called once at load by CSignalScopeBootstrap: when `SIGNALSCOPE_TRACE` names a file,
 /// records the whole run into it (values too when `SIGNALSCOPE_VALUES=1`) and writes it
-/// out at exit. Problems are reported on standard error; they never stop the program.
+/// out at exit. `%p` in the name becomes the process id, so that every process of a
+/// command that starts several (`swift test` runs its test binary more than once) writes
+/// its own trace. Problems are reported on standard error; they never stop the program.
 @_cdecl("signalscope_bootstrap_from_environment")
 public func signalscopeBootstrapFromEnvironment() {
-    guard let path = getenv("SIGNALSCOPE_TRACE").map({ String(cString: $0) }), !path.isEmpty else { return }
+    guard let pattern = getenv("SIGNALSCOPE_TRACE").map({ String(cString: $0) }), !pattern.isEmpty else { return }
+    let path = pattern.replacing("%p", with: String(getpid()))
     let values = getenv("SIGNALSCOPE_VALUES").map { String(cString: $0) == "1" } ?? false
     do {
         try SignalScope.startRecording(to: URL(fileURLWithPath: path), values: values)

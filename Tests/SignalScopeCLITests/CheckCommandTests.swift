@@ -142,4 +142,18 @@ struct CheckCommandTests {
         #expect(failing.standardOutput.contains("check passed"), "the trace is still analysed")
         #expect(try cli.signalscope("check", "--ignore-exit-code", "--", plantedLeaks, "clean", "3").status == 0)
     }
+
+    @Test func everyTracedProcessOfACommandIsChecked() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        let twice = "\"$0\" >/dev/null && \"$0\" clean >/dev/null && \"$0\" >/dev/null"
+        let result = try cli.signalscope("check", "--keep-traces", "traces", "--format", "json", "--", "/bin/sh", "-c", twice, plantedLeaks)
+        #expect(result.status == 2, "stderr: \(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.path("traces")).count == 3)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        #expect(findings.count == 2, "the same leak in two processes is one finding")
+        let subject = try #require(findings.first { $0["rule"] as? String == "never-completed-subject" })
+        #expect(subject["count"] as? Int == 2)
+    }
 }

@@ -48,6 +48,23 @@ struct EnvironmentRecordingTests {
         #expect(delivered(by: search) == ["hints for \"swift\""], "only the last search result was delivered")
     }
 
+    @Test("%p in SIGNALSCOPE_TRACE becomes the process id, one trace per process")
+    func processIDPattern() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pattern = folder.appendingPathComponent("run-%p.sslog").path
+        for _ in 0..<2 {
+            #expect(try Self.run(Self.runtimeTour, environment: ["SIGNALSCOPE_TRACE": pattern]).status == 0)
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names.count == 2)
+        for name in names {
+            #expect(name.hasPrefix("run-") && !name.contains("%p") && Int(name.dropFirst(4).dropLast(6)) != nil)
+            #expect(try Trace(contentsOf: folder.appendingPathComponent(name)).isComplete)
+        }
+    }
+
     @Test("A SIGNALSCOPE_TRACE path that cannot be written is reported and the program still runs")
     func unwritableEnvironmentPath() throws {
         let executable = Self.runtimeTour

@@ -38,8 +38,8 @@ struct Check: ParsableCommand {
     @Option(help: ArgumentHelp("Skip these rules (comma-separated).", valueName: "rules"))
     var disableRules: String?
 
-    @Option(name: .customLong("trace-output"), help: "When wrapping a command, keep its trace at this path.")
-    var traceOutput: String?
+    @Option(help: "When wrapping a command, keep its traces (one per traced process) in this folder.")
+    var keepTraces: String?
 
     @Flag(help: "When wrapping a command, do not pass its non-zero exit code through.")
     var ignoreExitCode = false
@@ -59,26 +59,35 @@ struct Check: ParsableCommand {
         let accepted = try baseline.map(Baseline.read(from:))
 
         var commandStatus: Int32 = 0
-        let tracePath: String
+        var temporaryFolder: String?
+        defer { if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) } }
+        let tracePaths: [String]
         switch (trace, command.isEmpty) {
         case (nil, true): throw CLIError("give a trace file, or a command after -- to run traced")
         case (.some, false): throw CLIError("give either a trace file or a command after --, not both")
-        case (.some(let path), true): tracePath = path
+        case (.some(let path), true): tracePaths = [path]
         case (nil, false):
-            tracePath = traceOutput ?? temporaryTracePath()
-            commandStatus = try TracedRun(command: command, tracePath: tracePath, values: false).run()
+            let folder = try traceFolder()
+            if keepTraces == nil { temporaryFolder = folder }
+            commandStatus = try TracedRun(command: command, tracePath: "\(folder)/trace-%p.sslog", values: false).run()
             if commandStatus != 0 {
                 standardError("signalscope: \(command[0]) exited with status \(commandStatus)")
             }
-            guard FileManager.default.fileExists(atPath: tracePath) else {
+            tracePaths = tracesWritten(in: folder)
+            guard !tracePaths.isEmpty else {
                 throw CLIError(
                     "\(command[0]) wrote no trace: is it built with SignalScope, and does it exit normally (not by a crash)?")
             }
         }
-        defer { if traceOutput == nil && !command.isEmpty { try? FileManager.default.removeItem(atPath: tracePath) } }
 
-        let loaded = try TraceLoading.load(tracePath)
-        let findings = loaded.analyze().findings.filter { selected.includes($0.rule) }
+        var reports: [AnalysisReport] = []
+        var warnings: [String] = []
+        for path in tracePaths {
+            let loaded = try TraceLoading.load(path)
+            reports.append(loaded.analyze())
+            warnings += loaded.warnings
+        }
+        let findings = AnalysisReport(merging: reports).findings.filter { selected.includes($0.rule) }
         let resolver = SourceResolver()
         let report = CheckReport(
             entries: findings.map { finding in
@@ -88,7 +97,7 @@ struct Check: ParsableCommand {
                     isFailing: !isBaseline && threshold.fails(finding.severity),
                     path: resolver.path(for: finding.location.file))
             },
-            traceWarnings: loaded.warnings)
+            traceWarnings: warnings)
 
         for destination in destinations {
             if let path = destination.path {
@@ -106,9 +115,23 @@ struct Check: ParsableCommand {
         if !report.failing.isEmpty { throw ExitCode(2) }
     }
 
-    private func temporaryTracePath() -> String {
-        let name = "signalscope-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).sslog"
-        return FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+    /// Where the wrapped command's processes write their traces: `--keep-traces`, or a
+    /// temporary folder removed afterwards.
+    private func traceFolder() throws -> String {
+        let folder = keepTraces ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("signalscope-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)").path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CLIError("cannot create trace folder \(folder): \(reason(error))")
+        }
+        for stale in tracesWritten(in: folder) { try? FileManager.default.removeItem(atPath: stale) }
+        return folder
+    }
+
+    private func tracesWritten(in folder: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasPrefix("trace-") && $0.hasSuffix(".sslog") }.sorted().map { "\(folder)/\($0)" }
     }
 }
 

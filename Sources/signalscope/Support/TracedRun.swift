@@ -4,6 +4,7 @@ import Foundation
 /// built on SignalScope records itself with no code change.
 struct TracedRun {
     let command: [String]
+    /// The trace's path; `%p` becomes each traced process's id.
     let tracePath: String
     let values: Bool
 
@@ -14,7 +15,6 @@ struct TracedRun {
             throw CLIError("no command given after --")
         }
         let executable = try Self.resolve(name)
-        try? FileManager.default.removeItem(atPath: tracePath)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = Array(command.dropFirst())
