@@ -10,7 +10,7 @@ build: setup
 	$(SWIFT) build
 
 demo: setup
-	$(SWIFT) run RuntimeTour
+	$(SWIFT) run signalscope demo -o out
 
 # The capture scanner reads compiler-generated closure layouts, which differ between
 # debug and release builds, so its suite runs in both.

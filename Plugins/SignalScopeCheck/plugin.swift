@@ -17,7 +17,9 @@ struct SignalScopeCheck: CommandPlugin {
         // A plugin cannot choose its exit code; failing with the check's summary makes
         // `swift package` exit non-zero, which is what a CI gate needs.
         guard process.terminationStatus == 0 else {
-            throw CheckFailed(status: process.terminationStatus)
+            let failure = CheckFailed(status: process.terminationStatus)
+            Diagnostics.error(failure.description)
+            throw failure
         }
     }
 

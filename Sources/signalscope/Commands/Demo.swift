@@ -51,7 +51,7 @@ struct Demo: ParsableCommand {
         let checkReport = CheckReport(
             entries: report.findings.map {
                 CheckReport.Entry(
-                    finding: $0, isBaseline: false, isFailing: false, path: resolver.path(for: $0.location.file))
+                    finding: $0, isBaseline: false, isFailing: FailureThreshold.error.fails($0.severity), path: resolver.path(for: $0.location.file))
             },
             traceWarnings: trace.warnings)
         try write(Data(ReportFormat.text.render(checkReport, colored: false).utf8), "findings.txt", "findings")

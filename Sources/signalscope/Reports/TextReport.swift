@@ -1,3 +1,5 @@
+import SignalScope
+
 /// The human-readable report: one block per finding with its reference path drawn step by
 /// step and the usual fix, then a summary line. Colour only when writing to a terminal.
 enum TextReport {
@@ -26,7 +28,11 @@ enum TextReport {
         }
         let failing = report.failing.count
         let baselined = report.entries.count(where: \.isBaseline)
-        var summary = "\(report.count(.error)) errors, \(report.count(.warning)) warnings, \(report.count(.note)) notes"
+        func counted(_ severity: Severity) -> String {
+            let count = report.count(severity)
+            return "\(count) \(severity.rawValue)\(count == 1 ? "" : "s")"
+        }
+        var summary = "\(counted(.error)), \(counted(.warning)), \(counted(.note))"
         if baselined > 0 { summary += " (\(baselined) in baseline)" }
         summary += failing == 0 ? "; check passed" : "; check failed (\(failing) failing)"
         lines.append(paint(summary, failing == 0 ? "32" : "1;31"))
