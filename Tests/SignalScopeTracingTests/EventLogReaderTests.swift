@@ -53,6 +53,18 @@ struct EventLogReaderTests {
         #expect(try Trace(contentsOf: shorter).warnings.first?.contains("byte offset \(midRecord)") == true)
     }
 
+    @Test("Progress is reported in increasing fractions of the file, at most once per percent")
+    func progress() throws {
+        let sample = try Self.sampleLog()
+        var fractions: [Double] = []
+        _ = try Trace(contentsOf: sample.url) { fractions.append($0) }
+        #expect(!fractions.isEmpty)
+        #expect(fractions == fractions.sorted())
+        #expect(fractions.allSatisfy { $0 > 0 && $0 < 1 })
+        #expect(fractions.count <= 100)
+        #expect(fractions.count <= sample.recordOffsets.count)
+    }
+
     @Test("A corrupt record stops reading there with a warning, keeping what came before")
     func corrupt() throws {
         let sample = try Self.sampleLog()

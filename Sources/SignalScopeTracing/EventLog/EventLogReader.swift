@@ -10,12 +10,14 @@ struct EventLogReader {
 
     /// Visits every record of `bytes` in file order (records of different threads
     /// interleave: sort by sequence number for the order things happened), and returns the
-    /// warnings; `path` names the log in messages.
+    /// warnings; `path` names the log in messages. `progress` hears the fraction of the
+    /// bytes decoded, at most once per percent.
     static func visit(
-        _ bytes: UnsafeRawBufferPointer, path: String, _ visit: (TraceRecord) -> Void
+        _ bytes: UnsafeRawBufferPointer, path: String, progress: (Double) -> Void = { _ in },
+        _ visit: (TraceRecord) -> Void
     ) throws(TraceReadError) -> [String] {
         var reader = EventLogReader(bytes: bytes, path: path)
-        try reader.read(visit)
+        try reader.read(progress: progress, visit)
         return reader.warnings
     }
 
@@ -33,7 +35,7 @@ struct EventLogReader {
         let payload: Range<Int>
     }
 
-    private mutating func read(_ visit: (TraceRecord) -> Void) throws(TraceReadError) {
+    private mutating func read(progress: (Double) -> Void, _ visit: (TraceRecord) -> Void) throws(TraceReadError) {
         guard bytes.count >= EventLogFormat.headerSize, Array(bytes[0..<8]) == EventLogFormat.magic else {
             throw .notAnEventLog(path: path)
         }
@@ -46,7 +48,14 @@ struct EventLogReader {
             if raw.kind == .string, let (id, text) = decodeString(raw) { strings[id] = text }
         }
         var malformed: [String] = []
+        let step = max(bytes.count / 100, 1)
+        var nextReport = step
+        let size = Double(bytes.count)
         let tail = scan { raw in
+            if raw.offset >= nextReport {
+                progress(Double(raw.offset) / size)
+                nextReport = raw.offset + step
+            }
             guard raw.kind != .string else { return }
             guard let event = decode(raw, strings: strings) else {
                 malformed.append("\(path): record at byte offset \(raw.offset) is malformed and was skipped")

@@ -117,7 +117,11 @@ public struct Trace: Sendable {
 
     /// Reads a trace from an event log file. The file is mapped, not loaded, so with
     /// ``Detail/liveEntities`` a large log is read in memory that grows with what is alive.
-    public init(contentsOf url: URL, detail: Detail = .everything) throws(TraceReadError) {
+    /// `progress` hears the fraction of the file read so far (0 to 1), at most once per
+    /// percent, for tools that show a progress bar.
+    public init(
+        contentsOf url: URL, detail: Detail = .everything, progress: (Double) -> Void = { _ in }
+    ) throws(TraceReadError) {
         let data: Data
         do {
             data = try Data(contentsOf: url, options: .alwaysMapped)
@@ -125,19 +129,19 @@ public struct Trace: Sendable {
             let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
             throw .unreadable(path: url.path, reason: reason)
         }
-        try self.init(data: data, path: url.path, detail: detail)
+        try self.init(data: data, path: url.path, detail: detail, progress: progress)
     }
 
     private init(detail: Detail) {
         self.detail = detail
     }
 
-    init(data: Data, path: String, detail: Detail) throws(TraceReadError) {
+    init(data: Data, path: String, detail: Detail, progress: (Double) -> Void = { _ in }) throws(TraceReadError) {
         var trace = Trace(detail: detail)
         var failure: TraceReadError?
         trace.warnings = data.withUnsafeBytes { bytes in
             do {
-                return try EventLogReader.visit(bytes, path: path) { record in
+                return try EventLogReader.visit(bytes, path: path, progress: progress) { record in
                     if detail == .everything { trace.records.append(record) }
                     trace.apply(record.event)
                 }

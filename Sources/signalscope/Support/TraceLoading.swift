@@ -11,12 +11,15 @@ enum TraceLoading {
             throw CLIError("no such trace: \(path)")
         }
         guard !isDirectory.boolValue else { throw CLIError("\(path) is a directory, not a trace") }
-        let status = TerminalStatus()
-        status.show("reading \(path)…")
+        // Small traces read in a blink; a bar for them would only flicker.
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let status = TerminalStatus(enabled: size > 8 << 20)
         defer { status.clear() }
         let trace: Trace
         do {
-            trace = try Trace(contentsOf: URL(fileURLWithPath: path))
+            trace = try Trace(contentsOf: URL(fileURLWithPath: path)) { fraction in
+                status.showProgress("reading \(path)", fraction: fraction)
+            }
         } catch {
             throw CLIError(error.description)
         }
@@ -25,14 +28,23 @@ enum TraceLoading {
     }
 }
 
-/// A single status line on standard error, shown only when it is a terminal, so that logs
-/// and pipes never receive it.
+/// A single progress line on standard error, drawn only when it is a terminal, so that
+/// logs and pipes never receive it.
 struct TerminalStatus {
-    private let enabled = isatty(STDERR_FILENO) == 1
+    private let enabled: Bool
 
-    func show(_ text: String) {
+    init(enabled: Bool = true) {
+        self.enabled = enabled && isatty(STDERR_FILENO) == 1
+    }
+
+    /// `label [#########           ]  45%`, redrawn in place.
+    func showProgress(_ label: String, fraction: Double) {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(text)".utf8))
+        let width = 30
+        let filled = Int((min(max(fraction, 0), 1) * Double(width)).rounded())
+        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+        let percent = Int((fraction * 100).rounded())
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(label) [\(bar)] \(percent)%".utf8))
     }
 
     func clear() {
