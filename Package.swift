@@ -74,6 +74,11 @@ let package = Package(
             dependencies: ["SignalScope"],
             path: "Examples/PlantedLeaks"
         ),
+        .executableTarget(name: "ObserveSelfLeak", dependencies: ["SignalScope"], path: "Examples/ObserveSelfLeak"),
+        .executableTarget(name: "SubjectNeverCompleted", dependencies: ["SignalScope"], path: "Examples/SubjectNeverCompleted"),
+        .executableTarget(name: "CellReuseLeak", dependencies: ["SignalScope"], path: "Examples/CellReuseLeak"),
+        .executableTarget(name: "InfiniteSignalDropped", dependencies: ["SignalScope"], path: "Examples/InfiniteSignalDropped"),
+        .executableTarget(name: "ColdSignalTwice", dependencies: ["SignalScope"], path: "Examples/ColdSignalTwice"),
         .executableTarget(
             name: "RuntimeTour",
             dependencies: ["SignalScope"],
@@ -103,7 +108,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SignalScopeCLITests",
-            dependencies: ["signalscope", "PlantedLeaks"]
+            dependencies: [
+                "signalscope", "PlantedLeaks",
+                "ObserveSelfLeak", "SubjectNeverCompleted", "CellReuseLeak", "InfiniteSignalDropped", "ColdSignalTwice",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

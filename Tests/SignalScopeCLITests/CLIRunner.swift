@@ -35,6 +35,10 @@ struct CLIRunner {
 
     /// Runs `signalscope` with `arguments` in the folder and waits for it.
     func signalscope(_ arguments: String...) throws -> Result {
+        try signalscope(arguments)
+    }
+
+    func signalscope(_ arguments: [String]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.product("signalscope"))
         process.arguments = arguments
@@ -52,5 +56,31 @@ struct CLIRunner {
             status: process.terminationStatus,
             standardOutput: String(decoding: outData, as: UTF8.self),
             standardError: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// The `// planted: <rule>` markers of an example's `main.swift`, as `rule:line`: the
+    /// findings `check` must report for it, exactly.
+    static func plantedMarkers(in example: String) throws -> Set<String> {
+        let source = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/\(example)/main.swift")
+        let lines = try String(contentsOf: source, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        var markers: Set<String> = []
+        for (index, line) in lines.enumerated() {
+            if let range = line.range(of: "// planted: ") {
+                markers.insert("\(line[range.upperBound...]):\(index + 1)")
+            }
+        }
+        return markers
+    }
+
+    /// The `rule:line` of each finding of a decoded JSON report.
+    static func ruleAndLine(of findings: [[String: Any]]) -> Set<String> {
+        Set(findings.compactMap { finding -> String? in
+            guard let rule = finding["rule"] as? String, let location = finding["location"] as? [String: Any],
+                let line = location["line"] as? Int
+            else { return nil }
+            return "\(rule):\(line)"
+        })
     }
 }

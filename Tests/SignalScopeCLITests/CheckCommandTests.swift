@@ -8,21 +8,6 @@ import FoundationXML
 struct CheckCommandTests {
     let plantedLeaks = CLIRunner.product("PlantedLeaks")
 
-    /// The `planted: rule` markers of the example: the leaks `check` must find, exactly.
-    static func plantedMarkers() throws -> Set<String> {
-        let source = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Examples/PlantedLeaks/main.swift")
-        let lines = try String(contentsOf: source, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        var markers: Set<String> = []
-        for (index, line) in lines.enumerated() {
-            if let range = line.range(of: "// planted: ") {
-                markers.insert("\(line[range.upperBound...]):\(index + 1)")
-            }
-        }
-        return markers
-    }
-
     func decodeJSON(_ path: String) throws -> [String: Any] {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -39,13 +24,8 @@ struct CheckCommandTests {
         let report = try decodeJSON(cli.path("report.json"))
         #expect(report["version"] as? Int == 1)
         let findings = try #require(report["findings"] as? [[String: Any]])
-        let found = Set(findings.compactMap { finding -> String? in
-            guard let rule = finding["rule"] as? String, let location = finding["location"] as? [String: Any],
-                let line = location["line"] as? Int
-            else { return nil }
-            return "\(rule):\(line)"
-        })
-        #expect(found == (try Self.plantedMarkers()))
+        let found = CLIRunner.ruleAndLine(of: findings)
+        #expect(found == (try CLIRunner.plantedMarkers(in: "PlantedLeaks")))
         for finding in findings {
             #expect((finding["path"] as? [String])?.isEmpty == false)
             #expect((finding["hint"] as? String)?.isEmpty == false)
