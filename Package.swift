@@ -74,6 +74,13 @@ let package = Package(
             dependencies: ["SignalScope"],
             path: "Examples/PlantedLeaks"
         ),
+        .executableTarget(name: "Countdown", dependencies: ["SignalScope"], path: "Examples/Countdown"),
+        .executableTarget(name: "SearchHints", dependencies: ["SignalScope"], path: "Examples/SearchHints"),
+        .executableTarget(name: "UsernameCheck", dependencies: ["SignalScope"], path: "Examples/UsernameCheck"),
+        .executableTarget(name: "TokenRefresh", dependencies: ["SignalScope"], path: "Examples/TokenRefresh"),
+        .executableTarget(name: "ZipRefresh", dependencies: ["SignalScope"], path: "Examples/ZipRefresh"),
+        .executableTarget(name: "LikeCommand", dependencies: ["SignalScope"], path: "Examples/LikeCommand"),
+        .executableTarget(name: "ViewModelErrors", dependencies: ["SignalScope"], path: "Examples/ViewModelErrors"),
         .executableTarget(name: "ObserveSelfLeak", dependencies: ["SignalScope"], path: "Examples/ObserveSelfLeak"),
         .executableTarget(name: "SubjectNeverCompleted", dependencies: ["SignalScope"], path: "Examples/SubjectNeverCompleted"),
         .executableTarget(name: "CellReuseLeak", dependencies: ["SignalScope"], path: "Examples/CellReuseLeak"),
@@ -111,6 +118,7 @@ let package = Package(
             dependencies: [
                 "signalscope", "PlantedLeaks",
                 "ObserveSelfLeak", "SubjectNeverCompleted", "CellReuseLeak", "InfiniteSignalDropped", "ColdSignalTwice",
+                "Countdown", "SearchHints", "UsernameCheck", "TokenRefresh", "ZipRefresh", "LikeCommand", "ViewModelErrors",
             ]
         ),
     ],

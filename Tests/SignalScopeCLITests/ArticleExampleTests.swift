@@ -1,10 +1,12 @@
 import Foundation
 import Testing
 
-/// The leaky examples from the RAC articles: each must report exactly its planted finding,
-/// at its line, and its `--fixed` variant nothing at all.
-@Suite("Leaky examples and their fixes")
+/// The examples from the RAC articles, traced by `signalscope check`: the clean patterns
+/// report nothing; each leaky trap reports exactly its planted finding, at its line, and
+/// its `--fixed` variant nothing at all.
+@Suite("Examples from the RAC articles")
 struct ArticleExampleTests {
+    static let cleanExamples = ["Countdown", "SearchHints", "UsernameCheck", "TokenRefresh", "ZipRefresh", "LikeCommand", "ViewModelErrors"]
     static let leakyExamples = ["ObserveSelfLeak", "SubjectNeverCompleted", "CellReuseLeak", "InfiniteSignalDropped", "ColdSignalTwice"]
 
     func findings(of example: String, _ arguments: String...) throws -> (status: Int32, findings: [[String: Any]]) {
@@ -31,5 +33,13 @@ struct ArticleExampleTests {
         let fixed = try findings(of: example, "--fixed")
         #expect(fixed.status == 0)
         #expect(fixed.findings.isEmpty, "\(fixed.findings)")
+    }
+
+    @Test(arguments: cleanExamples)
+    func cleanPatternReportsNothing(example: String) throws {
+        #expect(try CLIRunner.plantedMarkers(in: example).isEmpty)
+        let clean = try findings(of: example)
+        #expect(clean.status == 0)
+        #expect(clean.findings.isEmpty, "\(clean.findings)")
     }
 }
