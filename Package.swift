@@ -81,6 +81,8 @@ let package = Package(
         .executableTarget(name: "ZipRefresh", dependencies: ["SignalScope"], path: "Examples/ZipRefresh"),
         .executableTarget(name: "LikeCommand", dependencies: ["SignalScope"], path: "Examples/LikeCommand"),
         .executableTarget(name: "ViewModelErrors", dependencies: ["SignalScope"], path: "Examples/ViewModelErrors"),
+        .executableTarget(name: "CacheThenNetwork", dependencies: ["SignalScope"], path: "Examples/CacheThenNetwork"),
+        .executableTarget(name: "DelegateSignal", dependencies: ["SignalScope"], path: "Examples/DelegateSignal"),
         .executableTarget(name: "ObserveSelfLeak", dependencies: ["SignalScope"], path: "Examples/ObserveSelfLeak"),
         .executableTarget(name: "SubjectNeverCompleted", dependencies: ["SignalScope"], path: "Examples/SubjectNeverCompleted"),
         .executableTarget(name: "CellReuseLeak", dependencies: ["SignalScope"], path: "Examples/CellReuseLeak"),
@@ -119,6 +121,7 @@ let package = Package(
                 "signalscope", "PlantedLeaks",
                 "ObserveSelfLeak", "SubjectNeverCompleted", "CellReuseLeak", "InfiniteSignalDropped", "ColdSignalTwice",
                 "Countdown", "SearchHints", "UsernameCheck", "TokenRefresh", "ZipRefresh", "LikeCommand", "ViewModelErrors",
+                "CacheThenNetwork", "DelegateSignal",
             ]
         ),
     ],

@@ -6,7 +6,10 @@ import Testing
 /// its `--fixed` variant nothing at all.
 @Suite("Examples from the RAC articles")
 struct ArticleExampleTests {
-    static let cleanExamples = ["Countdown", "SearchHints", "UsernameCheck", "TokenRefresh", "ZipRefresh", "LikeCommand", "ViewModelErrors"]
+    static let cleanExamples = [
+        "Countdown", "SearchHints", "UsernameCheck", "TokenRefresh", "CacheThenNetwork", "LikeCommand", "ViewModelErrors",
+        "ZipRefresh", "DelegateSignal",
+    ]
     static let leakyExamples = ["ObserveSelfLeak", "SubjectNeverCompleted", "CellReuseLeak", "InfiniteSignalDropped", "ColdSignalTwice"]
 
     func findings(of example: String, _ arguments: String...) throws -> (status: Int32, findings: [[String: Any]]) {
