@@ -46,6 +46,7 @@ let package = Package(
         ),
         .target(name: "CSignalScopeBootstrap"),
         .target(name: "CTracingSupport"),
+        .target(name: "CSignalScopeCLISupport"),
         .target(
             name: "SignalScope",
             dependencies: ["SignalScopeCore", "SignalScopeTracing", "SignalScopeAnalysis", "SignalScopeRendering"]
@@ -57,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "signalscope",
             dependencies: [
-                "SignalScope", "SignalScopeRendering",
+                "SignalScope", "SignalScopeRendering", "CSignalScopeCLISupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -38,8 +38,9 @@ struct CLIRunner {
         try signalscope(arguments)
     }
 
-    func signalscope(_ arguments: [String]) throws -> Result {
+    func signalscope(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
         let process = Process()
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.executableURL = URL(fileURLWithPath: Self.product("signalscope"))
         process.arguments = arguments
         process.currentDirectoryURL = folder

@@ -60,4 +60,18 @@ struct OtherCommandTests {
         let toStandardOutput = try cli.signalscope("export", "t.sslog", "--jsonl", "-")
         #expect(toStandardOutput.standardOutput.hasPrefix("{"))
     }
+
+    @Test func theToolNeverTracesItself() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        #expect(try cli.signalscope("record", "-o", "t.sslog", "--", plantedLeaks).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: cli.path("t.sslog")))
+        let result = try cli.signalscope(
+            ["check", "t.sslog", "--fail-on", "never"], environment: ["SIGNALSCOPE_TRACE": cli.path("t.sslog")])
+        #expect(result.status == 0, "stderr: \(result.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.path("t.sslog"))) == before, "the trace it reads is untouched")
+        let demo = try cli.signalscope(["demo", "-o", "out"], environment: ["SIGNALSCOPE_TRACE": cli.path("tool.sslog")])
+        #expect(demo.status == 0, "stderr: \(demo.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: cli.path("tool.sslog")))
+    }
 }

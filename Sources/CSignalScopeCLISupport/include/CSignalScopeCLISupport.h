@@ -1,0 +1,1 @@
+// No API: linking this target keeps the signalscope tool from tracing itself.
