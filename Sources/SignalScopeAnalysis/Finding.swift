@@ -26,7 +26,9 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, CustomStringConver
 
 /// One problem an analyzer found, with its proof and the usual fix.
 public struct Finding: Sendable, Hashable, CustomStringConvertible {
+    /// The rule that found it; its id is stable and documented in `docs/analyzers.md`.
     public let rule: RuleID
+    /// How serious it is: errors are proven leaks, warnings likely problems, notes hints.
     public let severity: Severity
     /// What is wrong, in one sentence.
     public let message: String
@@ -42,6 +44,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// occurrence), for tools that highlight them.
     public internal(set) var entities: [TraceEntity]
 
+    /// Makes a finding; analyzers do, and tools that merge reports may.
     public init(
         rule: RuleID, severity: Severity, message: String, location: TraceSite, path: [String], hint: String,
         entities: [TraceEntity] = [], count: Int = 1
@@ -65,6 +68,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
 
 /// Everything the analyzers found in a trace, errors first.
 public struct AnalysisReport: Sendable {
+    /// Every finding, errors first, the same problem at the same place grouped into one.
     public let findings: [Finding]
 
     /// The findings of `severity`.

@@ -2,10 +2,14 @@ import SignalScopeCore
 
 /// Where something was created or subscribed, as a trace stores it.
 public struct TraceSite: Sendable, Hashable, CustomStringConvertible {
+    /// The file, as `#fileID` gives it (`Module/File.swift`).
     public let file: String
+    /// The line in the file.
     public let line: Int
+    /// The enclosing declaration, as `#function` gives it.
     public let function: String
 
+    /// Makes a site from its parts.
     public init(file: String, line: Int, function: String) {
         self.file = file
         self.line = line
@@ -55,6 +59,7 @@ public struct TraceRecord: Sendable, Hashable {
     public let timestamp: UInt64
     /// The recording's small id for the thread that made the record.
     public let thread: UInt32
+    /// What happened.
     public let event: TraceEvent
 }
 

@@ -9,12 +9,15 @@ import SignalScopeCore
 public struct Trace: Sendable {
     /// A node of the signal graph.
     public struct Node: Sendable, Hashable {
+        /// The node's id, unique in the process that recorded it.
         public let id: NodeID
+        /// What the node is: a signal, a subject, a property, an operator stage, ...
         public let kind: NodeKind
         /// The operator or factory that made it: `map`, `subject`, `createSignal`, ...
         public let name: String
         /// The name given with `named(_:)`, if any.
         public internal(set) var userName: String?
+        /// Where the user's code created it.
         public let site: TraceSite
         /// Its parents: those declared at creation, then those that arrived later (inner
         /// signals), each once.
@@ -29,7 +32,9 @@ public struct Trace: Sendable {
 
     /// A user object an observer closure captured.
     public struct Object: Sendable, Hashable {
+        /// The object's id in the trace (not its address, which may be reused).
         public let id: ObjectID
+        /// The object's type, as the Swift runtime names it.
         public let typeName: String
         /// Its address when first seen (addresses are reused once objects go away).
         public let address: UInt64
@@ -52,10 +57,14 @@ public struct Trace: Sendable {
 
     /// One subscription.
     public struct Subscription: Sendable, Hashable {
+        /// The subscription's id, unique in the process that recorded it.
         public let id: SubscriptionID
+        /// The node it subscribed to.
         public let node: NodeID
         /// The subscription whose creation block made this one.
         public let parent: SubscriptionID?
+        /// Where the user's code subscribed (for operators' inner subscriptions, where the
+        /// operator was applied).
         public let site: TraceSite
         /// The values it received, as summaries (`nil` when values were not recorded).
         public internal(set) var values: [String?] = []
@@ -98,6 +107,7 @@ public struct Trace: Sendable {
     public private(set) var records: [TraceRecord] = []
     /// Problems met while reading (a truncated or damaged tail); empty for a sound log.
     public private(set) var warnings: [String] = []
+    /// Every node the trace saw created, by id.
     public private(set) var nodes: [NodeID: Node] = [:]
     /// The subscriptions (with ``Detail/liveEntities``, only those still live at the end).
     public private(set) var subscriptions: [SubscriptionID: Subscription] = [:]
@@ -110,6 +120,7 @@ public struct Trace: Sendable {
     public private(set) var rootSubscriptions: [NodeID: Set<SubscriptionID>] = [:]
     /// Whether the recording stopped cleanly (rather than being cut off).
     public private(set) var isComplete = false
+    /// The user objects observer closures were found to capture, by id.
     public private(set) var objects: [ObjectID: Object] = [:]
     /// Whether the trace ends with a snapshot of what was alive (recordings that stopped
     /// cleanly do).
