@@ -69,15 +69,13 @@ struct Check: ParsableCommand {
         case (nil, false):
             let folder = try traceFolder()
             if keepTraces == nil { temporaryFolder = folder }
-            commandStatus = try TracedRun(command: command, tracePath: "\(folder)/trace-%p.sslog", values: false).run()
+            let run = TracedRun(command: command, tracePath: "\(folder)/trace-%p.sslog", values: false)
+            commandStatus = try run.run()
             if commandStatus != 0 {
                 standardError("signalscope: \(command[0]) exited with status \(commandStatus)")
             }
             tracePaths = tracesWritten(in: folder)
-            guard !tracePaths.isEmpty else {
-                throw CLIError(
-                    "\(command[0]) wrote no trace: is it built with SignalScope, and does it exit normally (not by a crash)?")
-            }
+            guard !tracePaths.isEmpty else { throw run.wroteNoTrace }
         }
 
         var reports: [AnalysisReport] = []
@@ -88,16 +86,7 @@ struct Check: ParsableCommand {
             warnings += loaded.warnings
         }
         let findings = AnalysisReport(merging: reports).findings.filter { selected.includes($0.rule) }
-        let resolver = SourceResolver()
-        let report = CheckReport(
-            entries: findings.map { finding in
-                let isBaseline = accepted?.contains(finding) ?? false
-                return CheckReport.Entry(
-                    finding: finding, isBaseline: isBaseline,
-                    isFailing: !isBaseline && threshold.fails(finding.severity),
-                    path: resolver.path(for: finding.location.file))
-            },
-            traceWarnings: warnings)
+        let report = CheckReport(findings: findings, threshold: threshold, baseline: accepted, traceWarnings: warnings)
 
         for destination in destinations {
             if let path = destination.path {

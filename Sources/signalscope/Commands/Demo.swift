@@ -47,13 +47,7 @@ struct Demo: ParsableCommand {
         let chrome: Data
         do { chrome = try ChromeTraceExporter.json(trace) } catch { throw CLIError("cannot export the trace: \(error)") }
         try write(chrome, "trace.json", "Chrome trace")
-        let resolver = SourceResolver()
-        let checkReport = CheckReport(
-            entries: report.findings.map {
-                CheckReport.Entry(
-                    finding: $0, isBaseline: false, isFailing: FailureThreshold.error.fails($0.severity), path: resolver.path(for: $0.location.file))
-            },
-            traceWarnings: trace.warnings)
+        let checkReport = CheckReport(findings: report.findings, threshold: .error, traceWarnings: trace.warnings)
         try write(Data(ReportFormat.text.render(checkReport, colored: false).utf8), "findings.txt", "findings")
         try write(Data(ReportFormat.sarif.render(checkReport, colored: false).utf8), "findings.sarif", "findings (SARIF)")
         print("\n\(report.findings.count) findings (the demo leaks on purpose):\n")

@@ -19,10 +19,11 @@ struct Record: ParsableCommand {
 
     func run() throws {
         guard !command.isEmpty else { throw CLIError("give the command to record after --") }
-        let status = try TracedRun(command: command, tracePath: output, values: values).run()
+        let run = TracedRun(command: command, tracePath: output, values: values)
+        let status = try run.run()
         if status != 0 { standardError("signalscope: \(command[0]) exited with status \(status)") }
         if !FileManager.default.fileExists(atPath: output) {
-            throw CLIError("\(command[0]) wrote no trace: is it built with SignalScope, and does it exit normally?")
+            throw run.wroteNoTrace
         }
         standardError("signalscope: trace written to \(output)")
         if status != 0 { throw ExitCode(status) }

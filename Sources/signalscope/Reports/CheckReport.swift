@@ -11,11 +11,31 @@ struct CheckReport {
         let isFailing: Bool
         /// The finding's file relative to the current directory, where it could be found.
         let path: String
+
+        /// The message, the proving path one step a line, and the fix: the body every
+        /// format that has room for one shows.
+        var details: String {
+            ([finding.message] + finding.path + ["fix: \(finding.hint)"]).joined(separator: "\n")
+        }
     }
 
     let entries: [Entry]
     /// Warnings met while reading the trace (a truncated tail).
     let traceWarnings: [String]
+
+    /// Judges `findings`: those `baseline` lists never fail; the rest fail at or above
+    /// `threshold`. Files are resolved against the current directory.
+    init(findings: [Finding], threshold: FailureThreshold, baseline: Baseline? = nil, traceWarnings: [String]) {
+        let resolver = SourceResolver()
+        entries = findings.map { finding in
+            let isBaseline = baseline?.contains(finding) ?? false
+            return Entry(
+                finding: finding, isBaseline: isBaseline,
+                isFailing: !isBaseline && threshold.fails(finding.severity),
+                path: resolver.path(for: finding.location.file))
+        }
+        self.traceWarnings = traceWarnings
+    }
 
     var failing: [Entry] { entries.filter(\.isFailing) }
 

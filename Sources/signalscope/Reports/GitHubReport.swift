@@ -6,8 +6,7 @@ enum GitHubReport {
             let finding = entry.finding
             let command = entry.isBaseline || finding.severity == .note ? "notice" : finding.severity.rawValue
             let title = "signalscope \(finding.rule)\(entry.isBaseline ? " (baseline)" : "")"
-            let message = ([finding.message] + finding.path + ["fix: \(finding.hint)"]).joined(separator: "\n")
-            return "::\(command) file=\(property(entry.path)),line=\(finding.location.line),title=\(property(title))::\(data(message))\n"
+            return "::\(command) file=\(property(entry.path)),line=\(finding.location.line),title=\(property(title))::\(data(entry.details))\n"
         }.joined()
     }
 

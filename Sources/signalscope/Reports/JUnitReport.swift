@@ -18,9 +18,8 @@ enum JUnitReport {
             xml += "    <testcase classname=\"signalscope\" name=\"\(rule)\">\n"
             for entry in entries where entry.isFailing {
                 let finding = entry.finding
-                let body = ([finding.message] + finding.path + ["fix: \(finding.hint)"]).joined(separator: "\n")
                 xml += "      <failure type=\"\(finding.severity)\" message=\"\(Markup.xmlEscaped("\(entry.path):\(finding.location.line): \(finding.message)"))\">"
-                xml += "\(Markup.xmlEscaped(body))</failure>\n"
+                xml += "\(Markup.xmlEscaped(entry.details))</failure>\n"
             }
             let passed = entries.filter { !$0.isFailing }
             if !passed.isEmpty {

@@ -2,7 +2,7 @@ import SignalScope
 
 /// SARIF 2.1.0, the format GitHub code scanning reads: every rule with its help, and a
 /// result per finding with its level and a physical location relative to the current
-/// directory. Baseline findings carry `baselineState: unchanged` and level `note`.
+/// directory. Levels are the severities' names, which SARIF shares. Baseline findings carry `baselineState: unchanged` and level `note`.
 enum SARIFReport {
     static func render(_ report: CheckReport) -> String {
         let rules: [[String: Any]] = RuleID.allCases.map { rule in
@@ -15,12 +15,11 @@ enum SARIFReport {
         }
         let results: [[String: Any]] = report.entries.map { entry in
             let finding = entry.finding
-            let text = ([finding.message] + finding.path + ["fix: \(finding.hint)"]).joined(separator: "\n")
             var result: [String: Any] = [
                 "ruleId": finding.rule.rawValue,
                 "ruleIndex": RuleID.allCases.firstIndex(of: finding.rule) ?? 0,
-                "level": entry.isBaseline ? "note" : level(finding.severity),
-                "message": ["text": text],
+                "level": entry.isBaseline ? "note" : finding.severity.rawValue,
+                "message": ["text": entry.details],
                 "locations": [[
                     "physicalLocation": [
                         "artifactLocation": ["uri": entry.path, "uriBaseId": "%SRCROOT%"],
@@ -42,13 +41,5 @@ enum SARIFReport {
                 "results": results,
             ]],
         ])
-    }
-
-    private static func level(_ severity: Severity) -> String {
-        switch severity {
-        case .error: "error"
-        case .warning: "warning"
-        case .note: "note"
-        }
     }
 }

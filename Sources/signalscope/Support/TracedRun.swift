@@ -34,6 +34,11 @@ struct TracedRun {
         }
     }
 
+    /// The error for a run that left no trace behind.
+    var wroteNoTrace: CLIError {
+        CLIError("\(command[0]) wrote no trace: is it built with SignalScope, and does it exit normally (not by a crash)?")
+    }
+
     /// The executable `name` names: a path as given, otherwise the first match on `PATH`.
     static func resolve(_ name: String) throws -> String {
         let manager = FileManager.default

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Writes `data` to `path` (`-` is standard output), creating its folder, with a one-line
+/// error naming the path.
+///
+/// A new or regular file is replaced atomically, so that a failed run never leaves half a
+/// report. Anything else (a symlink, `/dev/stdout`, a pipe) is written in place: replacing
+/// it would swap the link or device for a plain file.
+func writeOutput(_ data: Data, to path: String) throws {
+    if path == "-" {
+        FileHandle.standardOutput.write(data)
+        return
+    }
+    let url = URL(fileURLWithPath: path)
+    let manager = FileManager.default
+    do {
+        if let type = try? manager.attributesOfItem(atPath: path)[.type] as? FileAttributeType, type != .typeRegular {
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw CLIError("cannot write \(path): permission denied or not writable")
+            }
+            defer { try? handle.close() }
+            let target = try? manager.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type] as? FileAttributeType
+            if target == .typeRegular { try handle.truncate(atOffset: 0) }
+            try handle.write(contentsOf: data)
+        } else {
+            try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url, options: .atomic)
+        }
+    } catch let error as CLIError {
+        throw error
+    } catch {
+        throw CLIError("cannot write \(path): \(reason(error))")
+    }
+}
+
+/// The short reason of a Foundation error, without its domain and code.
+func reason(_ error: any Error) -> String {
+    let nsError = error as NSError
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+        let posix = POSIXErrorCode(rawValue: Int32(underlying.code)), underlying.domain == NSPOSIXErrorDomain
+    {
+        return String(cString: strerror(posix.rawValue))
+    }
+    return nsError.localizedDescription
+}
