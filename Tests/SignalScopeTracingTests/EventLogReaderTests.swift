@@ -65,6 +65,17 @@ struct EventLogReaderTests {
         #expect(fractions.count <= sample.recordOffsets.count)
     }
 
+    @Test("Every event is counted, whether the trace keeps the records or only live entities")
+    func eventCount() throws {
+        let sample = try Self.sampleLog()
+        let strings = sample.recordOffsets.count { sample.bytes[$0 + 4] == 1 }
+        let everything = try Trace(contentsOf: sample.url)
+        #expect(strings > 0)
+        #expect(everything.eventCount == sample.recordOffsets.count - strings)
+        #expect(everything.eventCount == everything.records.count)
+        #expect(try Trace(contentsOf: sample.url, detail: .liveEntities).eventCount == everything.eventCount)
+    }
+
     @Test("A corrupt record stops reading there with a warning, keeping what came before")
     func corrupt() throws {
         let sample = try Self.sampleLog()

@@ -105,6 +105,9 @@ public struct Trace: Sendable {
     public let detail: Detail
     /// Every record, in the order things happened (empty with ``Detail/liveEntities``).
     public private(set) var records: [TraceRecord] = []
+    /// How many events the log held (its records apart from the string table), whatever
+    /// ``detail`` kept of them.
+    public private(set) var eventCount = 0
     /// Problems met while reading (a truncated or damaged tail); empty for a sound log.
     public private(set) var warnings: [String] = []
     /// Every node the trace saw created, by id.
@@ -153,6 +156,7 @@ public struct Trace: Sendable {
         trace.warnings = data.withUnsafeBytes { bytes in
             do {
                 return try EventLogReader.visit(bytes, path: path, progress: progress) { record in
+                    trace.eventCount += 1
                     if detail == .everything { trace.records.append(record) }
                     trace.apply(record.event)
                 }
