@@ -31,8 +31,14 @@ struct CaptureScannerTests {
 
     private func stored<Value>(_ closure: @escaping (Value) -> Void) -> Stored<Value> { Stored(closure) }
 
+    /// Scans as when the observer is stored (read directly) and as at the closing snapshot
+    /// (read through the kernel), which must agree; the second scan also meets the first
+    /// one's cached layouts.
     private func scan<Value>(_ stored: Stored<Value>) -> [CaptureScanner.Captured] {
-        stored.context.map(CaptureScanner.strongCaptures(ofContext:)) ?? []
+        guard let context = stored.context else { return [] }
+        let held = CaptureScanner.strongCaptures(ofContext: context, isHeld: true)
+        #expect(CaptureScanner.strongCaptures(ofContext: context, isHeld: false) == held)
+        return held
     }
 
     private func captures<Value>(of stored: Stored<Value>) -> [UInt] {
@@ -109,8 +115,9 @@ struct CaptureScannerTests {
 
     @Test("a word that is not a heap object yields nothing, without faulting")
     func notAContext() {
-        #expect(CaptureScanner.strongCaptures(ofContext: UnsafeRawPointer(bitPattern: 0x10)!).isEmpty)
-        #expect(CaptureScanner.strongCaptures(ofContext: UnsafeRawPointer(bitPattern: 0x7fff_dead_0000)!).isEmpty)
+        #expect(CaptureScanner.strongCaptures(ofContext: UnsafeRawPointer(bitPattern: 0x10)!, isHeld: false).isEmpty)
+        #expect(
+            CaptureScanner.strongCaptures(ofContext: UnsafeRawPointer(bitPattern: 0x7fff_dead_0000)!, isHeld: false).isEmpty)
     }
 
     @Test("an object held twice by a closure's captures counts twice")

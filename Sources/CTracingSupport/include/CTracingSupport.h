@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /// Resolves a mangled type name (symbolic references included, so it must be read in
 /// place) to its type metadata, or NULL. Exported by libswiftCore.
@@ -25,6 +26,11 @@ char *_Nullable swift_demangle(
 /// Copies `count` bytes from `address` into `destination` if all of them are readable;
 /// returns false, without faulting, if they are not.
 bool signalscope_read_memory(void *_Nonnull destination, const void *_Nullable address, size_t count);
+
+/// Reads the word at each of `addresses` into `values`, setting `readable` for each, with
+/// as few system calls as the unreadable ones allow. Addresses must be 8-byte aligned.
+void signalscope_read_words(
+    const uintptr_t *_Nonnull addresses, uintptr_t *_Nonnull values, bool *_Nonnull readable, size_t count);
 
 /// The usable size of the heap block starting at `block` (which must be one).
 size_t signalscope_heap_block_size(void *_Nonnull block);

@@ -116,14 +116,17 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         }
         let contexts = closures.contexts.map { UInt(bitPattern: $0) }
         live.storedObserver(subscription, contexts: contexts)
-        recordCaptures(of: subscription, contexts: contexts)
+        recordCaptures(of: subscription, contexts: contexts, isHeld: true)
     }
 
-    /// Scans an observer's closure contexts and records what they capture.
-    private func recordCaptures(of subscription: SubscriptionID, contexts: [UInt]) {
+    /// Scans an observer's closure contexts and records what they capture. `isHeld` says
+    /// the closures cannot be released meanwhile (the observer is being stored now).
+    private func recordCaptures(of subscription: SubscriptionID, contexts: [UInt], isHeld: Bool) {
         var references: [UInt: (count: UInt32, typeName: String)] = [:]
         var order: [UInt] = []
-        let captures = contexts.compactMap(UnsafeRawPointer.init(bitPattern:)).flatMap(CaptureScanner.strongCaptures(ofContext:))
+        let captures = contexts.compactMap(UnsafeRawPointer.init(bitPattern:)).flatMap {
+            CaptureScanner.strongCaptures(ofContext: $0, isHeld: isHeld)
+        }
         for captured in captures {
             if references[captured.address] == nil { order.append(captured.address) }
             references[captured.address, default: (0, captured.typeName)].count += 1
@@ -164,6 +167,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value) {
+        // Subscriptions outlive a stopped recording and keep calling it, once per value.
+        guard isActive.load(ordering: .relaxed) else { return }
         guard recordsValues else {
             append(.next, payload: 12) { payload in
                 payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
@@ -175,6 +180,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func errorDelivered(_ subscription: SubscriptionID, error: any Error) {
+        guard isActive.load(ordering: .relaxed) else { return }
         appendText(.error, subscription, summary(error))
     }
 
@@ -212,7 +218,10 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     private func appendSnapshot() {
         // What live observers capture now, which may differ from when they were stored.
-        for (subscription, contexts) in live.liveObservers() { recordCaptures(of: subscription, contexts: contexts) }
+        // Another thread may release an observer meanwhile, so its memory is read carefully.
+        for (subscription, contexts) in live.liveObservers() {
+            recordCaptures(of: subscription, contexts: contexts, isHeld: false)
+        }
         let (alive, holds) = live.snapshot()
         append(.snapshot, payload: 0) { _ in }
         for (entity, id, retainCount, terminated) in alive {
