@@ -4,10 +4,21 @@ import SignalScope
 import Testing
 
 @Suite("Reading event logs")
-struct EventLogReaderTests {
+final class EventLogReaderTests {
+    /// Each test's logs, removed when it ends.
+    private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-reader-\(UUID())")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     /// A small recorded log and the byte offset of each of its records. (Recorded in memory:
     /// the file recording is one per process, and other suites use it.)
-    private static func sampleLog() throws -> (url: URL, bytes: [UInt8], recordOffsets: [Int]) {
+    private func sampleLog() throws -> (url: URL, bytes: [UInt8], recordOffsets: [Int]) {
         let sink = MemorySink()
         let recorder = try Recorder(sink: sink, recordsValues: false)
         Instrumentation.install(recorder)
@@ -28,11 +39,11 @@ struct EventLogReaderTests {
         return (url, bytes, offsets)
     }
 
-    private static func temporaryFile() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-\(UUID()).sslog")
+    private func temporaryFile() -> URL {
+        folder.appendingPathComponent("\(UUID()).sslog")
     }
 
-    private static func write(_ bytes: [UInt8]) throws -> URL {
+    private func write(_ bytes: [UInt8]) throws -> URL {
         let url = temporaryFile()
         try Data(bytes).write(to: url)
         return url
@@ -40,22 +51,22 @@ struct EventLogReaderTests {
 
     @Test("A log cut inside a record reads up to the last complete record, with a warning naming the offset")
     func truncated() throws {
-        let sample = try Self.sampleLog()
+        let sample = try sampleLog()
         let whole = try Trace(contentsOf: sample.url)
         let last = sample.recordOffsets.last!
-        let cut = try Self.write(Array(sample.bytes[..<(last + 20)]))
+        let cut = try write(Array(sample.bytes[..<(last + 20)]))
         let trace = try Trace(contentsOf: cut)
         #expect(trace.records.count == whole.records.count - 1)
         #expect(trace.warnings == ["\(cut.path): truncated record at byte offset \(last) (20 bytes); reading stopped there"])
 
         let midRecord = sample.recordOffsets[3]
-        let shorter = try Self.write(Array(sample.bytes[..<(midRecord + 40)]))
+        let shorter = try write(Array(sample.bytes[..<(midRecord + 40)]))
         #expect(try Trace(contentsOf: shorter).warnings.first?.contains("byte offset \(midRecord)") == true)
     }
 
     @Test("Progress is reported in increasing fractions of the file, at most once per percent")
     func progress() throws {
-        let sample = try Self.sampleLog()
+        let sample = try sampleLog()
         var fractions: [Double] = []
         _ = try Trace(contentsOf: sample.url) { fractions.append($0) }
         #expect(!fractions.isEmpty)
@@ -67,7 +78,7 @@ struct EventLogReaderTests {
 
     @Test("Every event is counted, whether the trace keeps the records or only live entities")
     func eventCount() throws {
-        let sample = try Self.sampleLog()
+        let sample = try sampleLog()
         let strings = sample.recordOffsets.count { sample.bytes[$0 + 4] == 1 }
         let everything = try Trace(contentsOf: sample.url)
         #expect(strings > 0)
@@ -78,14 +89,14 @@ struct EventLogReaderTests {
 
     @Test("A corrupt record stops reading there with a warning, keeping what came before")
     func corrupt() throws {
-        let sample = try Self.sampleLog()
+        let sample = try sampleLog()
         var bytes = sample.bytes
         let broken = sample.recordOffsets[4]
         bytes[broken] = 3
         bytes[broken + 1] = 0
         bytes[broken + 2] = 0
         bytes[broken + 3] = 0
-        let url = try Self.write(bytes)
+        let url = try write(bytes)
         let trace = try Trace(contentsOf: url)
         #expect(trace.warnings.count == 1)
         #expect(trace.warnings[0].contains("corrupt record at byte offset \(broken) (size 3)"))
@@ -94,12 +105,12 @@ struct EventLogReaderTests {
 
     @Test("Record kinds from a newer minor version are skipped")
     func unknownKinds() throws {
-        let sample = try Self.sampleLog()
+        let sample = try sampleLog()
         var bytes = sample.bytes
         // Records of several threads interleave in the file: find the end record by its kind.
         let end = try #require(sample.recordOffsets.first { bytes[$0 + 4] == 13 })
         bytes[end + 4] = 200
-        let trace = try Trace(contentsOf: try Self.write(bytes))
+        let trace = try Trace(contentsOf: try write(bytes))
         #expect(trace.warnings.isEmpty)
         #expect(!trace.isComplete, "the end record was the one made unknown")
         #expect(trace.records.count == (try Trace(contentsOf: sample.url)).records.count - 1)
@@ -107,18 +118,18 @@ struct EventLogReaderTests {
 
     @Test("A file that is not an event log gets a one-line error naming it")
     func foreign() throws {
-        let text = try Self.write(Array("{\"hello\": \"world\"}\n".utf8))
+        let text = try write(Array("{\"hello\": \"world\"}\n".utf8))
         #expect(throws: TraceReadError.notAnEventLog(path: text.path)) { try Trace(contentsOf: text) }
-        let empty = try Self.write([])
+        let empty = try write([])
         #expect(throws: TraceReadError.notAnEventLog(path: empty.path)) { try Trace(contentsOf: empty) }
         #expect("\(TraceReadError.notAnEventLog(path: text.path))" == "\(text.path) is not a SignalScope event log")
     }
 
     @Test("A log from an unknown major version is refused with the versions named")
     func unsupportedVersion() throws {
-        var bytes = try Self.sampleLog().bytes
+        var bytes = try sampleLog().bytes
         bytes[8] = 2
-        let url = try Self.write(bytes)
+        let url = try write(bytes)
         #expect(throws: TraceReadError.unsupportedVersion(path: url.path, major: 2, minor: 0)) { try Trace(contentsOf: url) }
         #expect("\(TraceReadError.unsupportedVersion(path: "t.sslog", major: 2, minor: 0))"
             == "t.sslog uses event log format 2.0; this SignalScope reads format 1.x")
