@@ -12,6 +12,7 @@ public struct LeakAllowance: Sendable {
     /// not fail the check: objects the test means to outlive the scope.
     public var outliving: Set<String>
 
+    /// Allows findings of `rules`, and objects of the types named in `outliving` to outlive the checked code.
     public init(rules: Set<RuleID> = [], outliving: Set<String> = []) {
         self.rules = rules
         self.outliving = outliving

@@ -44,6 +44,7 @@ public final class RecordingInstrumentation: SignalInstrumentation {
 
     private let log = Mutex<[Call]>([])
 
+    /// Creates a hook with nothing recorded; install it with `Instrumentation.install(_:)`.
     public init() {}
 
     /// Installs a new recorder, runs `body`, uninstalls it, and returns it.

@@ -17,9 +17,12 @@ extension RecordedEvent: Sendable where Value: Sendable {}
 /// An event with the virtual time, in seconds since the scheduler's start, at which it
 /// arrived: one mark of a marble diagram.
 public struct Recorded<Value> {
+    /// When the event arrived, in the scheduler's virtual time.
     public let time: TimeInterval
+    /// The event.
     public let event: RecordedEvent<Value>
 
+    /// Creates a timed event, as tests write the expected ones.
     public init(time: TimeInterval, event: RecordedEvent<Value>) {
         self.time = time
         self.event = event

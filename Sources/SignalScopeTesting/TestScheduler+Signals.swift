@@ -5,9 +5,12 @@ import Synchronization
 /// When one subscription to a test signal started and ended, in seconds since the
 /// scheduler's start; `ended` is `nil` while it is live.
 public struct SubscriptionSpan: Equatable, Sendable, CustomStringConvertible {
+    /// When the subscription was made, in the scheduler's virtual time.
     public let started: TimeInterval
+    /// When it was disposed, or `nil` if it is still live.
     public let ended: TimeInterval?
 
+    /// Creates a span, as tests write the expected one: `SubscriptionSpan(0, 30)`.
     public init(_ started: TimeInterval, _ ended: TimeInterval?) {
         self.started = started
         self.ended = ended
@@ -18,7 +21,9 @@ public struct SubscriptionSpan: Equatable, Sendable, CustomStringConvertible {
 
 /// The error a marble's `.error(time, description)` sends: its description is the string.
 public struct MarbleError: Error, Equatable, CustomStringConvertible {
+    /// What the error says; errors compare by it.
     public let description: String
+    /// Creates an error that says `description`.
     public init(_ description: String) { self.description = description }
 }
 

@@ -55,13 +55,17 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
 /// context; the context is what keeps captured objects alive). A closure that captures
 /// nothing has no context.
 public struct ObserverClosures {
+    /// Whether the observer has a `next` closure.
     public let hasNext: Bool
+    /// Whether the observer has an `error` closure.
     public let hasError: Bool
+    /// Whether the observer has a `completed` closure.
     public let hasCompleted: Bool
     /// The contexts of the stored closures that have one, valid while the subscription
     /// holds its observer.
     public let contexts: [UnsafeRawPointer]
 
+    /// Describes an observer's closures and their context words.
     public init(hasNext: Bool, hasError: Bool, hasCompleted: Bool, contexts: [UnsafeRawPointer]) {
         self.hasNext = hasNext
         self.hasError = hasError
@@ -103,9 +107,12 @@ public enum EdgeKind: String, Sendable, Hashable {
 
 /// One parent of a node in the operator graph.
 public struct NodeEdge: Sendable, Hashable {
+    /// The node the edge comes from.
     public let parent: NodeID
+    /// Whether values or only control flow along the edge.
     public let kind: EdgeKind
 
+    /// Creates an edge from `parent`.
     public init(parent: NodeID, kind: EdgeKind) {
         self.parent = parent
         self.kind = kind
@@ -114,7 +121,9 @@ public struct NodeEdge: Sendable, Hashable {
 
 /// Everything the runtime knows about a node when it is created.
 public struct NodeDescriptor: Sendable, Hashable {
+    /// The node's identifier.
     public let id: NodeID
+    /// What kind of node it is.
     public let kind: NodeKind
     /// The RAC-style name of what made the node: `createSignal`, `just`, `map`, `merge`, ...
     public let name: String
@@ -123,6 +132,7 @@ public struct NodeDescriptor: Sendable, Hashable {
     /// The operator graph's edges into this node.
     public let parents: [NodeEdge]
 
+    /// Describes a node as the runtime reports it.
     public init(id: NodeID, kind: NodeKind, name: String, site: SourceLocation, parents: [NodeEdge]) {
         self.id = id
         self.kind = kind
@@ -134,7 +144,9 @@ public struct NodeDescriptor: Sendable, Hashable {
 
 /// Everything the runtime knows about a subscription when it is made.
 public struct SubscriptionDescriptor: Sendable, Hashable {
+    /// The subscription's identifier.
     public let id: SubscriptionID
+    /// The node subscribed to.
     public let node: NodeID
     /// Where the user's code subscribed (for operator-internal subscriptions, where the
     /// operator was applied).
@@ -143,6 +155,7 @@ public struct SubscriptionDescriptor: Sendable, Hashable {
     /// `a.map(f).subscribe(...)`, the subscription to `a` has the one to `map` as parent.
     public let parent: SubscriptionID?
 
+    /// Describes a subscription as the runtime reports it.
     public init(id: SubscriptionID, node: NodeID, site: SourceLocation, parent: SubscriptionID?) {
         self.id = id
         self.node = node
@@ -170,12 +183,14 @@ public struct DroppedEvent: Sendable, Hashable {
         case next, error, completed
     }
 
+    /// Which event was dropped.
     public let kind: Kind
     /// The node it was sent to: the subject, or the signal whose subscriber received it.
     public let node: NodeID
     /// The subscription it was sent to, or `nil` when it was sent to a subject.
     public let subscription: SubscriptionID?
 
+    /// Describes an event dropped after a terminal event.
     public init(kind: Kind, node: NodeID, subscription: SubscriptionID?) {
         self.kind = kind
         self.node = node

@@ -23,8 +23,10 @@ public final class QueueScheduler: Scheduler {
         self.queue = queue
     }
 
+    /// The wall-clock time.
     public var now: Date { Date() }
 
+    /// Runs `action` asynchronously on the queue, unless the returned disposable is disposed first.
     @discardableResult
     public func schedule(_ action: @escaping () -> Void) -> Disposable? {
         let cancellation = Disposable {}
@@ -35,6 +37,7 @@ public final class QueueScheduler: Scheduler {
         return cancellation
     }
 
+    /// Runs `action` on the queue at `date` (wall-clock time), unless disposed first.
     @discardableResult
     public func schedule(after date: Date, _ action: @escaping () -> Void) -> Disposable? {
         let cancellation = Disposable {}
@@ -45,6 +48,7 @@ public final class QueueScheduler: Scheduler {
         return cancellation
     }
 
+    /// Runs `action` on the queue at `date`, then every `interval` seconds (which must be positive), until disposed.
     @discardableResult
     public func schedule(after date: Date, interval: TimeInterval, _ action: @escaping () -> Void) -> Disposable? {
         Require.positive(interval, "A repeating interval")

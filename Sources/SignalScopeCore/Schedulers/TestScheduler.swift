@@ -42,16 +42,19 @@ public final class TestScheduler: Scheduler {
     /// The virtual time.
     public var now: Date { state.withLock { $0.now } }
 
+    /// Queues `action` to run at the current virtual time, when the scheduler next advances or runs.
     @discardableResult
     public func schedule(_ action: @escaping () -> Void) -> Disposable? {
         enqueue(at: nil, interval: nil, action)
     }
 
+    /// Queues `action` to run when virtual time reaches `date`.
     @discardableResult
     public func schedule(after date: Date, _ action: @escaping () -> Void) -> Disposable? {
         enqueue(at: date, interval: nil, action)
     }
 
+    /// Queues `action` to run when virtual time reaches `date`, then every `interval` virtual seconds (which must be positive), until disposed.
     @discardableResult
     public func schedule(after date: Date, interval: TimeInterval, _ action: @escaping () -> Void) -> Disposable? {
         Require.positive(interval, "A repeating interval")

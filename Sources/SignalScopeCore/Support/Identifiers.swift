@@ -5,8 +5,11 @@ import Synchronization
 /// Identifiers are unique for the life of the process and never reused, so a trace can
 /// refer to a node after it has been deallocated.
 public struct NodeID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The number behind the identifier, as event logs store it.
     public let rawValue: UInt64
+    /// Wraps a number read back from an event log.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
+    /// Identifiers are handed out in increasing order, so this is creation order.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { "n\(rawValue)" }
 
@@ -17,8 +20,11 @@ public struct NodeID: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
 ///
 /// Subscriptions made while no instrumentation is installed carry ``untraced``.
 public struct SubscriptionID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The number behind the identifier, as event logs store it.
     public let rawValue: UInt64
+    /// Wraps a number read back from an event log.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
+    /// Identifiers are handed out in increasing order, so this is creation order.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { "s\(rawValue)" }
 

@@ -12,6 +12,7 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The enclosing declaration, as `#function` gives it.
     public let function: StaticString
 
+    /// Creates a location from the literals `#fileID`, `#line` and `#function`.
     public init(fileID: StaticString, line: UInt, function: StaticString) {
         self.fileID = fileID
         self.line = line
@@ -26,8 +27,10 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file as a `String`.
     public var file: String { fileID.description }
 
+    /// `Module/File.swift:12 in function()`.
     public var description: String { "\(fileID):\(line) in \(function)" }
 
+    /// Locations are equal when their text is, wherever the literals are stored.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.line == rhs.line && lhs.file == rhs.file && lhs.function.description == rhs.function.description
     }

@@ -23,13 +23,17 @@ public struct SignalGraph: Sendable {
         case idle
     }
 
+    /// One box in the graph: a node of the trace, a subscriber or a captured object, or several look-alikes collapsed into one.
     public struct Node: Sendable, Hashable {
         /// Stable across runs of the same program: derived from the trace's ids.
         public let id: String
+        /// What the box stands for.
         public internal(set) var kind: Kind
         /// The first line: operator or name; the second: the site.
         public internal(set) var title: String
+        /// Where in the user's code it was made, when known.
         public internal(set) var site: TraceSite?
+        /// Whether it ended, and how, or is still alive.
         public internal(set) var state: State
         /// How many identical nodes this one stands for (after collapsing).
         public internal(set) var count: Int
@@ -48,10 +52,15 @@ public struct SignalGraph: Sendable {
         case retain
     }
 
+    /// One arrow in the graph.
     public struct Edge: Sendable, Hashable {
+        /// The ``Node/id`` the arrow starts at.
         public let from: String
+        /// The ``Node/id`` the arrow points at.
         public let to: String
+        /// What the arrow means: data, control, or a strong reference.
         public internal(set) var style: EdgeStyle
+        /// How many edges of collapsed look-alikes it stands for.
         public internal(set) var count: Int
         /// Whether both ends are on a finding's path.
         public internal(set) var isHighlighted: Bool
@@ -68,6 +77,7 @@ public struct SignalGraph: Sendable {
         /// How many edges away from the focus to draw.
         public var depth = 2
 
+        /// Creates options; the defaults are what `signalscope graph` uses.
         public init(collapse: Bool = true, maximumNodes: Int = 2_000, focus: String? = nil, depth: Int = 2) {
             self.collapse = collapse
             self.maximumNodes = maximumNodes
@@ -76,7 +86,9 @@ public struct SignalGraph: Sendable {
         }
     }
 
+    /// The boxes, in a stable order (so DOT output is reproducible).
     public private(set) var nodes: [Node] = []
+    /// The arrows between ``nodes``.
     public private(set) var edges: [Edge] = []
     /// How many nodes the maximum, or the focus, left out.
     public private(set) var hiddenNodeCount = 0

@@ -12,13 +12,16 @@ public struct MarbleTimeline {
         case subscriptions, nodes
     }
 
+    /// What the timeline shows.
     public struct Options: Sendable {
+        /// One lane per subscription (the default) or per node.
         public var lanes: Lanes = .subscriptions
         /// Only the lanes of nodes whose name, user name or site contains this text.
         public var node: String?
         /// Above this many events, a lane is drawn as a density strip instead of marbles.
         public var maximumMarbles = 120
 
+        /// Creates options; the defaults are what `signalscope timeline` uses.
         public init(lanes: Lanes = .subscriptions, node: String? = nil, maximumMarbles: Int = 120) {
             self.lanes = lanes
             self.node = node

@@ -21,19 +21,27 @@ public struct TraceSite: Sendable, Hashable, CustomStringConvertible {
 
 /// Identifies a user object a trace found captured by an observer closure.
 public struct ObjectID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The number behind the identifier, as event logs store it.
     public let rawValue: UInt64
+    /// Wraps a number read from an event log.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
+    /// Objects are numbered in the order the recording first saw them.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { "o\(rawValue)" }
 }
 
 /// Which closures an observer has.
 public struct ObserverHandlers: OptionSet, Sendable, Hashable {
+    /// The handlers as bits: 1 next, 2 error, 4 completed.
     public let rawValue: UInt8
+    /// Creates a set from its bits.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// The observer has a `next` closure.
     public static let next = ObserverHandlers(rawValue: 1)
+    /// The observer has an `error` closure.
     public static let error = ObserverHandlers(rawValue: 2)
+    /// The observer has a `completed` closure.
     public static let completed = ObserverHandlers(rawValue: 4)
 
     init(_ closures: ObserverClosures) {

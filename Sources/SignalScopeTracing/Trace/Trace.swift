@@ -95,9 +95,13 @@ public struct Trace: Sendable {
 
     /// An event sent after a terminal event.
     public struct Violation: Sendable, Hashable {
+        /// The node the event was sent to.
         public let node: NodeID
+        /// The subscription it was sent to, or `nil` when it was sent to a subject.
         public let subscription: SubscriptionID?
+        /// Which event was dropped.
         public let event: DroppedEvent.Kind
+        /// The call stack that sent it, innermost frame first.
         public let stack: String
     }
 
