@@ -1,7 +1,7 @@
-# The README's two commands: `make demo` (the main job) and `make test`.
+# The README's two commands, `make demo` (the main job) and `make test`, and the benchmarks.
 SWIFT ?= swift
 
-.PHONY: setup build demo test
+.PHONY: setup build demo test bench bench-json
 
 setup:
 	@scripts/setup.sh
@@ -17,3 +17,17 @@ demo: setup
 test: setup
 	$(SWIFT) test
 	$(SWIFT) test -c release --filter CaptureScannerTests
+
+# The benchmarks are a package of their own (Benchmarks/), so that SignalScope's users never
+# fetch their peer, OpenCombine; they are never part of `make test`. Build output goes to
+# stderr and the recipes are silent, so `make bench-json` prints nothing but JSON on stdout.
+# Pass options with BENCH_ARGS, e.g. `make bench BENCH_ARGS="--scale 0.1 --only churn"`.
+BENCH = Benchmarks/.build/release/signalscope-bench
+
+bench: setup
+	@$(SWIFT) build -c release --package-path Benchmarks >&2
+	@$(BENCH) $(BENCH_ARGS)
+
+bench-json: setup
+	@$(SWIFT) build -c release --package-path Benchmarks >&2
+	@$(BENCH) --json $(BENCH_ARGS)

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+
+/// `signalscope-bench`: SignalScope's runtime, tracer, analyzers and renderer measured side
+/// by side with OpenCombine in one process (docs/performance.md).
+@main
+struct Benchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "signalscope-bench",
+        abstract: "Measure SignalScope's runtime, tracer, analysis and rendering against OpenCombine.",
+        discussion: """
+            Prints a table of medians (ns per operation) with ratios to OpenCombine and to untraced \
+            SignalScope, then the targets met or missed. Exit codes: 0 measured (whether or not \
+            targets were met), 1 a measurement failed, 64 bad arguments.
+            """,
+        subcommands: [Run.self, AnalyzeChild.self],
+        defaultSubcommand: Run.self)
+}
+
+extension Benchmark {
+    struct Run: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Run the benchmarks (the default).")
+
+        @Flag(help: "Print JSON on stdout instead of the table.")
+        var json = false
+
+        @Option(help: "Timed repetitions per variant; the median is reported.")
+        var repetitions = 5
+
+        @Option(help: "Untimed warm-up rounds before the timed ones.")
+        var warmups = 1
+
+        @Option(help: "Multiply every scenario's operation count, e.g. 0.1 for a quick look.")
+        var scale = 1.0
+
+        @Option(
+            name: .customLong("only"), parsing: .upToNextOption,
+            help: "Run only these scenarios: \(Benchmark.scenarioIDs.joined(separator: ", ")).")
+        var scenarios: [String] = []
+
+        @Option(
+            name: .customLong("variant"), parsing: .upToNextOption,
+            help: "Run only these variants of the throughput scenarios, e.g. for a profiler.")
+        var variants: [Variant] = []
+
+        func validate() throws {
+            guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+            guard warmups >= 0 else { throw ValidationError("--warmups cannot be negative") }
+            guard scale > 0, scale.isFinite else { throw ValidationError("--scale must be a positive number") }
+            if let unknown = scenarios.first(where: { !Benchmark.scenarioIDs.contains($0) }) {
+                throw ValidationError(
+                    "unknown scenario '\(unknown)' (expected one of \(Benchmark.scenarioIDs.joined(separator: ", ")))")
+            }
+        }
+
+        func run() throws {
+            let progress = Progress()
+            defer { progress.finish() }
+            let selected = { (id: String) in scenarios.isEmpty || scenarios.contains(id) }
+            var results: [Measurement] = []
+            let runner = ThroughputRunner(repetitions: repetitions, warmups: warmups, progress: progress.show)
+            for scenario in ThroughputScenario.all where selected(scenario.id) {
+                results += try runner.run(scenario.scaled(by: scale).restricted(to: variants))
+            }
+            if selected("analyze") {
+                let counts = [1_000_000, 10_000_000].map { max(10_000, Int(Double($0) * scale)) }
+                results += try AnalyzeScenario(eventCounts: counts, repetitions: min(repetitions, 3), progress: progress.show).run()
+            }
+            let renders = [1_000, 10_000].filter { selected("render-\($0 / 1000)k") }
+            if !renders.isEmpty {
+                results += try RenderScenario(nodeCounts: renders, repetitions: min(repetitions, 3), progress: progress.show).run()
+            }
+            progress.finish()
+            let machine = Machine.current()
+            let targets = Target.evaluate(results)
+            print(json
+                ? try JSONReport.render(results, targets: targets, machine: machine)
+                : TableReport.render(results, targets: targets, machine: machine, repetitions: repetitions))
+        }
+    }
+
+    /// Analyses one trace and prints what it measured: run by the analysis scenario in a
+    /// child process, so that each trace's peak memory is its own.
+    struct AnalyzeChild: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: AnalyzeScenario.AnalyzeChild.commandName, shouldDisplay: false)
+
+        @Argument var trace: String
+
+        func run() throws { try AnalyzeScenario.AnalyzeChild.run(path: trace) }
+    }
+
+    static let scenarioIDs = ThroughputScenario.all.map(\.id) + ["analyze", "render-1k", "render-10k"]
+}
+
+/// One status line on stderr while the benchmarks run, redrawn in place; nothing when stderr
+/// is not a terminal, so logs and `make bench-json` stay clean.
+final class Progress {
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+    private var shown = false
+
+    func show(_ text: String) {
+        guard isTerminal else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        shown = true
+    }
+
+    func finish() {
+        guard shown else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        shown = false
+    }
+}

@@ -1,0 +1,25 @@
+/// One row of the results: a scenario run one way, with the median of its repetitions.
+struct Measurement: Codable, Sendable {
+    let scenario: String
+    let variant: String
+    /// The median time per operation, in nanoseconds.
+    let nsPerOp: Double
+    /// What one operation is.
+    let unit: String
+    /// How many timed repetitions the median is taken over.
+    let repetitions: Int
+    /// Traced variants: how many events each operation recorded.
+    var eventsPerOp: Double?
+    /// Traced variants: what recording costs per event, (traced − untraced) / events per op.
+    var nsPerEvent: Double?
+    /// Analysis: events read and analysed per second.
+    var eventsPerSecond: Double?
+    /// Analysis: the events in the trace analysed.
+    var events: Int?
+    /// Analysis: the peak of the analysing process's anonymous (heap) memory, in MiB.
+    var peakHeapMebibytes: Double?
+    /// Rendering: the median time of one render, in seconds.
+    var seconds: Double?
+    /// Rendering: the nodes the graph drew.
+    var nodes: Int?
+}

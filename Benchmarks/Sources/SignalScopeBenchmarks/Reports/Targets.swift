@@ -1,0 +1,59 @@
+/// The bar docs/performance.md sets, checked against a run's measurements.
+struct Target: Codable, Sendable {
+    let name: String
+    let met: Bool
+    /// The measured figures the verdict rests on.
+    let measured: String
+
+    static func evaluate(_ results: [Measurement]) -> [Target] {
+        func median(_ scenario: String, _ variant: Variant) -> Double? {
+            results.first { $0.scenario == scenario && $0.variant == variant.rawValue }?.nsPerOp
+        }
+        func ratios(_ scenarios: [String], _ numerator: Variant, _ denominator: Variant) -> [(String, Double)] {
+            scenarios.compactMap { scenario in
+                guard let top = median(scenario, numerator), let bottom = median(scenario, denominator) else { return nil }
+                return (scenario, top / bottom)
+            }
+        }
+        func target(_ name: String, _ figures: [(String, Double)], suffix: String = "×", _ isMet: (Double) -> Bool)
+            -> Target?
+        {
+            guard !figures.isEmpty else { return nil }
+            let measured = figures.map { "\($0.0) \(Format.number($0.1))\(suffix)" }.joined(separator: ", ")
+            return Target(name: name, met: figures.allSatisfy { isMet($0.1) }, measured: measured)
+        }
+        let streaming = ["subject-map-filter", "fanout-100", "chain-12"]
+        let perEvent = streaming.compactMap { scenario in
+            results.first { $0.scenario == scenario && $0.variant == Variant.traced.rawValue }?.nsPerEvent
+                .map { (scenario, $0) }
+        }
+        let analysis = results.filter { $0.scenario == "analyze" }
+        return [
+            target(
+                "untraced ≤ 1/3 of OpenCombine's time (first three scenarios and churn)",
+                ratios(streaming + ["churn"], .untraced, .openCombine)) { $0 <= 1.0 / 3 },
+            target("hook-off within 5% of untraced", ratios(streaming, .hookOff, .untraced)) { $0 <= 1.05 },
+            target("traced (values off) ≤ 1.5× untraced", ratios(streaming, .traced, .untraced)) { $0 <= 1.5 },
+            target("traced (values off) faster than OpenCombine", ratios(streaming, .traced, .openCombine)) { $0 < 1 },
+            target("≤ 25 ns per recorded event", perEvent, suffix: " ns") { $0 <= 25 },
+            target(
+                "analysis ≥ 2 million events/s",
+                analysis.compactMap { m in m.eventsPerSecond.map { (m.variant, $0 / 1e6) } }, suffix: "M/s"
+            ) { $0 >= 2 },
+            flatMemory(analysis),
+        ].compactMap { $0 }
+    }
+
+    /// Flat means the larger trace's peak is within 25% (or 1 MiB, for a small heap) of the
+    /// smaller one's, though it has ten times the events.
+    private static func flatMemory(_ analysis: [Measurement]) -> Target? {
+        let sized = analysis.compactMap { m in m.events.flatMap { events in m.peakHeapMebibytes.map { (events, $0) } } }
+            .sorted { $0.0 < $1.0 }
+        guard let small = sized.first, let large = sized.last, large.0 > small.0 else { return nil }
+        return Target(
+            name: "analysis memory flat in the number of events",
+            met: large.1 <= max(small.1 * 1.25, small.1 + 1),
+            measured: "\(Format.count(small.0)) events \(Format.number(small.1)) MiB, "
+                + "\(Format.count(large.0)) events \(Format.number(large.1)) MiB")
+    }
+}

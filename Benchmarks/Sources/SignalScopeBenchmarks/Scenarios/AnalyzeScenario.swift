@@ -1,0 +1,117 @@
+import Foundation
+import SignalScope
+
+/// Analysing a recorded trace the way `signalscope check` does: read it keeping live
+/// entities only, then run every rule. Each trace is analysed in a child process so its peak
+/// memory is its own.
+struct AnalyzeScenario {
+    /// The sizes of trace analysed, in events: two, to show whether memory grows with them.
+    let eventCounts: [Int]
+    let repetitions: Int
+    let progress: (String) -> Void
+
+    func run() throws -> [Measurement] {
+        try eventCounts.map { target in
+            let file = TraceFile(label: "analyze")
+            defer { file.remove() }
+            progress("analyze: recording a trace of about \(target) events")
+            try Self.record(events: target, to: file)
+            var runs: [AnalysisRun] = []
+            for round in 0..<repetitions {
+                progress("analyze \(target) events round \(round + 1)/\(repetitions)")
+                runs.append(try analyzeInChildProcess(file.url))
+            }
+            let seconds = runs.map(\.seconds).median
+            let events = runs[0].events
+            var measurement = Measurement(
+                scenario: "analyze", variant: Self.label(events: target), nsPerOp: seconds * 1e9 / Double(events),
+                unit: "event", repetitions: repetitions)
+            measurement.events = events
+            measurement.eventsPerSecond = Double(events) / seconds
+            measurement.peakHeapMebibytes = runs.map(\.peakHeapMebibytes).max()
+            return measurement
+        }
+    }
+
+    static func label(events: Int) -> String {
+        events >= 1_000_000 && events.isMultiple(of: 1_000_000) ? "\(events / 1_000_000)M-events" : "\(events)-events"
+    }
+
+    /// Records 500 screens that each make a short pipeline, send it values and complete it;
+    /// ten of them forget to complete their subjects, so the rules have leaks to find. A
+    /// longer trace sends more values per screen: the same graph with more events, so the
+    /// analysis's memory should not grow with them. (It grows with the nodes created, which
+    /// it keeps to name what it finds; see docs/performance.md.)
+    static func record(events target: Int, to file: TraceFile) throws {
+        let screens = 500
+        // Each value is recorded by the map stage's subscription and by the subscriber's.
+        let valuesPerScreen = max(1, target / (screens * 2))
+        var forgotten: [Subject<Int>] = []
+        try file.start(values: false)
+        for screen in 0..<screens {
+            let subject = Subject<Int>()
+            var sum = 0
+            subject.map { $0 &* 2 }.subscribeNext { sum &+= $0 }
+            for value in 0..<valuesPerScreen { subject.sendNext(value) }
+            if screen % 50 == 0 { forgotten.append(subject) } else { subject.sendCompleted() }
+        }
+        try file.stop()
+        withExtendedLifetime(forgotten) {}
+    }
+
+    private struct AnalysisRun: Codable {
+        let seconds: Double
+        let events: Int
+        let findings: Int
+        let peakHeapMebibytes: Double
+    }
+
+    private func analyzeInChildProcess(_ url: URL) throws -> AnalysisRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = [AnalyzeChild.commandName, url.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchmarkError.childFailed("exit status \(process.terminationStatus)")
+        }
+        do {
+            return try JSONDecoder().decode(AnalysisRun.self, from: data)
+        } catch {
+            throw BenchmarkError.childFailed("unreadable output: \(String(decoding: data, as: UTF8.self))")
+        }
+    }
+
+    /// The child process's side: analyse one trace and print an ``AnalysisRun`` as JSON.
+    enum AnalyzeChild {
+        static let commandName = "analyze-child"
+
+        static func run(path: String) throws {
+            var peak = residentHeapMebibytes()
+            let start = Stopwatch.nanoseconds()
+            let trace = try Trace(contentsOf: URL(fileURLWithPath: path), detail: .liveEntities) { _ in
+                peak = max(peak, residentHeapMebibytes())
+            }
+            peak = max(peak, residentHeapMebibytes())
+            let report = trace.analyze()
+            let seconds = Double(Stopwatch.nanoseconds() - start) / 1e9
+            peak = max(peak, residentHeapMebibytes())
+            let run = AnalysisRun(
+                seconds: seconds, events: trace.eventCount, findings: report.findings.count, peakHeapMebibytes: peak)
+            FileHandle.standardOutput.write(try JSONEncoder().encode(run))
+        }
+
+        /// The process's resident anonymous memory (`RssAnon`): its heap, not the pages of
+        /// the mapped trace, which the kernel can drop at will.
+        private static func residentHeapMebibytes() -> Double {
+            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("RssAnon:") }),
+                let kilobytes = Double(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+            else { return 0 }
+            return kilobytes / 1024
+        }
+    }
+}
