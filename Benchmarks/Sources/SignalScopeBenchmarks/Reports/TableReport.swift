@@ -4,7 +4,8 @@ enum TableReport {
         var lines = [
             "SignalScope benchmarks: release build, \(machine.cpu), \(machine.cores) cores, "
                 + "\(Format.number(machine.memoryGibibytes)) GiB, \(machine.system), \(machine.date)",
-            "median of \(repetitions) runs after warm-up; × columns are ratios of medians from this run",
+            "\(repetitions == 1 ? "one run" : "median of \(repetitions) runs") after warm-up; "
+                + "× columns are ratios of medians from this run",
             "",
         ]
         let throughput = results.filter { $0.eventsPerSecond == nil && $0.seconds == nil }
