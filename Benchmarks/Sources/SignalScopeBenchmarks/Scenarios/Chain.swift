@@ -4,7 +4,7 @@ import SignalScope
 extension ThroughputScenario {
     /// Six map + filter pairs; every value passes every stage.
     static let chain = ThroughputScenario(
-        id: "chain-12", title: "12-stage chain (6 × map + filter)", unit: "value",
+        id: "chain-12", unit: "value",
         operations: 1_000_000, variants: Variant.streaming,
         signalScope: { count in
             let subject = Subject<Int>()

@@ -5,7 +5,7 @@ extension ThroughputScenario {
     /// Subscribing to `just(1).map` and disposing, over and over: the cost of a
     /// subscription's whole life rather than of an event.
     static let churn = ThroughputScenario(
-        id: "churn", title: "just(1).map, subscribe + dispose", unit: "subscription",
+        id: "churn", unit: "subscription",
         operations: 1_000_000, variants: Variant.subscribing,
         signalScope: { count in
             {

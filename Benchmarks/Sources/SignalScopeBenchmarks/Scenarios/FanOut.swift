@@ -4,7 +4,7 @@ import SignalScope
 extension ThroughputScenario {
     /// One subject, 100 subscribers; an operation is one value reaching one subscriber.
     static let fanOut = ThroughputScenario(
-        id: "fanout-100", title: "subject with 100 subscribers", unit: "delivery",
+        id: "fanout-100", unit: "delivery",
         operations: 10_000_000, variants: Variant.streaming,
         signalScope: { count in
             let subject = Subject<Int>()

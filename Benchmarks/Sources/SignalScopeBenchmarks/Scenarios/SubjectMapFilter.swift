@@ -4,7 +4,7 @@ import SignalScope
 extension ThroughputScenario {
     /// subject → map → filter → subscriber; half the values pass the filter.
     static let subjectMapFilter = ThroughputScenario(
-        id: "subject-map-filter", title: "subject → map → filter → subscriber", unit: "value",
+        id: "subject-map-filter", unit: "value",
         operations: 10_000_000, variants: Variant.streaming,
         signalScope: { count in
             let subject = Subject<Int>()

@@ -4,7 +4,7 @@ import SignalScope
 extension ThroughputScenario {
     /// Every value becomes a new inner signal that switchToLatest subscribes to.
     static let switchToLatest = ThroughputScenario(
-        id: "switch-latest", title: "map to a new inner + switchToLatest", unit: "value",
+        id: "switch-latest", unit: "value",
         operations: 1_000_000, variants: Variant.subscribing,
         signalScope: { count in
             {

@@ -1,32 +1,31 @@
 /// A workload run on SignalScope, traced in several ways, and on OpenCombine.
 ///
-/// Each side's `prepare` builds its pipeline, untimed, and returns the timed part, which
+/// Each side's closure builds its pipeline, untimed, and returns the timed part, which
 /// returns a checksum of what the subscribers received: every variant must report the same
 /// one, so a variant cannot look fast by doing less.
 struct ThroughputScenario: Sendable {
     /// The id used in `--only` and the JSON output.
     let id: String
-    let title: String
     /// What one operation is ("value", "delivery", ...): times are per operation.
     let unit: String
-    let operations: Int
-    let variants: [Variant]
+    private(set) var operations: Int
+    private(set) var variants: [Variant]
     let signalScope: @Sendable (_ operations: Int) -> () -> Int
     let openCombine: @Sendable (_ operations: Int) -> () -> Int
 
     /// The same workload with `factor` times as many operations (at least one).
     func scaled(by factor: Double) -> ThroughputScenario {
-        ThroughputScenario(
-            id: id, title: title, unit: unit, operations: max(1, Int(Double(operations) * factor)),
-            variants: variants, signalScope: signalScope, openCombine: openCombine)
+        var scaled = self
+        scaled.operations = max(1, Int(Double(operations) * factor))
+        return scaled
     }
 
     /// The same workload with only those of `variants` it has (all of them when empty).
     func restricted(to variants: [Variant]) -> ThroughputScenario {
         guard !variants.isEmpty else { return self }
-        return ThroughputScenario(
-            id: id, title: title, unit: unit, operations: operations,
-            variants: self.variants.filter(variants.contains), signalScope: signalScope, openCombine: openCombine)
+        var restricted = self
+        restricted.variants = self.variants.filter(variants.contains)
+        return restricted
     }
 
     static let all: [ThroughputScenario] = [.subjectMapFilter, .fanOut, .chain, .churn, .switchToLatest]
