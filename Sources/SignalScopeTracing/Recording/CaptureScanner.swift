@@ -101,7 +101,8 @@ struct CaptureScanner {
     private mutating func scanValue(at address: UInt, size: Int, memory: Memory, depth: Int, exact: Bool = true) {
         let words = memory.words(at: address, count: size / 8).compactMap { $0 }
         var unread: [UInt] = []
-        for word in words where isPlausibleHeapPointer(word) && metadataAt[word] == nil && !unread.contains(word) {
+        var queued: Set<UInt> = []
+        for word in words where isPlausibleHeapPointer(word) && metadataAt[word] == nil && queued.insert(word).inserted {
             unread.append(word)
         }
         for (word, metadata) in zip(unread, Memory.readWords(at: unread)) { metadataAt[word] = metadata }
