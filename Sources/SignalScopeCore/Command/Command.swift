@@ -69,6 +69,7 @@ public final class Command<Input, Output>: @unchecked Sendable {
         enabledInput = enabled?.subscribe(
             next: { [weak core] value in core?.update { $0.inputEnabled = value } },
             file: file, line: line, function: function)
+        Instrumentation.current?.closuresKept([KeptClosure(.execution, site, execute)], by: .command, object: self)
     }
 
     deinit {

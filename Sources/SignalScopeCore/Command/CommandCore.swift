@@ -5,7 +5,8 @@ final class CommandCore<Output>: @unchecked Sendable {
     let errors: Subject<any Error>
     let executing: BehaviorSubject<Bool>
     let enabled: BehaviorSubject<Bool>
-    private let state = Locked(CommandState())
+    private let lock = StateLock()
+    @exclusivity(unchecked) private var state = CommandState()
     // Touched only by the publications trampoline's drainer.
     private var published = CommandState().snapshot
 
@@ -16,11 +17,11 @@ final class CommandCore<Output>: @unchecked Sendable {
         enabled = BehaviorSubject(published.enabled, kind: .command, name: "enabled", site: site)
     }
 
-    var allowsConcurrentExecution: Bool { state.withLock { $0.allowsConcurrentExecution } }
+    var allowsConcurrentExecution: Bool { lock.withLock(&state) { $0.allowsConcurrentExecution } }
 
     /// Changes the state and publishes the `executing` and `enabled` values that result.
     func update(_ change: (inout CommandState) -> Void) {
-        let first = state.withLock { state -> CommandState.Snapshot? in
+        let first = lock.withLock(&state) { state -> CommandState.Snapshot? in
             guard state.isOpen else { return nil }
             change(&state)
             let snapshot = state.snapshot
@@ -31,7 +32,7 @@ final class CommandCore<Output>: @unchecked Sendable {
             if snapshot.executing != published.executing { executing.sendNext(snapshot.executing) }
             if snapshot.enabled != published.enabled { enabled.sendNext(snapshot.enabled) }
             published = snapshot
-            next = state.withLock { $0.publications.next() }
+            next = lock.withLock(&state) { $0.publications.next() }
         }
     }
 
@@ -49,12 +50,12 @@ final class CommandCore<Output>: @unchecked Sendable {
     /// Counts an execution out, then reports its error, if any.
     func endExecution(failingWith error: (any Error)?) {
         update { $0.active -= 1 }
-        if let error, state.withLock({ $0.isOpen }) { errors.sendNext(error) }
+        if let error, lock.withLock(&state, { $0.isOpen }) { errors.sendNext(error) }
     }
 
     /// Completes every public signal: the command is gone.
     func close() {
-        state.withLock { $0.isOpen = false }
+        lock.withLock(&state) { $0.isOpen = false }
         executions.sendCompleted()
         errors.sendCompleted()
         executing.sendCompleted()

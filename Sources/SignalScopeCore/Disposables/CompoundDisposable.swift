@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Disposes a group of disposables together (RACCompoundDisposable).
 ///
@@ -6,11 +5,12 @@ import Synchronization
 /// resource can slip in after clean-up. Children are disposed in the order they were added.
 public class CompoundDisposable: Disposable, @unchecked Sendable {
     // `nil` once disposed.
-    private let children: Mutex<[Disposable]?>
+    private let lock = StateLock()
+    @exclusivity(unchecked) private var children: [Disposable]?
 
     /// Creates a compound holding `disposables`.
     public init(_ disposables: [Disposable] = []) {
-        children = Mutex(disposables)
+        children = disposables
         super.init()
     }
 
@@ -18,7 +18,7 @@ public class CompoundDisposable: Disposable, @unchecked Sendable {
     /// already disposed.
     public func add(_ disposable: Disposable?) {
         guard let disposable else { return }
-        let added = children.withLock { children -> Bool in
+        let added = lock.withLock(&children) { children -> Bool in
             guard children != nil else { return false }
             children!.append(disposable)
             return true
@@ -28,14 +28,14 @@ public class CompoundDisposable: Disposable, @unchecked Sendable {
 
     /// Removes `disposable` without disposing it.
     public func remove(_ disposable: Disposable) {
-        children.withLock { children in
+        lock.withLock(&children) { children in
             guard let index = children?.lastIndex(where: { $0 === disposable }) else { return }
             children!.remove(at: index)
         }
     }
 
     override func performDisposal() {
-        let taken = children.withLock { children in
+        let taken = lock.withLock(&children) { children in
             defer { children = nil }
             return children ?? []
         }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Holds one inner disposable at a time (RACSerialDisposable).
 ///
@@ -11,19 +10,20 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
         var isDisposed = false
     }
 
-    private let state: Mutex<State>
+    private let lock = StateLock()
+    @exclusivity(unchecked) private var state: State
 
     /// Creates a serial disposable, optionally holding `inner`.
     public init(_ inner: Disposable? = nil) {
-        state = Mutex(State(inner: inner))
+        state = State(inner: inner)
         super.init()
     }
 
     /// The current inner disposable. Assigning disposes the previous one.
     public var inner: Disposable? {
-        get { state.withLock { $0.inner } }
+        get { lock.withLock(&state) { $0.inner } }
         set {
-            let (previous, rejected) = state.withLock { state -> (Disposable?, Bool) in
+            let (previous, rejected) = lock.withLock(&state) { state -> (Disposable?, Bool) in
                 if state.isDisposed { return (nil, true) }
                 defer { state.inner = newValue }
                 return (state.inner, false)
@@ -34,7 +34,7 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
     }
 
     override func performDisposal() {
-        let inner = state.withLock { state in
+        let inner = lock.withLock(&state) { state in
             state.isDisposed = true
             defer { state.inner = nil }
             return state.inner

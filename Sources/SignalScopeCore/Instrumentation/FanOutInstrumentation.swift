@@ -17,6 +17,9 @@ final class FanOutInstrumentation: SignalInstrumentation {
     func observerStored(_ subscription: SubscriptionID, closures: ObserverClosures) {
         for hook in hooks { hook.observerStored(subscription, closures: closures) }
     }
+    func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject) {
+        for hook in hooks { hook.closuresKept(closures, by: owner, object: object) }
+    }
     func observerReleased(_ subscription: SubscriptionID) { for hook in hooks { hook.observerReleased(subscription) } }
     func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value) {
         for hook in hooks { hook.nextDelivered(subscription, value: value) }

@@ -51,6 +51,13 @@ public enum Instrumentation {
     /// While a disposal cascade runs: the ``DisposalCause`` its subscriptions report.
     static let currentDisposalCause = ThreadLocalWord()
 
+    /// The subscription whose creation block (or event handler making subscriptions on its
+    /// behalf) is running on this thread, if any.
+    static var subscriptionInProgress: SubscriptionID? {
+        let value = currentSubscription.value
+        return value == 0 ? nil : SubscriptionID(rawValue: UInt64(value))
+    }
+
     static var disposalCauseInEffect: DisposalCause? {
         DisposalCause(rawValue: UInt8(truncatingIfNeeded: currentDisposalCause.value))
     }

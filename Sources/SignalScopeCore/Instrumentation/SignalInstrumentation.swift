@@ -31,6 +31,12 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     /// whatever they capture alive. Tools that inspect captures find them in `closures`.
     func observerStored(_ subscription: SubscriptionID, closures: ObserverClosures)
 
+    /// `object` keeps `closures` alive for as long as it lives (a signal its creation block
+    /// and its operator's closures, a command its block, a scheduled action its action), so
+    /// it keeps what they capture alive too. Tools that look for leaks find the closures'
+    /// captures through `object` (hold it weakly), and name them with `closures`.
+    func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject)
+
     /// The subscription released its observer closures and whatever they capture.
     func observerReleased(_ subscription: SubscriptionID)
 
@@ -50,31 +56,34 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     func eventDropped(_ violation: DroppedEvent)
 }
 
-/// What one observer stored: which closures it has, and the context word of each, read
-/// from where the subscription stores the closure (a closure is a function pointer and a
-/// context; the context is what keeps captured objects alive). A closure that captures
-/// nothing has no context.
-public struct ObserverClosures {
-    /// Whether the observer has a `next` closure.
-    public let hasNext: Bool
-    /// Whether the observer has an `error` closure.
-    public let hasError: Bool
-    /// Whether the observer has a `completed` closure.
-    public let hasCompleted: Bool
-    /// The contexts of the stored closures that have one, valid while the subscription
-    /// holds its observer.
-    public let contexts: [UnsafeRawPointer]
+extension SignalInstrumentation {
+    /// Does nothing: hooks that do not look at closures need not implement it.
+    public func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject) {}
+}
 
-    /// Describes an observer's closures and their context words.
-    public init(hasNext: Bool, hasError: Bool, hasCompleted: Bool, contexts: [UnsafeRawPointer]) {
-        self.hasNext = hasNext
-        self.hasError = hasError
-        self.hasCompleted = hasCompleted
-        self.contexts = contexts
+/// What one observer stored: its closures, read from where the subscription stores them
+/// (a closure is a function pointer and a context; the context is what keeps captured
+/// objects alive), with the roles `next`, `error` and `completed`.
+public struct ObserverClosures: Sendable {
+    /// The closures the observer has, valid while the subscription holds its observer.
+    public let closures: [KeptClosure]
+
+    /// Describes an observer's closures.
+    public init(closures: [KeptClosure]) {
+        self.closures = closures
     }
 
+    /// Whether the observer has a `next` closure.
+    public var hasNext: Bool { closures.contains { $0.role == .next } }
+    /// Whether the observer has an `error` closure.
+    public var hasError: Bool { closures.contains { $0.role == .error } }
+    /// Whether the observer has a `completed` closure.
+    public var hasCompleted: Bool { closures.contains { $0.role == .completed } }
+    /// The contexts of the closures that have one.
+    public var contexts: [UnsafeRawPointer] { closures.compactMap { UnsafeRawPointer(bitPattern: $0.context) } }
+
     /// How many closures the observer has.
-    public var count: Int { [hasNext, hasError, hasCompleted].filter { $0 }.count }
+    public var count: Int { closures.count }
 }
 
 /// What kind of node a ``NodeDescriptor`` describes.

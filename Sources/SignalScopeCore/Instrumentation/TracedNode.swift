@@ -14,3 +14,13 @@ extension MutableProperty: TracedNode {
     package var nodeID: NodeID { signal.id }
     package var hasTerminated: Bool? { signal.hasTerminated }
 }
+
+/// A subscription as a tracer sees it: the disposable that ends it, which user objects may
+/// hold (the only way to end a subscription whose source never terminates).
+package protocol TracedSubscription: AnyObject {
+    var disposableObject: AnyObject { get }
+}
+
+extension Subscriber: TracedSubscription {
+    package var disposableObject: AnyObject { disposable }
+}

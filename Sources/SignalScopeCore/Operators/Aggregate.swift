@@ -7,14 +7,16 @@ extension Signal {
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
         _ reduce: @escaping (Result, Value) -> Result
     ) -> Signal<Result> {
-        aggregateStage("aggregate", initial, SourceLocation(file, line, function)) { $0 = reduce($0, $1) }
+        let site = SourceLocation(file, line, function)
+        return aggregateStage("aggregate", initial, site, keeping: [KeptClosure(.reducer, site, reduce)]) { $0 = reduce($0, $1) }
     }
 
     /// The stage behind `aggregate` and `collect`: folds values into `initial` in place.
     func aggregateStage<Result>(
-        _ name: String, _ initial: Result, _ site: SourceLocation, _ fold: @escaping (inout Result, Value) -> Void
+        _ name: String, _ initial: Result, _ site: SourceLocation, keeping closures: [KeptClosure] = [],
+        _ fold: @escaping (inout Result, Value) -> Void
     ) -> Signal<Result> {
-        Signal<Result>(operator: name, parents: [dataEdge], site: site) { subscriber in
+        Signal<Result>(operator: name, parents: [dataEdge], site: site, keeping: closures) { subscriber in
             var result = initial
             return self.forward(
                 to: subscriber, site: site,

@@ -11,7 +11,8 @@ extension Signal {
         _ makeBinder: @escaping () -> (Value, inout Bool) -> Signal<Output>?
     ) -> Signal<Output> {
         let site = SourceLocation(file, line, function)
-        return Signal<Output>(operator: "bind", parents: [dataEdge], site: site) { subscriber in
+        return Signal<Output>(operator: "bind", parents: [dataEdge], site: site, keeping: [KeptClosure(.binder, site, makeBinder)]) {
+            subscriber in
             let binder = makeBinder()
             let coordinator = MergeCoordinator(downstream: subscriber, maxConcurrent: .max, site: site)
             let source = SerialDisposable()

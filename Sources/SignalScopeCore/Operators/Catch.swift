@@ -23,7 +23,7 @@ extension Signal {
         _ name: String, _ parents: [NodeEdge], _ site: SourceLocation,
         _ handler: @escaping (any Error) -> Signal<Value>
     ) -> Signal<Value> {
-        Signal(operator: name, parents: parents, site: site) { subscriber in
+        Signal(operator: name, parents: parents, site: site, keeping: [KeptClosure(.handler, site, handler)]) { subscriber in
             self.forward(
                 to: subscriber, site: site,
                 next: { subscriber.sendNext($0) },

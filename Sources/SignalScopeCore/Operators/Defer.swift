@@ -6,10 +6,13 @@ extension Signal {
         _ make: @escaping () -> Signal<Value>
     ) -> Signal<Value> {
         let site = SourceLocation(file, line, function)
-        return Signal(kind: .signal, name: "defer", site: site) { subscriber in
-            let signal = make()
-            subscriber.reportEdge(from: signal.id, kind: .data)
-            return signal.forwardAll(to: subscriber, site: site)
-        }
+        return Signal(
+            kind: .signal, name: "defer", site: site,
+            didSubscribe: { subscriber in
+                let signal = make()
+                subscriber.reportEdge(from: signal.id, kind: .data)
+                return signal.forwardAll(to: subscriber, site: site)
+            },
+            keeping: [KeptClosure(.factory, site, make)])
     }
 }

@@ -29,7 +29,11 @@ extension Signal {
         _ name: String, _ site: SourceLocation,
         next: ((Value) -> Void)? = nil, error: ((any Error) -> Void)? = nil, completed: (() -> Void)? = nil
     ) -> Signal<Value> {
-        Signal(operator: name, parents: [dataEdge], site: site) { subscriber in
+        Signal(
+            operator: name, parents: [dataEdge], site: site,
+            keeping: [next.map { KeptClosure(.sideEffect, site, $0) }, error.map { KeptClosure(.sideEffect, site, $0) },
+                      completed.map { KeptClosure(.sideEffect, site, $0) }].compactMap { $0 }
+        ) { subscriber in
             self.subscribe(
                 Observer(
                     next: { value in

@@ -17,7 +17,8 @@ extension Signal {
     func filterStage(
         _ name: String, _ site: SourceLocation, _ isIncluded: @escaping (Value) -> Bool
     ) -> Signal<Value> {
-        Signal(operator: name, parents: [dataEdge], site: site) { subscriber in
+        Signal(operator: name, parents: [dataEdge], site: site, keeping: [KeptClosure(.predicate, site, isIncluded)]) {
+            subscriber in
             self.forward(to: subscriber, site: site) { if isIncluded($0) { subscriber.sendNext($0) } }
         }
     }

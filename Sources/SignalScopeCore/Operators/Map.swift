@@ -20,7 +20,8 @@ extension Signal {
     func mapStage<Output>(
         _ name: String, _ site: SourceLocation, _ transform: @escaping (Value) -> Output
     ) -> Signal<Output> {
-        Signal<Output>(operator: name, parents: [dataEdge], site: site) { subscriber in
+        Signal<Output>(operator: name, parents: [dataEdge], site: site, keeping: [KeptClosure(.transform, site, transform)]) {
+            subscriber in
             self.forward(to: subscriber, site: site) { subscriber.sendNext(transform($0)) }
         }
     }

@@ -18,7 +18,8 @@ final class MergeCoordinator<Output>: @unchecked Sendable {
     private let downstream: Subscriber<Output>
     private let maxConcurrent: Int
     private let site: SourceLocation
-    private let state = Locked(State())
+    private let lock = StateLock()
+    @exclusivity(unchecked) private var state = State()
     private let inners = CompoundDisposable()
 
     init(downstream: Subscriber<Output>, maxConcurrent: Int, site: SourceLocation) {
@@ -32,7 +33,7 @@ final class MergeCoordinator<Output>: @unchecked Sendable {
     /// `reportEdge` is false when the signal is already a declared parent of the node.
     func add(_ inner: Signal<Output>, reportEdge: Bool = true) {
         if reportEdge { downstream.reportEdge(from: inner.id, kind: .data) }
-        let hasRoom = state.withLock { state in
+        let hasRoom = lock.withLock(&state) { state in
             guard state.active < maxConcurrent else {
                 state.waiting.append(inner)
                 return false
@@ -45,7 +46,7 @@ final class MergeCoordinator<Output>: @unchecked Sendable {
 
     /// The outer source will add nothing more.
     func outerCompleted() {
-        let done = state.withLock { state in
+        let done = lock.withLock(&state) { state in
             state.outerDone = true
             return state.active == 0
         }
@@ -53,11 +54,11 @@ final class MergeCoordinator<Output>: @unchecked Sendable {
     }
 
     private func start(_ inner: Signal<Output>) {
-        guard state.withLock({ $0.starts.enter(inner) }) else { return }
+        guard lock.withLock(&state, { $0.starts.enter(inner) }) else { return }
         var next: Signal<Output>? = inner
         while let signal = next {
             subscribe(signal)
-            next = state.withLock { $0.starts.next() }
+            next = lock.withLock(&state) { $0.starts.next() }
         }
     }
 
@@ -80,7 +81,7 @@ final class MergeCoordinator<Output>: @unchecked Sendable {
 
     private func innerCompleted(_ handle: Disposable?) {
         if let handle { inners.remove(handle) }
-        let (next, done) = state.withLock { state -> (Signal<Output>?, Bool) in
+        let (next, done) = lock.withLock(&state) { state -> (Signal<Output>?, Bool) in
             if let waiting = state.waiting.popFirst() { return (waiting, false) }
             state.active -= 1
             return (nil, state.outerDone && state.active == 0)
@@ -100,7 +101,8 @@ extension Signal {
         _ name: String, maxConcurrent: Int, site: SourceLocation,
         _ transform: @escaping (Value) -> Signal<Output>
     ) -> Signal<Output> {
-        Signal<Output>(operator: name, parents: [dataEdge], site: site) { subscriber in
+        Signal<Output>(operator: name, parents: [dataEdge], site: site, keeping: [KeptClosure(.transform, site, transform)]) {
+            subscriber in
             let coordinator = MergeCoordinator(downstream: subscriber, maxConcurrent: maxConcurrent, site: site)
             return self.forward(
                 to: subscriber, site: site,

@@ -2,13 +2,16 @@
 // and most subscribe upstream on behalf of one downstream subscriber.
 
 extension Signal {
-    /// Creates an operator stage named `name` (the RAC selector's name, as graphs show it).
-    /// `parents` is evaluated only when a hook is installed.
+    /// Creates an operator stage named `name` (the RAC selector's name, as graphs show it),
+    /// which keeps `closures` (the user's closures it was given). `parents` and `closures`
+    /// are evaluated only when a hook is installed.
     convenience init(
         operator name: String, parents: @autoclosure () -> [NodeEdge], site: SourceLocation,
+        keeping closures: @autoclosure () -> [KeptClosure] = [],
         _ didSubscribe: @escaping (Subscriber<Value>) -> Disposable?
     ) {
-        self.init(kind: .operator, name: name, parents: parents(), site: site, didSubscribe: didSubscribe)
+        self.init(
+            kind: .operator, name: name, parents: parents(), site: site, didSubscribe: didSubscribe, keeping: closures())
     }
 
     /// This signal as a data parent.

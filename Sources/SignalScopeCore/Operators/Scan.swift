@@ -8,7 +8,8 @@ extension Signal {
         _ reduce: @escaping (Result, Value) -> Result
     ) -> Signal<Result> {
         let site = SourceLocation(file, line, function)
-        return Signal<Result>(operator: "scan", parents: [dataEdge], site: site) { subscriber in
+        return Signal<Result>(operator: "scan", parents: [dataEdge], site: site, keeping: [KeptClosure(.reducer, site, reduce)]) {
+            subscriber in
             var running = initial
             return self.forward(to: subscriber, site: site) { value in
                 running = reduce(running, value)

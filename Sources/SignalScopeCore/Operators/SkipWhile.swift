@@ -6,7 +6,8 @@ extension Signal {
         _ predicate: @escaping (Value) -> Bool
     ) -> Signal<Value> {
         let site = SourceLocation(file, line, function)
-        return Signal(operator: "skipWhile", parents: [dataEdge], site: site) { subscriber in
+        return Signal(operator: "skipWhile", parents: [dataEdge], site: site, keeping: [KeptClosure(.predicate, site, predicate)]) {
+            subscriber in
             var skipping = true
             return self.forward(to: subscriber, site: site) { value in
                 if skipping { skipping = predicate(value) }

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Keeps one downstream subscriber subscribed to the latest inner signal only, disposing
 /// the previous one on every switch. Completes once the outer source and the latest inner
@@ -7,7 +6,8 @@ final class SwitchCoordinator<Output>: @unchecked Sendable {
     private let downstream: Subscriber<Output>
     private let site: SourceLocation
     // Non-generic, so the per-value generation check costs no metadata lookup.
-    private let state = Mutex(SwitchState())
+    private let lock = StateLock()
+    @exclusivity(unchecked) private var state = SwitchState()
     private let current = SerialDisposable()
 
     init(downstream: Subscriber<Output>, site: SourceLocation) {
@@ -20,7 +20,7 @@ final class SwitchCoordinator<Output>: @unchecked Sendable {
     func switchTo(_ inner: Signal<Output>, reportEdge: Bool = true) {
         if reportEdge { downstream.reportEdge(from: inner.id, kind: .data) }
         current.inner = nil
-        let generation = state.withLock { state in
+        let generation = lock.withLock(&state) { state in
             state.generation += 1
             state.innerActive = true
             return state.generation
@@ -41,7 +41,7 @@ final class SwitchCoordinator<Output>: @unchecked Sendable {
 
     /// The outer source will switch no more.
     func outerCompleted() {
-        let done = state.withLock { state in
+        let done = lock.withLock(&state) { state in
             state.outerDone = true
             return !state.innerActive
         }
@@ -49,11 +49,11 @@ final class SwitchCoordinator<Output>: @unchecked Sendable {
     }
 
     private func isCurrent(_ generation: Int) -> Bool {
-        state.withLock { $0.generation == generation }
+        lock.withLock(&state) { $0.generation == generation }
     }
 
     private func innerCompleted(_ generation: Int) {
-        let done = state.withLock { state in
+        let done = lock.withLock(&state) { state in
             guard state.generation == generation else { return false }
             state.innerActive = false
             return state.outerDone

@@ -7,7 +7,8 @@ extension Signal {
         _ predicate: @escaping (Value) -> Bool
     ) -> Signal<Value> {
         let site = SourceLocation(file, line, function)
-        return Signal(operator: "takeWhile", parents: [dataEdge], site: site) { subscriber in
+        return Signal(operator: "takeWhile", parents: [dataEdge], site: site, keeping: [KeptClosure(.predicate, site, predicate)]) {
+            subscriber in
             self.forward(to: subscriber, site: site) { value in
                 if predicate(value) {
                     subscriber.sendNext(value)

@@ -7,7 +7,8 @@ extension Signal {
         _ next: @escaping () -> Signal<Output>
     ) -> Signal<Output> {
         let site = SourceLocation(file, line, function)
-        return Signal<Output>(operator: "then", parents: [dataEdge], site: site) { subscriber in
+        return Signal<Output>(operator: "then", parents: [dataEdge], site: site, keeping: [KeptClosure(.factory, site, next)]) {
+            subscriber in
             self.forward(
                 to: subscriber, site: site, next: { _ in },
                 completed: {

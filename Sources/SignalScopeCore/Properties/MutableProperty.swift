@@ -10,7 +10,8 @@
 /// The property owns the stream of its changes; observing it never keeps it alive. When it
 /// is deinitialized, its ``signal`` completes and every binding into it is disposed.
 public final class MutableProperty<Value>: @unchecked Sendable {
-    private let storage: Locked<Value>
+    private let lock = StateLock()
+    @exclusivity(unchecked) private var storage: Value
     private let changes: BehaviorSubject<Value>
     private let bindings = CompoundDisposable()
 
@@ -19,7 +20,7 @@ public final class MutableProperty<Value>: @unchecked Sendable {
         _ initial: Value,
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) {
-        storage = Locked(initial)
+        storage = initial
         changes = BehaviorSubject(
             initial, kind: .property, name: "property",
             site: SourceLocation(fileID: file, line: line, function: function))
@@ -35,9 +36,9 @@ public final class MutableProperty<Value>: @unchecked Sendable {
     /// Reading right after setting, on the same thread, returns what was set, even from
     /// inside an observer of this property.
     public var value: Value {
-        get { storage.withLock { $0 } }
+        get { lock.withLock(&storage) { $0 } }
         set {
-            storage.withLock { $0 = newValue }
+            lock.withLock(&storage) { $0 = newValue }
             changes.sendNext(newValue)
         }
     }

@@ -29,35 +29,32 @@ public final class QueueScheduler: Scheduler {
     /// Runs `action` asynchronously on the queue, unless the returned disposable is disposed first.
     @discardableResult
     public func schedule(_ action: @escaping () -> Void) -> Disposable? {
-        let cancellation = Disposable {}
-        let action = UncheckedSendable(action)
-        queue.async {
-            if !cancellation.isDisposed { action.value() }
-        }
-        return cancellation
+        let scheduled = ScheduledAction(action, repeats: false)
+        queue.async { scheduled.run() }
+        return scheduled
     }
 
     /// Runs `action` on the queue at `date` (wall-clock time), unless disposed first.
     @discardableResult
     public func schedule(after date: Date, _ action: @escaping () -> Void) -> Disposable? {
-        let cancellation = Disposable {}
-        let action = UncheckedSendable(action)
-        queue.asyncAfter(wallDeadline: Self.deadline(for: date)) {
-            if !cancellation.isDisposed { action.value() }
-        }
-        return cancellation
+        let scheduled = ScheduledAction(action, repeats: false)
+        queue.asyncAfter(wallDeadline: Self.deadline(for: date)) { scheduled.run() }
+        return scheduled
     }
 
     /// Runs `action` on the queue at `date`, then every `interval` seconds (which must be positive), until disposed.
     @discardableResult
     public func schedule(after date: Date, interval: TimeInterval, _ action: @escaping () -> Void) -> Disposable? {
         Require.positive(interval, "A repeating interval")
+        let scheduled = ScheduledAction(action, repeats: true)
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        let action = UncheckedSendable(action)
-        timer.setEventHandler { action.value() }
+        timer.setEventHandler { scheduled.run() }
         timer.schedule(wallDeadline: Self.deadline(for: date), repeating: interval)
         timer.resume()
-        return Disposable { timer.cancel() }
+        return Disposable {
+            scheduled.dispose()
+            timer.cancel()
+        }
     }
 
     private static func deadline(for date: Date) -> DispatchWallTime {

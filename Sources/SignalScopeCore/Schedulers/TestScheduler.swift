@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A scheduler with virtual time, for deterministic tests of time-based code
 /// (RACTestScheduler).
@@ -8,12 +7,12 @@ import Synchronization
 /// action due by then in date order (actions due at the same time in the order they were
 /// scheduled), and ``run()`` runs everything. `schedule(_:)` queues an action at the
 /// current virtual time, so it runs on the next advance, even `advance(by: 0)`.
-public final class TestScheduler: Scheduler {
+public final class TestScheduler: Scheduler, @unchecked Sendable {
     private struct Scheduled {
         let id: UInt64
         var date: Date
         let interval: TimeInterval?
-        let action: UncheckedSendable<() -> Void>
+        let action: ScheduledAction
     }
 
     private struct State {
@@ -28,7 +27,8 @@ public final class TestScheduler: Scheduler {
         }
     }
 
-    private let state: Mutex<State>
+    private let lock = StateLock()
+    @exclusivity(unchecked) private var state: State
 
     /// The most actions ``run()`` performs before concluding that a repeating action is
     /// still scheduled and can never let it finish.
@@ -36,11 +36,11 @@ public final class TestScheduler: Scheduler {
 
     /// Creates a scheduler whose virtual clock starts at `start`.
     public init(start: Date = Date(timeIntervalSinceReferenceDate: 0)) {
-        state = Mutex(State(now: start))
+        state = State(now: start)
     }
 
     /// The virtual time.
-    public var now: Date { state.withLock { $0.now } }
+    public var now: Date { lock.withLock(&state) { $0.now } }
 
     /// Queues `action` to run at the current virtual time, when the scheduler next advances or runs.
     @discardableResult
@@ -73,8 +73,8 @@ public final class TestScheduler: Scheduler {
     public func advance(to date: Date) {
         Require.nonNegative(
             date.timeIntervalSince(now), "The time to advance a TestScheduler by (from \(now) to \(date))")
-        while let action = takeDue(by: date) { action.value() }
-        state.withLock { $0.now = max($0.now, date) }
+        while let action = takeDue(by: date) { action.run() }
+        lock.withLock(&state) { $0.now = max($0.now, date) }
     }
 
     /// Runs every scheduled action, including those they schedule, moving virtual time to
@@ -85,7 +85,7 @@ public final class TestScheduler: Scheduler {
     public func run() {
         var performed = 0
         while let action = takeDue(by: .distantFuture) {
-            action.value()
+            action.run()
             performed += 1
             if performed >= Self.runLimit {
                 Require.unsupported(
@@ -95,31 +95,33 @@ public final class TestScheduler: Scheduler {
         }
     }
 
+    /// Queues an action; disposing the returned action cancels it (its queue entry is
+    /// dropped when its time comes).
     private func enqueue(at date: Date?, interval: TimeInterval?, _ action: @escaping () -> Void) -> Disposable {
-        let id = state.withLock { state in
+        let scheduled = ScheduledAction(action, repeats: interval != nil)
+        lock.withLock(&state) { state in
             state.nextID += 1
-            state.insert(Scheduled(
-                id: state.nextID, date: date ?? state.now, interval: interval, action: UncheckedSendable(action)))
-            return state.nextID
+            state.insert(Scheduled(id: state.nextID, date: date ?? state.now, interval: interval, action: scheduled))
         }
-        return Disposable { [weak self] in
-            self?.state.withLock { $0.queue.removeAll { $0.id == id } }
-        }
+        return scheduled
     }
 
-    /// Removes the first action due by `limit`, moving the clock to its date; a repeating
-    /// action goes back in the queue for its next date.
-    private func takeDue(by limit: Date) -> UncheckedSendable<() -> Void>? {
-        state.withLock { state in
-            guard let first = state.queue.first, first.date <= limit else { return nil }
-            state.queue.removeFirst()
-            state.now = max(state.now, first.date)
-            if let interval = first.interval {
-                var again = first
-                again.date = first.date.addingTimeInterval(interval)
-                state.insert(again)
+    /// Removes the first action due by `limit` that was not cancelled, moving the clock to
+    /// its date; a repeating action goes back in the queue for its next date.
+    private func takeDue(by limit: Date) -> ScheduledAction? {
+        lock.withLock(&state) { state in
+            while let first = state.queue.first, first.date <= limit {
+                state.queue.removeFirst()
+                guard !first.action.isDisposed else { continue }
+                state.now = max(state.now, first.date)
+                if let interval = first.interval {
+                    var again = first
+                    again.date = first.date.addingTimeInterval(interval)
+                    state.insert(again)
+                }
+                return first.action
             }
-            return first.action
+            return nil
         }
     }
 }

@@ -37,16 +37,21 @@ public class Signal<Value>: @unchecked Sendable {
             didSubscribe: didSubscribe)
     }
 
-    /// The designated initializer for every node: reports the node to the instrumentation.
-    /// `parents` is only evaluated when a hook is installed.
+    /// The designated initializer for every node: reports the node to the instrumentation,
+    /// with the closures it keeps (its creation block, and `closures`: an operator's own).
+    /// `parents` and `closures` are only evaluated when a hook is installed.
     init(
         kind: NodeKind, name: String, parents: @autoclosure () -> [NodeEdge] = [],
-        site: SourceLocation, didSubscribe: ((Subscriber<Value>) -> Disposable?)?
+        site: SourceLocation, didSubscribe: ((Subscriber<Value>) -> Disposable?)?,
+        keeping closures: @autoclosure () -> [KeptClosure] = []
     ) {
         id = .next()
         self.didSubscribe = didSubscribe
-        Instrumentation.current?.nodeCreated(
-            NodeDescriptor(id: id, kind: kind, name: name, site: site, parents: parents()), object: self)
+        guard let hook = Instrumentation.current else { return }
+        hook.nodeCreated(NodeDescriptor(id: id, kind: kind, name: name, site: site, parents: parents()), object: self)
+        var kept = closures()
+        if let didSubscribe { kept.append(KeptClosure(kind == .operator ? .stage : .creationBlock, site, didSubscribe)) }
+        if !kept.isEmpty { hook.closuresKept(kept, by: .node(id), object: self) }
     }
 
     /// For a subject: whether it has sent its terminal event; `nil` for other signals.

@@ -28,7 +28,8 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
     // costs a run-time metadata lookup, and the optimizer hoists those lookups out of rare
     // branches, so even one would dominate the cost of an event.
 
-    private let state = Locked(DeliveryState())
+    private let lock = StateLock()
+    @exclusivity(unchecked) private var delivery = DeliveryState()
     // Only the drainer (see DeliveryState) touches these, so they need no lock of their own.
     private var onNext: ((Value) -> Void)?
     private var onError: ((any Error) -> Void)?
@@ -62,25 +63,18 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
             hook.subscribed(SubscriptionDescriptor(
                 id: id, node: source.id, site: site,
                 parent: parent == 0 ? nil : SubscriptionID(rawValue: UInt64(parent))), object: self)
-            hook.observerStored(id, closures: storedClosures())
+            hook.observerStored(id, closures: Self.closures(of: observer, site: site))
         }
     }
 
-    /// The observer's closures as stored, for the instrumentation.
-    private func storedClosures() -> ObserverClosures {
-        var contexts: [UnsafeRawPointer] = []
-        // An optional closure is two words, function then context, stored in place; reading
-        // them from the property (not from a converted copy) gives the context that really
-        // holds the captures.
-        func collect<Function>(_ closure: inout Function?) {
-            let context = withUnsafeMutableBytes(of: &closure) { $0.load(fromByteOffset: 8, as: UInt.self) }
-            if closure != nil, let pointer = UnsafeRawPointer(bitPattern: context) { contexts.append(pointer) }
-        }
-        collect(&onNext)
-        collect(&onError)
-        collect(&onCompleted)
-        return ObserverClosures(
-            hasNext: onNext != nil, hasError: onError != nil, hasCompleted: onCompleted != nil, contexts: contexts)
+    /// The observer's closures, for the instrumentation: read from the observer, whose
+    /// properties have the stored properties' types, so their words are the stored ones.
+    private static func closures(of observer: Observer<Value>, site: SourceLocation) -> ObserverClosures {
+        var closures: [KeptClosure] = []
+        if let next = observer.next { closures.append(KeptClosure(.next, site, next)) }
+        if let error = observer.error { closures.append(KeptClosure(.error, site, error)) }
+        if let completed = observer.completed { closures.append(KeptClosure(.completed, site, completed)) }
+        return ObserverClosures(closures: closures)
     }
 
     /// Whether the subscription has ended: disposed, or a terminal event was sent.
@@ -93,7 +87,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     /// Sends a value. Dropped once the subscription has ended.
     public func sendNext(_ value: Value) {
-        switch state.withLock({ $0.admit(terminal: false) { .next(value) } }) {
+        switch lock.withLock(&delivery, { $0.admit(terminal: false) { .next(value) } }) {
         case .deliverNow:
             deliverNext(value)
             drain()
@@ -104,7 +98,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     /// Sends an error and ends the subscription.
     public func sendError(_ error: any Error) {
-        switch state.withLock({ $0.admit(terminal: true) { .error(error) } }) {
+        switch lock.withLock(&delivery, { $0.admit(terminal: true) { .error(error) } }) {
         case .deliverNow:
             deliverError(error)
             drain()
@@ -115,7 +109,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     /// Sends completion and ends the subscription.
     public func sendCompleted() {
-        switch state.withLock({ $0.admit(terminal: true) { .completed } }) {
+        switch lock.withLock(&delivery, { $0.admit(terminal: true) { .completed } }) {
         case .deliverNow:
             deliverCompleted()
             drain()
@@ -145,7 +139,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     /// Stops delivery and releases the observer: the disposable calls this when disposed.
     func interrupt(_ cause: DisposalCause) {
-        if state.withLock({ $0.admitInterrupt(cause) }) {
+        if lock.withLock(&delivery, { $0.admitInterrupt(cause) }) {
             finish(cause: cause)
             drain()
         }
@@ -157,7 +151,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     /// Delivers what queued up while this thread was delivering, then stops draining.
     private func drain() {
-        while let item = state.withLock({ $0.nextPending() }) {
+        while let item = lock.withLock(&delivery, { $0.nextPending() }) {
             switch item {
             case .next(let value): deliverNext(value as! Value)
             case .error(let error): deliverError(error)

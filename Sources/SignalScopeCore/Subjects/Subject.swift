@@ -19,7 +19,8 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
     // types (`SubjectState`, `SubjectOperation`, `SubjectWork`): values are boxed only when
     // they are kept (replay) or have to wait, and unboxed with a cast to `Value`.
     private let capacity: Int
-    private let state: Locked<SubjectState>
+    private let lock = StateLock()
+    @exclusivity(unchecked) private var state: SubjectState
     private let upstream = CompoundDisposable()
 
     /// Creates a subject (RAC `+subject`).
@@ -33,16 +34,16 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
 
     init(kind: NodeKind, name: String, capacity: Int, initial: [Value], site: SourceLocation) {
         self.capacity = capacity
-        state = Locked(SubjectState(capacity: capacity, buffer: Deque(initial.map { $0 as Any })))
+        state = SubjectState(capacity: capacity, buffer: Deque(initial.map { $0 as Any }))
         super.init(kind: kind, name: name, site: site, didSubscribe: nil)
     }
 
     /// Sends a value to every current subscriber.
     public func sendNext(_ value: Value) {
-        switch state.withLock({ $0.admitNext(value) }) {
+        switch lock.withLock(&state, { $0.admitNext(value) }) {
         case .fanOut(let subscribers):
             send(value, to: subscribers)
-            if let work = state.withLock({ $0.nextWork() }) { perform(work) }
+            if let work = lock.withLock(&state, { $0.nextWork() }) { perform(work) }
         case .now(let work): perform(work)
         case .queued: break
         case .violation: reportViolation(.next)
@@ -62,7 +63,7 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
     }
 
     private func sendTerminal(_ terminal: SubjectTerminal) {
-        switch state.withLock({ $0.admitTerminal(terminal) }) {
+        switch lock.withLock(&state, { $0.admitTerminal(terminal) }) {
         case .now(let work): perform(work)
         case .fanOut, .queued: break
         case .violation:
@@ -76,16 +77,16 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
     override func attach(_ subscriber: Subscriber<Value>) {
         let key = ObjectIdentifier(subscriber)
         subscriber.add(Disposable { [self] in detach(key) })
-        if case .now(let work) = state.withLock({ $0.admitAttach(subscriber) }) {
+        if case .now(let work) = lock.withLock(&state, { $0.admitAttach(subscriber) }) {
             perform(work)
         }
     }
 
     private func detach(_ key: ObjectIdentifier) {
-        state.withLock { $0.detach(key) }
+        lock.withLock(&state) { $0.detach(key) }
     }
 
-    override package var hasTerminated: Bool? { state.withLock { $0.isTerminated } }
+    override package var hasTerminated: Bool? { lock.withLock(&state) { $0.isTerminated } }
 
     private func reportViolation(_ kind: DroppedEvent.Kind) {
         Instrumentation.current?.eventDropped(DroppedEvent(kind: kind, node: id, subscription: nil))
@@ -120,7 +121,7 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
                 // Disposed while it waited to be attached: its removal already ran.
                 if subscriber.isDisposed { detach(ObjectIdentifier(subscriber)) }
             }
-            work = state.withLock { $0.nextWork() }
+            work = lock.withLock(&state) { $0.nextWork() }
         }
     }
 }
