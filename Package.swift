@@ -32,7 +32,10 @@ let package = Package(
         ),
         .target(
             name: "SignalScopeTracing",
-            dependencies: ["SignalScopeCore", "CSignalScopeBootstrap", "CTracingSupport"]
+            dependencies: [
+                "SignalScopeCore", "CSignalScopeBootstrap", "CTracingSupport",
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]
         ),
         .target(name: "SignalScopeAnalysis", dependencies: ["SignalScopeCore", "SignalScopeTracing"]),
         .target(
@@ -105,7 +108,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SignalScopeTracingTests",
-            dependencies: ["SignalScope", "SignalScopeTesting"]
+            dependencies: ["SignalScope", "SignalScopeTesting", .product(name: "DequeModule", package: "swift-collections")]
         ),
         .testTarget(
             name: "SignalScopeAnalysisTests",

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CTracingSupport.h"
+#include <dlfcn.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -58,6 +59,30 @@ void signalscope_read_words(const uintptr_t *addresses, uintptr_t *values, bool 
     }
 }
 
+const char *signalscope_symbol_name(const void *address) {
+    Dl_info info;
+    if (dladdr(address, &info) == 0 || info.dli_saddr != address) return NULL;
+    return info.dli_sname;
+}
+
 size_t signalscope_heap_block_size(void *block) {
     return malloc_usable_size(block);
+}
+
+// An enum's value witness table extends the common one (eight functions, size, stride,
+// flags, extra inhabitants) with getEnumTag and destructiveProjectEnumData, which use the
+// Swift calling convention. The table pointer sits just before the metadata's address point.
+typedef unsigned (*signalscope_get_enum_tag)(const void *, const void *) __attribute__((swiftcall));
+typedef void (*signalscope_project_enum)(void *, const void *) __attribute__((swiftcall));
+
+static const void *const *value_witnesses(const void *metadata) {
+    return ((const void *const *const *)metadata)[-1];
+}
+
+unsigned signalscope_enum_tag(const void *value, const void *metadata) {
+    return ((signalscope_get_enum_tag)value_witnesses(metadata)[11])(value, metadata);
+}
+
+void signalscope_project_enum_payload(void *value, const void *metadata) {
+    ((signalscope_project_enum)value_witnesses(metadata)[12])(value, metadata);
 }

@@ -129,6 +129,7 @@ final class EventLogReaderTests {
     func unsupportedVersion() throws {
         var bytes = try sampleLog().bytes
         bytes[8] = 2
+        bytes[10] = 0
         let url = try write(bytes)
         #expect(throws: TraceReadError.unsupportedVersion(path: url.path, major: 2, minor: 0)) { try Trace(contentsOf: url) }
         #expect("\(TraceReadError.unsupportedVersion(path: "t.sslog", major: 2, minor: 0))"

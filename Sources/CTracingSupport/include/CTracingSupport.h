@@ -1,5 +1,6 @@
 // What the tracer needs from the Swift runtime and the C library that Swift cannot reach
-// directly: two runtime entry points, and memory reads that cannot fault.
+// directly: runtime entry points (type lookup, reference counts, enum value witnesses), and
+// memory reads that cannot fault.
 #ifndef CTRACINGSUPPORT_H
 #define CTRACINGSUPPORT_H
 
@@ -13,6 +14,36 @@ __attribute__((swiftcall))
 const void *_Nullable swift_getTypeByMangledNameInContext(
     const char *_Nonnull name, size_t length, const void *_Nullable context,
     const void *_Nullable const *_Nullable genericArguments);
+
+/// As `swift_getTypeByMangledNameInContext`, but a noncopyable type resolves to itself
+/// (the older entry point answers `()` for one, so that old reflection never copies it).
+/// Exported by libswiftCore since Swift 6.
+__attribute__((swiftcall))
+const void *_Nullable swift_getTypeByMangledNameInContext2(
+    const char *_Nonnull name, size_t length, const void *_Nullable context,
+    const void *_Nullable const *_Nullable genericArguments);
+
+/// Resolves a mangled type name whose generic parameters are described by a generic
+/// environment (a closure context's bindings), or NULL. Exported by libswiftCore.
+__attribute__((swiftcall))
+const void *_Nullable swift_getTypeByMangledNameInEnvironment(
+    const char *_Nonnull name, size_t length, const void *_Nonnull environment,
+    const void *_Nullable const *_Nullable genericArguments);
+
+/// Whether a native Swift object has started deinitializing. Exported by libswiftCore.
+bool swift_isDeallocating(void *_Nonnull object);
+
+/// Loads a weak reference stored at `reference`: the object, retained, or NULL once it is
+/// gone. Exported by libswiftCore.
+void *_Nullable swift_weakLoadStrong(void *_Nonnull reference);
+
+/// The case of an enum value (payload cases first, in declaration order), read through the
+/// type's value witnesses; `value` is not changed.
+unsigned signalscope_enum_tag(const void *_Nonnull value, const void *_Nonnull metadata);
+
+/// Turns an enum value into its payload in place (clearing tag bits it keeps in the
+/// payload's spare bits), through the type's value witnesses. Use it on a bitwise copy.
+void signalscope_project_enum_payload(void *_Nonnull value, const void *_Nonnull metadata);
 
 /// The strong retain count of a native Swift object. Exported by libswiftCore.
 __attribute__((swiftcall))
@@ -31,6 +62,10 @@ bool signalscope_read_memory(void *_Nonnull destination, const void *_Nullable a
 /// as few system calls as the unreadable ones allow. Addresses must be 8-byte aligned.
 void signalscope_read_words(
     const uintptr_t *_Nonnull addresses, uintptr_t *_Nonnull values, bool *_Nonnull readable, size_t count);
+
+/// The name of the symbol `address` is in (the nearest exported symbol at or before it), or
+/// NULL. The string belongs to the loaded image.
+const char *_Nullable signalscope_symbol_name(const void *_Nonnull address);
 
 /// The usable size of the heap block starting at `block` (which must be one).
 size_t signalscope_heap_block_size(void *_Nonnull block);

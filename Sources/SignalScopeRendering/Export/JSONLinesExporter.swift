@@ -60,10 +60,34 @@ public enum JSONLinesExporter {
             return ["object": id.description, "address": address, "type": typeName]
         case .capture(let id, let target, let references):
             return ["subscription": id.description, "target": entity(target), "references": references]
-        case .snapshot: return [:]
+        case .snapshot(let limits, let objectLimitReached, let depthLimitReached):
+            guard let limits else { return [:] }
+            return [
+                "objectLimit": limits.objects, "depthLimit": limits.depth, "objectLimitReached": objectLimitReached,
+                "depthLimitReached": depthLimitReached,
+            ]
         case .alive(let target, let retainCount, let terminated):
             return ["entity": entity(target), "retainCount": retainCount, "terminated": terminated]
         case .holds(let object, let target): return ["object": object.description, "holds": entity(target)]
+        case .heapObject(let object):
+            var fields: [String: Any] = [
+                "object": object.id.description, "address": object.address, "type": object.typeName,
+                "category": String(describing: object.category), "retainCount": object.retainCount,
+                "exploration": String(describing: object.exploration),
+            ]
+            if let entity = object.entity { fields["entity"] = String(describing: entity) }
+            return fields
+        case .reference(let reference):
+            var fields: [String: Any] = [
+                "from": reference.from.description, "to": reference.to.description,
+                "kind": String(describing: reference.kind), "path": reference.path, "exact": reference.isExact,
+                "weak": reference.isWeak,
+            ]
+            if let offset = reference.offset { fields["offset"] = offset }
+            if let role = reference.closure?.role { fields["closure"] = role }
+            if let site = reference.closure?.site { fields["closureSite"] = site.description }
+            if let name = reference.closure?.name { fields["closureName"] = name }
+            return fields
         }
     }
 }

@@ -17,7 +17,7 @@ enum EventLogFormat {
     /// The first 8 bytes of every log.
     static let magic: [UInt8] = Array("SIGSCOPE".utf8)
     static let majorVersion: UInt16 = 1
-    static let minorVersion: UInt16 = 0
+    static let minorVersion: UInt16 = 1
     static let headerSize = 16
     static let prefixSize = 32
     /// No record is larger (a bound that tells a corrupt size from a real one).
@@ -76,12 +76,22 @@ enum RecordKind: UInt8 {
     /// `u64 subscription, u8 target (0 object, 1 subscription), u8[3] 0, u32 references, u64 id`:
     /// the subscription's observer closures hold that many strong references to it.
     case capture = 15
-    /// no payload: the records up to the next `end` describe what was alive when recording stopped.
+    /// `u64 objectLimit, u64 depthLimit, u8 flags` (bit 0: the object limit was reached, bit 1:
+    /// the depth limit was): the records up to the next `end` describe what was alive when
+    /// recording stopped. (Format 1.0 snapshots have no payload and no heap.)
     case snapshot = 16
     /// `u8 entity (0 node, 1 subscription, 2 object), u8 flags (bit 0: a subject that has
     /// terminated), u8[6] 0, u64 id, u64 retainCount`.
     case alive = 17
     /// `u64 object, u8 target (0 node, 1 subscription), u8[7] 0, u64 id`: a stored property of
-    /// the object holds that node or that subscription's disposable.
+    /// the object holds that node or that subscription's disposable. Written by format 1.0
+    /// recorders; later ones write the heap instead.
     case holds = 18
+    /// `u64 object, u64 address, u32 typeName, u8 category, u8 exploration, u8 entityKind, u8 0,
+    /// u64 retainCount, u64 entityID`: in the snapshot, an object the heap walk reached.
+    case heapObject = 19
+    /// `u64 from, u64 to, u8 kind, u8 flags, u16 0, u32 path, u32 offset, u32 element,
+    /// u32 closureRole, u32 closureFile, u32 closureLine, u32 closureName`: in the snapshot, a
+    /// strong reference between two objects the heap walk reached.
+    case reference = 20
 }

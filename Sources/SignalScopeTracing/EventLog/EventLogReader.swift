@@ -1,17 +1,22 @@
+import HeapModule
 import SignalScopeCore
 
-/// Decodes an event log (see EventLogFormat and docs/event-log.md), in two sequential
-/// passes over the bytes (strings first, since a record may refer to a string another
-/// thread wrote later in the file), visiting records in file order without keeping them.
+/// Decodes an event log (see EventLogFormat and docs/event-log.md) and visits its records
+/// in sequence order, the order things happened, without keeping them.
+///
+/// Two passes: the first reads the strings (a record may refer to a string another thread
+/// wrote later in the file) and where each thread's runs of records are; the second merges
+/// the threads' runs by sequence number. Within a thread the file is already in sequence
+/// order (each thread appends to its own buffer, which the writer copies out whole), so the
+/// merge holds one cursor per thread: memory grows with the number of runs, not of records.
 struct EventLogReader {
     private let bytes: UnsafeRawBufferPointer
     private let path: String
     private var warnings: [String] = []
 
-    /// Visits every record of `bytes` in file order (records of different threads
-    /// interleave: sort by sequence number for the order things happened), and returns the
-    /// warnings; `path` names the log in messages. `progress` hears the fraction of the
-    /// bytes decoded, at most once per percent.
+    /// Visits every record of `bytes` in sequence order, and returns the warnings; `path`
+    /// names the log in messages. `progress` hears the fraction of the bytes decoded, at
+    /// most once per percent.
     static func visit(
         _ bytes: UnsafeRawBufferPointer, path: String, progress: (Double) -> Void = { _ in },
         _ visit: (TraceRecord) -> Void
@@ -28,7 +33,10 @@ struct EventLogReader {
 
     private struct Raw {
         let offset: Int
-        let kind: RecordKind
+        let size: Int
+        /// `nil` for padding, and for kinds this reader does not know (a newer minor
+        /// version's), which it skips.
+        let kind: RecordKind?
         let thread: UInt32
         let sequence: UInt64
         let timestamp: UInt64
@@ -44,17 +52,25 @@ struct EventLogReader {
             throw .unsupportedVersion(path: path, major: major, minor: minor)
         }
         var strings: [UInt32: String] = [:]
-        _ = scan { raw in
+        var runs: [Run] = []
+        let tail = scan { raw in
             if raw.kind == .string, let (id, text) = decodeString(raw) { strings[id] = text }
+            if let last = runs.last, last.thread == raw.thread, last.end == raw.offset {
+                runs[runs.count - 1].end = raw.offset + raw.size
+            } else {
+                runs.append(Run(thread: raw.thread, start: raw.offset, end: raw.offset + raw.size))
+            }
         }
         var malformed: [String] = []
         let step = max(bytes.count / 100, 1)
+        var read = 0
         var nextReport = step
         let size = Double(bytes.count)
-        let tail = scan { raw in
-            if raw.offset >= nextReport {
-                progress(Double(raw.offset) / size)
-                nextReport = raw.offset + step
+        merge(runs) { raw in
+            read += raw.size
+            if read >= nextReport {
+                progress(Double(read) / size)
+                nextReport = read + step
             }
             guard raw.kind != .string else { return }
             guard let event = decode(raw, strings: strings) else {
@@ -64,6 +80,73 @@ struct EventLogReader {
             visit(TraceRecord(sequence: raw.sequence, timestamp: raw.timestamp, thread: raw.thread, event: event))
         }
         warnings = malformed + (tail.map { [$0] } ?? [])
+    }
+
+    /// A stretch of the file holding records of one thread only.
+    private struct Run {
+        let thread: UInt32
+        let start: Int
+        var end: Int
+    }
+
+    /// One thread's next record, in the merge.
+    private struct Cursor: Comparable {
+        let sequence: UInt64
+        let thread: UInt32
+        static func < (lhs: Cursor, rhs: Cursor) -> Bool { (lhs.sequence, lhs.thread) < (rhs.sequence, rhs.thread) }
+    }
+
+    /// Visits the records of `runs` by sequence number: each thread's runs in file order,
+    /// the threads merged.
+    private func merge(_ runs: [Run], _ visit: (Raw) -> Void) {
+        var byThread: [UInt32: [Run]] = [:]
+        for run in runs { byThread[run.thread, default: []].append(run) }
+        // Where each thread's next record is: which of its runs, and where in it.
+        var positions: [UInt32: (run: Int, offset: Int)] = [:]
+        var heap = Heap<Cursor>()
+        func next(of thread: UInt32) -> Raw? {
+            guard let threadRuns = byThread[thread], var position = positions[thread] else { return nil }
+            while position.run < threadRuns.count {
+                let run = threadRuns[position.run]
+                while position.offset < run.end {
+                    let raw = record(at: position.offset)
+                    position.offset += raw.size
+                    if raw.kind != nil {
+                        positions[thread] = position
+                        return raw
+                    }
+                }
+                position.run += 1
+                if position.run < threadRuns.count { position.offset = threadRuns[position.run].start }
+            }
+            positions[thread] = position
+            return nil
+        }
+        var pending: [UInt32: Raw] = [:]
+        for (thread, threadRuns) in byThread {
+            positions[thread] = (0, threadRuns[0].start)
+            if let raw = next(of: thread) {
+                pending[thread] = raw
+                heap.insert(Cursor(sequence: raw.sequence, thread: thread))
+            }
+        }
+        while let cursor = heap.popMin() {
+            visit(pending[cursor.thread]!)
+            if let raw = next(of: cursor.thread) {
+                pending[cursor.thread] = raw
+                heap.insert(Cursor(sequence: raw.sequence, thread: cursor.thread))
+            }
+        }
+    }
+
+    /// The record at `offset`, which the first pass found whole.
+    private func record(at offset: Int) -> Raw {
+        let size = Int(u32(offset))
+        let kind = RecordKind(rawValue: bytes[offset + 4])
+        return Raw(
+            offset: offset, size: size, kind: kind == .padding ? nil : kind, thread: u32(offset + 8),
+            sequence: u64(offset + 16), timestamp: u64(offset + 24),
+            payload: (offset + EventLogFormat.prefixSize)..<(offset + size))
     }
 
     /// Walks the records; returns a warning if it stopped at a truncated or corrupt tail.
@@ -81,12 +164,7 @@ struct EventLogReader {
             guard size <= remaining else {
                 return "\(path): truncated record at byte offset \(offset) (\(remaining) of \(size) bytes); reading stopped there"
             }
-            // Kinds this reader does not know come from a newer minor version: skip them.
-            if let kind = RecordKind(rawValue: bytes[offset + 4]), kind != .padding {
-                visit(Raw(
-                    offset: offset, kind: kind, thread: u32(offset + 8), sequence: u64(offset + 16),
-                    timestamp: u64(offset + 24), payload: (offset + EventLogFormat.prefixSize)..<(offset + size)))
-            }
+            visit(record(at: offset))
             offset += size
         }
         return nil
@@ -101,6 +179,7 @@ struct EventLogReader {
     }
 
     private func decode(_ raw: Raw, strings: [UInt32: String]) -> TraceEvent? {
+        guard let kind = raw.kind else { return nil }
         let p = raw.payload.lowerBound
         let available = raw.payload.count
         func string(_ at: Int) -> String { strings[u32(at)] ?? "?" }
@@ -114,7 +193,9 @@ struct EventLogReader {
             return String(decoding: bytes[(at + 4)..<(at + 4 + Int(count))], as: UTF8.self)
         }
         let subscription = SubscriptionID(rawValue: available >= 8 ? u64(p) : 0)
-        switch raw.kind {
+        let payload = PayloadReader(bytes: bytes, start: p, count: available)
+        let lookUp = { (id: UInt32) in strings[id] ?? "?" }
+        switch kind {
         case .node:
             guard available >= 32, let kind = NodeKind(code: bytes[p + 8]) else { return nil }
             let count = Int(u32(p + 28))
@@ -181,7 +262,14 @@ struct EventLogReader {
             default: return nil
             }
         case .snapshot:
-            return .snapshot
+            let record = SnapshotRecord(payload)
+            return .snapshot(
+                limits: record?.limits, objectLimitReached: record?.objectLimitReached ?? false,
+                depthLimitReached: record?.depthLimitReached ?? false)
+        case .heapObject:
+            return HeapObjectRecord(payload)?.decoded(strings: lookUp).map(TraceEvent.heapObject)
+        case .reference:
+            return ReferenceRecord(payload)?.decoded(strings: lookUp).map(TraceEvent.reference)
         case .alive:
             guard available >= 24 else { return nil }
             let id = u64(p + 8)

@@ -19,6 +19,8 @@ extension TraceEvent {
         case .snapshot: "snapshot"
         case .alive: "alive"
         case .holds: "holds"
+        case .heapObject: "heap-object"
+        case .reference: "reference"
         }
     }
 }

@@ -96,14 +96,20 @@ public enum TraceEvent: Sendable, Hashable {
     /// target: a captured object, or another subscription (observers that forward events
     /// capture the subscription they forward to).
     case capture(SubscriptionID, target: TraceEntity, references: Int)
-    /// The records that follow, up to `end`, describe what was alive when recording stopped.
-    case snapshot
+    /// The records that follow, up to `end`, describe what was alive when recording stopped;
+    /// the heap walk went as far as `limits` allowed (`nil` for logs with no heap walk),
+    /// and says whether it ran out of either.
+    case snapshot(limits: TraceHeap.Limits?, objectLimitReached: Bool, depthLimitReached: Bool)
     /// In the snapshot: the entity was alive, with this many strong references; for a
     /// subject, `terminated` says whether it had sent its terminal event.
     case alive(TraceEntity, retainCount: Int, terminated: Bool)
-    /// In the snapshot: a stored property of the object holds the node, or the disposable
-    /// of the subscription.
+    /// In the snapshot of a format 1.0 log: a stored property of the object holds the node,
+    /// or the disposable of the subscription.
     case holds(object: ObjectID, TraceEntity)
+    /// In the snapshot: an object the heap walk reached.
+    case heapObject(TraceHeap.Object)
+    /// In the snapshot: a strong reference between two objects the heap walk reached.
+    case reference(TraceHeap.Reference)
 
     /// The subscription the event is about, if it is about one.
     public var subscription: SubscriptionID? {
@@ -113,7 +119,7 @@ public enum TraceEvent: Sendable, Hashable {
             .alive(.subscription(let id), _, _):
             id
         case .violation(_, let id, _, _): id
-        case .node, .nodeNamed, .edge, .end, .object, .snapshot, .alive, .holds: nil
+        case .node, .nodeNamed, .edge, .end, .object, .snapshot, .alive, .holds, .heapObject, .reference: nil
         }
     }
 }

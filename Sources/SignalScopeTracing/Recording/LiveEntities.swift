@@ -2,30 +2,53 @@ import CTracingSupport
 import SignalScopeCore
 import Synchronization
 
-/// What a recording holds weakly to report in its closing snapshot: live subscriptions,
-/// subject-like nodes, and the user objects observers captured.
+/// What a recording holds weakly to start its closing heap walk from: every node, every
+/// subscription, every other object the runtime said keeps closures (commands, scheduled
+/// actions), and the user objects observers were found to capture; with the closures each
+/// keeps, to name them in paths.
 ///
 /// Touched when nodes and subscriptions are made and ended, never per event.
 final class LiveEntities: Sendable {
-    /// A snapshot entry: which kind of thing, its id, its strong retain count.
+    /// A snapshot `alive` record's entity code.
     enum Entity: UInt8 {
         case node = 0, subscription = 1, object = 2
     }
 
+    private struct Node {
+        let reference: WeakReference
+        var closures: [KeptClosure] = []
+    }
+
+    private struct Subscription {
+        let reference: WeakReference
+        let address: UInt
+        /// Its observer's closures, while it holds them.
+        var closures: [KeptClosure] = []
+    }
+
+    private struct Owner {
+        let reference: WeakReference
+        let owner: ClosureOwner
+        let closures: [KeptClosure]
+    }
+
     private struct Tracked {
-        var nodes: [NodeID: WeakReference] = [:]
-        var subscriptions: [SubscriptionID: (reference: WeakReference, address: UInt, contexts: [UInt])] = [:]
+        var nodes: [NodeID: Node] = [:]
+        var subscriptions: [SubscriptionID: Subscription] = [:]
         var subscriptionAddresses: [UInt: SubscriptionID] = [:]
+        /// Commands and scheduled actions, by address.
+        var owners: [UInt: Owner] = [:]
         var objects: [UInt: (id: UInt64, reference: WeakReference)] = [:]
         var nextObjectID: UInt64 = 1
         var pruneAt = 1024
 
-        /// Forgets nodes that have gone, so a long run does not accumulate them.
+        /// Forgets what has gone, so a long run does not accumulate it.
         mutating func pruneIfLarge() {
-            guard nodes.count + objects.count >= pruneAt else { return }
-            nodes = nodes.filter { $0.value.object != nil }
+            guard nodes.count + objects.count + owners.count >= pruneAt else { return }
+            nodes = nodes.filter { $0.value.reference.object != nil }
             objects = objects.filter { $0.value.reference.object != nil }
-            pruneAt = max(1024, 2 * (nodes.count + objects.count))
+            owners = owners.filter { $0.value.reference.object != nil }
+            pruneAt = max(1024, 2 * (nodes.count + objects.count + owners.count))
         }
     }
 
@@ -38,18 +61,39 @@ final class LiveEntities: Sendable {
     func node(_ id: NodeID, _ object: AnyObject) {
         let reference = WeakReference(object)
         tracked.withLock { tracked in
-            tracked.nodes[id] = reference
+            tracked.nodes[id] = Node(reference: reference)
+            tracked.pruneIfLarge()
+        }
+    }
+
+    func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject) {
+        if case .node(let id) = owner {
+            tracked.withLock { $0.nodes[id]?.closures += closures }
+            return
+        }
+        let entry = Owner(reference: WeakReference(object), owner: owner, closures: closures)
+        tracked.withLock { tracked in
+            tracked.owners[address(of: object)] = entry
             tracked.pruneIfLarge()
         }
     }
 
     func subscription(_ id: SubscriptionID, _ object: AnyObject) {
         let reference = WeakReference(object)
-        let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+        let address = address(of: object)
         tracked.withLock { tracked in
-            tracked.subscriptions[id] = (reference, address, [])
+            tracked.subscriptions[id] = Subscription(reference: reference, address: address)
             tracked.subscriptionAddresses[address] = id
         }
+    }
+
+    /// Remembers a subscription's observer closures, to name them in the snapshot.
+    func storedObserver(_ id: SubscriptionID, closures: [KeptClosure]) {
+        tracked.withLock { $0.subscriptions[id]?.closures = closures }
+    }
+
+    func releasedObserver(_ id: SubscriptionID) {
+        tracked.withLock { $0.subscriptions[id]?.closures = [] }
     }
 
     func ended(_ id: SubscriptionID) {
@@ -58,22 +102,6 @@ final class LiveEntities: Sendable {
             if tracked.subscriptionAddresses[ended.address] == id {
                 tracked.subscriptionAddresses.removeValue(forKey: ended.address)
             }
-        }
-    }
-
-    /// Remembers the contexts of a subscription's observer closures, to scan them again for
-    /// the snapshot: what a closure captures can change after it is stored (a captured `var`).
-    /// They stay valid while the subscription holds its observer, which ends when it is
-    /// disposed, when the recorder forgets them.
-    func storedObserver(_ id: SubscriptionID, contexts: [UInt]) {
-        tracked.withLock { tracked in tracked.subscriptions[id]?.contexts = contexts }
-    }
-
-    /// The observer contexts of every live subscription.
-    func liveObservers() -> [(SubscriptionID, [UInt])] {
-        tracked.withLock { tracked in
-            tracked.subscriptions.filter { !$0.value.contexts.isEmpty && $0.value.reference.object != nil }
-                .map { ($0.key, $0.value.contexts) }.sorted { $0.0 < $1.0 }
         }
     }
 
@@ -101,67 +129,140 @@ final class LiveEntities: Sendable {
         }
     }
 
-    /// Everything still alive, with its strong retain count (not counting the reference
-    /// this check holds) and, for subjects, whether they terminated; and for each live
-    /// object what its stored properties hold.
-    func snapshot() -> (
-        alive: [(Entity, UInt64, retainCount: UInt64, terminated: Bool)],
-        holds: [(object: UInt64, node: NodeID?, subscription: SubscriptionID?)]
-    ) {
-        Self.momentaryReferences.withLock { _ in takeSnapshot() }
+    /// Walks the heap from everything still alive and describes what it found: each object
+    /// with its strong retain count (not counting the walk's own references), what runtime
+    /// entity it is, and each strong reference, named.
+    func snapshot(limits: HeapWalker.Limits) -> HeapSnapshot {
+        Self.momentaryReferences.withLock { _ in takeSnapshot(limits: limits) }
     }
 
-    private func takeSnapshot() -> (
-        alive: [(Entity, UInt64, retainCount: UInt64, terminated: Bool)],
-        holds: [(object: UInt64, node: NodeID?, subscription: SubscriptionID?)]
-    ) {
+    private func takeSnapshot(limits: HeapWalker.Limits) -> HeapSnapshot {
         let tracked = tracked.withLock { $0 }
-        var alive: [(Entity, UInt64, retainCount: UInt64, terminated: Bool)] = []
-        var holds: [(object: UInt64, node: NodeID?, subscription: SubscriptionID?)] = []
-        for (id, reference) in tracked.nodes.sorted(by: { $0.key < $1.key }) {
-            if let object = reference.object {
-                let terminated = (object as? any TracedNode)?.hasTerminated ?? false
-                alive.append((.node, id.rawValue, retainCount(object), terminated))
+        // Strong references for the walk's duration: what is alive now stays so until the
+        // walk has read it. The walk leaves them out of retain counts.
+        var pinned: [AnyObject] = []
+        var pins: [UInt: Int] = [:]
+        var entities: [UInt: TraceHeap.Entity] = [:]
+        var names: [ClosureKey: KeptClosure] = [:]
+        func pin(_ object: AnyObject, as entity: TraceHeap.Entity?) -> UInt {
+            let at = address(of: object)
+            pinned.append(object)
+            pins[at, default: 0] += 1
+            if let entity { entities[at] = entity }
+            return at
+        }
+        func name(_ closures: [KeptClosure]) {
+            for closure in closures where closure.context != 0 { names[ClosureKey(closure), default: closure] = closure }
+        }
+        var nodes: [(NodeID, terminated: Bool, address: UInt)] = []
+        for (id, node) in tracked.nodes.sorted(by: { $0.key < $1.key }) {
+            guard let object = node.reference.object else { continue }
+            nodes.append((id, (object as? any TracedNode)?.hasTerminated ?? false, pin(object, as: .node(id))))
+            name(node.closures)
+        }
+        var subscriptions: [(SubscriptionID, address: UInt)] = []
+        for (id, subscription) in tracked.subscriptions.sorted(by: { $0.key < $1.key }) {
+            guard let object = subscription.reference.object else { continue }
+            subscriptions.append((id, pin(object, as: .subscription(id))))
+            if let disposable = (object as? any TracedSubscription)?.disposableObject {
+                _ = pin(disposable, as: .disposable(id))
             }
+            name(subscription.closures)
         }
-        for (id, entry) in tracked.subscriptions.sorted(by: { $0.key < $1.key }) {
-            if let object = entry.reference.object { alive.append((.subscription, id.rawValue, retainCount(object), false)) }
-        }
-        for (id, reference) in tracked.objects.values.sorted(by: { $0.id < $1.id }) {
-            guard let object = reference.object else { continue }
-            alive.append((.object, id, retainCount(object), false))
-            for held in storedProperties(of: object) {
-                if let node = held as? any TracedNode {
-                    holds.append((id, node.nodeID, nil))
-                } else if let disposable = held as? Disposable, let subscription = disposable.subscriptionID {
-                    holds.append((id, nil, subscription))
-                }
+        for owner in tracked.owners.values {
+            guard let object = owner.reference.object else { continue }
+            switch owner.owner {
+            case .command: _ = pin(object, as: .command)
+            case .scheduledAction(let subscription): _ = pin(object, as: .scheduledAction(subscription))
+            case .node: continue
             }
+            name(owner.closures)
         }
-        return (alive, holds)
-    }
-
-    private func retainCount(_ object: AnyObject) -> UInt64 {
-        // `object` itself is one strong reference, held only for this call.
-        UInt64(swift_retainCount(Unmanaged.passUnretained(object).toOpaque())) - 1
-    }
-
-    /// The values of an object's stored properties (and of its superclasses'), with
-    /// optionals unwrapped.
-    private func storedProperties(of object: AnyObject) -> [Any] {
-        var values: [Any] = []
-        var mirror: Mirror? = Mirror(reflecting: object)
-        while let current = mirror {
-            for child in current.children { values.append(unwrapped(child.value)) }
-            mirror = current.superclassMirror
+        var knownObjects: [UInt: UInt64] = [:]
+        for (address, known) in tracked.objects {
+            guard let object = known.reference.object else { continue }
+            knownObjects[pin(object, as: nil)] = known.id
         }
-        return values
+        let walk = HeapWalker(limits: limits).walk(roots: Array(Set(pins.keys)).sorted(), pins: pins)
+        var snapshot = HeapSnapshot(limits: limits, walk: walk)
+        var nextObjectID = tracked.nextObjectID
+        let ids = walk.vertices.map { vertex -> UInt64 in
+            if let known = knownObjects[vertex.address] { return known }
+            defer { nextObjectID += 1 }
+            return nextObjectID
+        }
+        self.tracked.withLock { $0.nextObjectID = max($0.nextObjectID, nextObjectID) }
+        snapshot.objects = walk.vertices.enumerated().map { index, vertex in
+            HeapSnapshot.Object(id: ids[index], vertex: vertex, entity: entities[vertex.address])
+        }
+        snapshot.references = walk.edges.map { edge in
+            let reference = edge.reference
+            let closure = reference.function.flatMap { names[ClosureKey(function: $0, context: reference.target)] }
+            return HeapSnapshot.Reference(
+                from: ids[edge.from], to: ids[edge.to], found: reference, closure: closure,
+                symbol: closure == nil ? reference.function.flatMap(Symbols.closureName) : nil)
+        }
+        let retainCount = { (address: UInt) in walk.index[address].map { walk.vertices[$0].retainCount } }
+        snapshot.nodes = nodes.compactMap { id, terminated, address in
+            retainCount(address).map { (id, $0, terminated) }
+        }
+        snapshot.subscriptions = subscriptions.compactMap { id, address in retainCount(address).map { (id, $0) } }
+        withExtendedLifetime(pinned) {}
+        return snapshot
     }
 
-    private func unwrapped(_ value: Any) -> Any {
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional, let wrapped = mirror.children.first else { return value }
-        return unwrapped(wrapped.value)
+    private func address(of object: AnyObject) -> UInt {
+        UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    }
+}
+
+/// Identifies a closure by its two words.
+private struct ClosureKey: Hashable {
+    let function: UInt
+    let context: UInt
+
+    init(function: UInt, context: UInt) {
+        self.function = function
+        self.context = context
+    }
+
+    init(_ closure: KeptClosure) {
+        self.init(function: closure.function, context: closure.context)
+    }
+}
+
+/// What a recording's closing heap walk found, ready to be written.
+struct HeapSnapshot {
+    struct Object {
+        let id: UInt64
+        let vertex: HeapWalker.Vertex
+        let entity: TraceHeap.Entity?
+    }
+
+    struct Reference {
+        let from: UInt64
+        let to: UInt64
+        let found: FoundReference
+        /// The closure the reference is the context of, as the runtime named it.
+        let closure: KeptClosure?
+        /// For a closure the runtime did not name: its function's name.
+        let symbol: String?
+    }
+
+    let limits: HeapWalker.Limits
+    let objectLimitReached: Bool
+    let depthLimitReached: Bool
+    var objects: [Object] = []
+    var references: [Reference] = []
+    /// Live nodes: strong retain count, and for subjects whether they terminated.
+    var nodes: [(NodeID, retainCount: Int, terminated: Bool)] = []
+    /// Live subscriptions and their strong retain counts.
+    var subscriptions: [(SubscriptionID, retainCount: Int)] = []
+
+    init(limits: HeapWalker.Limits, walk: HeapWalker.Result) {
+        self.limits = limits
+        objectLimitReached = walk.objectLimitReached
+        depthLimitReached = walk.depthLimitReached
     }
 }
 

@@ -25,14 +25,18 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     private let identity: UInt64
     private let threadCount = Atomic<UInt32>(0)
     private let bufferCapacity: Int
+    private let heapLimits: HeapWalker.Limits
 
     private static let recordings = Atomic<UInt64>(0)
     /// The recordings that have finished, so threads can drop their buffers.
     private static let finishedRecordings = Mutex<Set<UInt64>>([])
 
-    init(sink: any LogSink, recordsValues: Bool, bufferCapacity: Int = 1 << 18) throws {
+    init(
+        sink: any LogSink, recordsValues: Bool, heapLimits: HeapWalker.Limits = .standard, bufferCapacity: Int = 1 << 18
+    ) throws {
         self.recordsValues = recordsValues
         self.bufferCapacity = bufferCapacity
+        self.heapLimits = heapLimits
         identity = Self.recordings.add(1, ordering: .relaxed).newValue
         writer = try LogWriter(sink: sink)
     }
@@ -55,7 +59,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     func nodeCreated(_ node: NodeDescriptor, object: AnyObject) {
         guard isActive.load(ordering: .relaxed) else { return }
-        if Self.hotNodeKinds.contains(node.kind) { live.node(node.id, object) }
+        live.node(node.id, object)
         let name = string(node.name)
         let file = literal(node.site.fileID)
         let function = literal(node.site.function)
@@ -114,19 +118,21 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
             payload.storeBytes(of: handlers.rawValue, toByteOffset: 8, as: UInt8.self)
         }
-        let contexts = closures.contexts.map { UInt(bitPattern: $0) }
-        live.storedObserver(subscription, contexts: contexts)
-        recordCaptures(of: subscription, contexts: contexts, isHeld: true)
+        live.storedObserver(subscription, closures: closures.closures)
+        recordCaptures(of: subscription, contexts: closures.contexts)
     }
 
-    /// Scans an observer's closure contexts and records what they capture. `isHeld` says
-    /// the closures cannot be released meanwhile (the observer is being stored now).
-    private func recordCaptures(of subscription: SubscriptionID, contexts: [UInt], isHeld: Bool) {
+    func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject) {
+        guard isActive.load(ordering: .relaxed) else { return }
+        live.closuresKept(closures, by: owner, object: object)
+    }
+
+    /// Scans an observer's closure contexts, which cannot be released meanwhile (the
+    /// observer is being stored now, on this thread), and records what they capture.
+    private func recordCaptures(of subscription: SubscriptionID, contexts: [UnsafeRawPointer]) {
         var references: [UInt: (count: UInt32, typeName: String)] = [:]
         var order: [UInt] = []
-        let captures = contexts.compactMap(UnsafeRawPointer.init(bitPattern:)).flatMap {
-            CaptureScanner.strongCaptures(ofContext: $0, isHeld: isHeld)
-        }
+        let captures = contexts.flatMap { CaptureScanner.strongCaptures(ofContext: $0, isHeld: true) }
         for captured in captures {
             if references[captured.address] == nil { order.append(captured.address) }
             references[captured.address, default: (0, captured.typeName)].count += 1
@@ -163,6 +169,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func observerReleased(_ subscription: SubscriptionID) {
+        live.releasedObserver(subscription)
         appendSubscriptionEvent(.observerReleased, subscription)
     }
 
@@ -209,37 +216,67 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         }
     }
 
-    /// The kinds of node whose survival the snapshot reports: those that keep subscribers.
-    private static let hotNodeKinds: Set<NodeKind> = [
-        .subject, .replaySubject, .behaviorSubject, .property, .lifetime, .command,
-    ]
-
     // MARK: Writing records
 
+    /// Walks the heap from everything still alive and writes what it found: the snapshot
+    /// record with the walk's budget, an `alive` record per live node and subscription, a
+    /// `heapObject` record per object reached and a `reference` record per strong
+    /// reference between them.
     private func appendSnapshot() {
-        // What live observers capture now, which may differ from when they were stored.
-        // Another thread may release an observer meanwhile, so its memory is read carefully.
-        for (subscription, contexts) in live.liveObservers() {
-            recordCaptures(of: subscription, contexts: contexts, isHeld: false)
+        let heap = live.snapshot(limits: heapLimits)
+        let header = SnapshotRecord(
+            limits: TraceHeap.Limits(objects: heap.limits.objects, depth: heap.limits.depth),
+            objectLimitReached: heap.objectLimitReached, depthLimitReached: heap.depthLimitReached)
+        append(.snapshot, payload: SnapshotRecord.size) { header.encode(into: $0) }
+        for (node, retainCount, terminated) in heap.nodes {
+            appendAlive(.node, node.rawValue, retainCount: retainCount, terminated: terminated)
         }
-        let (alive, holds) = live.snapshot()
-        append(.snapshot, payload: 0) { _ in }
-        for (entity, id, retainCount, terminated) in alive {
-            append(.alive, payload: 24) { payload in
-                payload.storeBytes(of: entity.rawValue, as: UInt8.self)
-                payload.storeBytes(of: UInt8(terminated ? 1 : 0), toByteOffset: 1, as: UInt8.self)
-                payload.storeBytes(of: id.littleEndian, toByteOffset: 8, as: UInt64.self)
-                payload.storeBytes(of: retainCount.littleEndian, toByteOffset: 16, as: UInt64.self)
+        for (subscription, retainCount) in heap.subscriptions {
+            appendAlive(.subscription, subscription.rawValue, retainCount: retainCount, terminated: false)
+        }
+        for object in heap.objects {
+            let record = HeapObjectRecord(
+                object: object.id, address: UInt64(object.vertex.address), typeName: string(object.vertex.typeName),
+                category: object.vertex.category.rawValue, exploration: object.vertex.exploration.rawValue,
+                entity: object.entity, retainCount: UInt64(clamping: object.vertex.retainCount))
+            append(.heapObject, payload: HeapObjectRecord.size) { record.encode(into: $0) }
+        }
+        for reference in heap.references {
+            let record = referenceRecord(reference)
+            append(.reference, payload: ReferenceRecord.size) { record.encode(into: $0) }
+        }
+    }
+
+    private func appendAlive(_ entity: LiveEntities.Entity, _ id: UInt64, retainCount: Int, terminated: Bool) {
+        append(.alive, payload: 24) { payload in
+            payload.storeBytes(of: entity.rawValue, as: UInt8.self)
+            payload.storeBytes(of: UInt8(terminated ? 1 : 0), toByteOffset: 1, as: UInt8.self)
+            payload.storeBytes(of: id.littleEndian, toByteOffset: 8, as: UInt64.self)
+            payload.storeBytes(of: UInt64(clamping: retainCount).littleEndian, toByteOffset: 16, as: UInt64.self)
+        }
+    }
+
+    private func referenceRecord(_ reference: HeapSnapshot.Reference) -> ReferenceRecord {
+        let found = reference.found
+        let (kind, element): (UInt8, UInt32) =
+            switch found.kind {
+            case .storedProperty: (0, 0)
+            case .capture: (1, 0)
+            case .element(.element(let index)): (2, UInt32(clamping: index))
+            case .element(.key): (3, 0)
+            case .element(.value(let key)): (4, key.map(string) ?? 0)
+            case .boxedValue: (5, 0)
             }
-        }
-        for hold in holds {
-            append(.holds, payload: 24) { payload in
-                payload.storeBytes(of: hold.object.littleEndian, as: UInt64.self)
-                payload.storeBytes(of: UInt8(hold.node == nil ? 1 : 0), toByteOffset: 8, as: UInt8.self)
-                let target = hold.node?.rawValue ?? hold.subscription?.rawValue ?? 0
-                payload.storeBytes(of: target.littleEndian, toByteOffset: 16, as: UInt64.self)
-            }
-        }
+        let closure = reference.closure
+        return ReferenceRecord(
+            from: reference.from, to: reference.to, kind: kind,
+            flags: (found.isExact ? 0 : 1) | (found.isWeak ? 2 : 0) | (found.function != nil ? 4 : 0),
+            path: string(found.path),
+            offset: found.offset.map { UInt32(clamping: $0) } ?? ReferenceRecord.none, element: element,
+            closureRole: closure.map { string($0.role.rawValue) } ?? 0,
+            closureFile: closure?.site.map { literal($0.fileID) } ?? 0,
+            closureLine: closure?.site.map { UInt32(truncatingIfNeeded: $0.line) } ?? 0,
+            closureName: closure?.site.map { literal($0.function) } ?? reference.symbol.map(string) ?? 0)
     }
 
     private func appendSubscriptionEvent(_ kind: RecordKind, _ subscription: SubscriptionID) {

@@ -132,6 +132,9 @@ public struct Trace: Sendable {
     /// Whether the trace ends with a snapshot of what was alive (recordings that stopped
     /// cleanly do).
     public private(set) var hasSnapshot = false
+    /// What the closing heap walk found: the objects alive when recording stopped and the
+    /// strong references between them (empty for traces written before format 1.1).
+    public private(set) var heap = TraceHeap()
 
     /// Reads a trace from an event log file. The file is mapped, not loaded, so with
     /// ``Detail/liveEntities`` a large log is read in memory that grows with what is alive.
@@ -170,7 +173,8 @@ public struct Trace: Sendable {
             }
         }
         if let failure { throw failure }
-        trace.records.sort { $0.sequence < $1.sequence }
+        trace.heap.index()
+        trace.deriveWhatObjectsHold()
         self = trace
     }
 
@@ -220,6 +224,31 @@ public struct Trace: Sendable {
         copy.errorsWithoutHandler = errorsWithoutHandler.filter { copy.nodes[$0.node] != nil }
         copy.rootSubscriptions = rootSubscriptions.filter { copy.nodes[$0.key] != nil }
         return copy
+    }
+
+    /// For each user object in the heap: the nodes and subscription disposables it holds,
+    /// through anything but other user objects and runtime entities (its stored
+    /// properties, collections, boxes, closures it stores, a property's signal, a bag of
+    /// disposables).
+    private mutating func deriveWhatObjectsHold() {
+        guard !heap.references.isEmpty else { return }
+        for id in objects.keys where heap.objects[id]?.category == .user {
+            var held: [TraceEntity] = []
+            var seen: Set<ObjectID> = [id]
+            var pending = heap.references(from: id).map(\.to)
+            while let next = pending.popLast() {
+                guard seen.insert(next).inserted, let object = heap.objects[next] else { continue }
+                switch object.entity {
+                case .node(let node): held.append(.node(node))
+                case .disposable(let subscription): held.append(.subscription(subscription))
+                case .subscription, .command, .scheduledAction: break
+                case nil where object.category != .user:
+                    pending += heap.references(from: next).map(\.to)
+                case nil: break
+                }
+            }
+            objects[id]?.holds = held.sorted { "\($0)" < "\($1)" }
+        }
     }
 
     /// The subscriptions made by `subscription`'s creation block, in order.
@@ -287,8 +316,20 @@ public struct Trace: Sendable {
             if case .object(let object) = target, objects[object]?.capturedBy.contains(subscription) == false {
                 objects[object]?.capturedBy.append(subscription)
             }
-        case .snapshot:
+        case .snapshot(let limits, let objectLimitReached, let depthLimitReached):
             hasSnapshot = true
+            heap.limits = limits
+            heap.objectLimitReached = objectLimitReached
+            heap.depthLimitReached = depthLimitReached
+        case .heapObject(let object):
+            heap.objects[object.id] = object
+            guard object.category == .user else { break }
+            if objects[object.id] == nil {
+                objects[object.id] = Object(id: object.id, typeName: object.typeName, address: object.address)
+            }
+            objects[object.id]?.retainCountAtEnd = object.retainCount
+        case .reference(let reference):
+            heap.references.append(reference)
         case .alive(.node(let id), let count, let terminated):
             nodes[id]?.retainCountAtEnd = count
             nodes[id]?.terminatedAtEnd = terminated

@@ -1,0 +1,83 @@
+/// A class whose elements are allocated after its stored properties, where no field
+/// descriptor describes them: a collection's storage. One conforming type per kind of
+/// storage, each in its own file, listed in ``CollectionStorages/all``.
+protocol CollectionStorage: Sendable {
+    /// The storage of `metadata`'s type, if it is this kind (`typeName` is its name).
+    init?(metadata: Metadata, typeName: String)
+
+    /// How many bytes of an object to read to see every element, given its first
+    /// `instanceSize` bytes; `nil` if they do not make sense.
+    func extent(of header: Bytes) -> Int?
+
+    /// The elements in an object's bytes (read up to its extent) that may hold references.
+    func elements(in object: Bytes) -> [StoredElement]
+
+    /// Whether its elements may hold references at all.
+    var holdsReferences: Bool { get }
+}
+
+/// One element of a collection's storage.
+struct StoredElement {
+    let offset: Int
+    let label: ElementLabel
+    let layout: ValueLayout
+}
+
+/// What an element is to its collection.
+enum ElementLabel: Hashable, Sendable {
+    /// The element at this index of an array, or the `n`th of a set or deque.
+    case element(Int)
+    /// A dictionary's key.
+    case key
+    /// A dictionary's value, with its key when the key is a small string or an integer.
+    case value(forKey: String?)
+}
+
+enum CollectionStorages {
+    /// Every kind of storage the walk can see into.
+    static let all: [any CollectionStorage.Type] = [ArrayStorage.self, DictionaryStorage.self, SetStorage.self, DequeStorage.self]
+
+    static func storage(for metadata: Metadata, typeName: String) -> (any CollectionStorage)? {
+        for kind in all {
+            if let storage = kind.init(metadata: metadata, typeName: typeName) { return storage }
+        }
+        return nil
+    }
+
+    /// The offsets of a class's stored properties by name, superclasses' included.
+    static func fieldOffsets(_ metadata: Metadata) -> [String: Int] {
+        var offsets: [String: Int] = [:]
+        var current: Metadata? = metadata
+        while let level = current, let descriptor = level.descriptor, descriptor.kind == .class {
+            for (index, field) in (descriptor.fields ?? []).enumerated() {
+                if let offset = level.fieldOffset(index) { offsets[field.name] = offset }
+            }
+            current = level.superclass
+        }
+        return offsets
+    }
+
+    /// The `index`th generic argument of a generic class's metadata.
+    static func genericArgument(_ metadata: Metadata, _ index: Int) -> Metadata? {
+        guard let arguments = metadata.genericArguments else { return nil }
+        return Metadata(unchecked: Raw.word(arguments + UInt(8 * index)))
+    }
+
+    /// The occupied buckets of a hashed collection: the bits set in its bitmap, which is
+    /// allocated right after its stored properties.
+    static func occupiedBuckets(in object: Bytes, bitmapAt start: Int, bucketCount: Int) -> [Int] {
+        var buckets: [Int] = []
+        for word in 0..<((bucketCount + 63) / 64) {
+            guard var bits = object.word(at: start + 8 * word) else { break }
+            while bits != 0 {
+                let bucket = 64 * word + bits.trailingZeroBitCount
+                if bucket < bucketCount { buckets.append(bucket) }
+                bits &= bits - 1
+            }
+        }
+        return buckets
+    }
+
+    /// No storage is larger than this; a larger extent means the header was misread.
+    static let maximumExtent = 1 << 30
+}

@@ -1,0 +1,74 @@
+/// `Dictionary` storage (`_DictionaryStorage<Key, Value>`): a bitmap of occupied buckets
+/// after its stored properties, then the keys and the values, each in an array of buckets.
+struct DictionaryStorage: CollectionStorage {
+    private let key: (layout: ValueLayout, stride: Int, metadata: Metadata)
+    private let value: (layout: ValueLayout, stride: Int)
+    private let fields: (scale: Int, keys: Int, values: Int)
+    private let bitmap: Int
+
+    init?(metadata: Metadata, typeName: String) {
+        guard typeName.hasPrefix("Swift._DictionaryStorage<"),
+            let keyType = CollectionStorages.genericArgument(metadata, 0),
+            let valueType = CollectionStorages.genericArgument(metadata, 1)
+        else { return nil }
+        let offsets = CollectionStorages.fieldOffsets(metadata)
+        guard let scale = offsets["_scale"], let keys = offsets["_rawKeys"], let values = offsets["_rawValues"] else {
+            return nil
+        }
+        key = (ValueLayout.of(keyType), max(keyType.valueWitnesses.stride, 1), keyType)
+        value = (ValueLayout.of(valueType), max(valueType.valueWitnesses.stride, 1))
+        fields = (scale, keys, values)
+        bitmap = (metadata.instanceSize + 7) & ~7
+    }
+
+    private func geometry(_ object: Bytes) -> (buckets: Int, keys: Int, values: Int)? {
+        guard object.contains(fields.scale, 1), let keys = object.word(at: fields.keys),
+            let values = object.word(at: fields.values)
+        else { return nil }
+        let scale = Int(object.load(at: fields.scale, as: Int8.self))
+        guard (0..<40).contains(scale), keys >= object.base, values >= object.base else { return nil }
+        return (1 << scale, Int(keys - object.base), Int(values - object.base))
+    }
+
+    var holdsReferences: Bool { !(key.layout.isEmpty && value.layout.isEmpty) }
+
+    func extent(of header: Bytes) -> Int? {
+        guard let (buckets, keys, values) = geometry(header) else { return nil }
+        let extent = max(bitmap + 8 * ((buckets + 63) / 64), keys + buckets * key.stride, values + buckets * value.stride)
+        return extent <= CollectionStorages.maximumExtent ? extent : nil
+    }
+
+    func elements(in object: Bytes) -> [StoredElement] {
+        guard !(key.layout.isEmpty && value.layout.isEmpty), let (buckets, keys, values) = geometry(object) else { return [] }
+        var elements: [StoredElement] = []
+        for bucket in CollectionStorages.occupiedBuckets(in: object, bitmapAt: bitmap, bucketCount: buckets) {
+            let keyOffset = keys + bucket * key.stride
+            if !key.layout.isEmpty { elements.append(StoredElement(offset: keyOffset, label: .key, layout: key.layout)) }
+            if !value.layout.isEmpty {
+                elements.append(StoredElement(
+                    offset: values + bucket * value.stride, label: .value(forKey: KeyDescription.of(object, at: keyOffset, key.metadata)),
+                    layout: value.layout))
+            }
+        }
+        return elements
+    }
+}
+
+/// A dictionary key as a path shows it, read from the storage's bytes without touching
+/// anything they point to: small strings (kept inline) and integers.
+enum KeyDescription {
+    static func of(_ object: Bytes, at offset: Int, _ type: Metadata) -> String? {
+        switch type {
+        case Metadata(String.self):
+            guard let first = object.word(at: offset), let second = object.word(at: offset + 8),
+                second & (1 << 61) != 0  // a small string: its two words are the whole value
+            else { return nil }
+            let string = unsafeBitCast((first, second), to: String.self)
+            return "\"\(string)\""
+        case Metadata(Int.self): return object.contains(offset, 8) ? "\(object.load(at: offset, as: Int.self))" : nil
+        case Metadata(UInt.self): return object.contains(offset, 8) ? "\(object.load(at: offset, as: UInt.self))" : nil
+        case Metadata(Int32.self): return object.contains(offset, 4) ? "\(object.load(at: offset, as: Int32.self))" : nil
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// `Set` storage (`_SetStorage<Element>`): a bitmap of occupied buckets after its stored
+/// properties, then the elements in an array of buckets.
+struct SetStorage: CollectionStorage {
+    private let element: ValueLayout
+    private let stride: Int
+    private let fields: (scale: Int, elements: Int)
+    private let bitmap: Int
+
+    init?(metadata: Metadata, typeName: String) {
+        guard typeName.hasPrefix("Swift._SetStorage<"), let element = CollectionStorages.genericArgument(metadata, 0) else {
+            return nil
+        }
+        let offsets = CollectionStorages.fieldOffsets(metadata)
+        guard let scale = offsets["_scale"], let elements = offsets["_rawElements"] else { return nil }
+        self.element = ValueLayout.of(element)
+        stride = max(element.valueWitnesses.stride, 1)
+        fields = (scale, elements)
+        bitmap = (metadata.instanceSize + 7) & ~7
+    }
+
+    private func geometry(_ object: Bytes) -> (buckets: Int, elements: Int)? {
+        guard object.contains(fields.scale, 1), let elements = object.word(at: fields.elements), elements >= object.base else {
+            return nil
+        }
+        let scale = Int(object.load(at: fields.scale, as: Int8.self))
+        return (0..<40).contains(scale) ? (1 << scale, Int(elements - object.base)) : nil
+    }
+
+    var holdsReferences: Bool { !element.isEmpty }
+
+    func extent(of header: Bytes) -> Int? {
+        guard let (buckets, elements) = geometry(header) else { return nil }
+        let extent = max(bitmap + 8 * ((buckets + 63) / 64), elements + buckets * stride)
+        return extent <= CollectionStorages.maximumExtent ? extent : nil
+    }
+
+    func elements(in object: Bytes) -> [StoredElement] {
+        guard !element.isEmpty, let (buckets, elements) = geometry(object) else { return [] }
+        return CollectionStorages.occupiedBuckets(in: object, bitmapAt: bitmap, bucketCount: buckets).enumerated().map {
+            StoredElement(offset: elements + $1 * stride, label: .element($0), layout: element)
+        }
+    }
+}

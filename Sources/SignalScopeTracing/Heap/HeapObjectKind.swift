@@ -1,0 +1,138 @@
+import CTracingSupport
+import Synchronization
+
+/// What the heap walk knows about the objects that share one metadata record, decoded once
+/// per record: a class instance's stored properties, a closure context's captures, a box's
+/// contents.
+enum HeapObjectKind: Sendable {
+    /// A class instance.
+    case instance(InstanceLayout)
+    /// A closure context, or the box the compiler made for a captured `var`: both list
+    /// their contents in a capture descriptor.
+    case context(ContextDescription)
+    /// A box made at run time for a value of any type (an existential's out-of-line value,
+    /// a generic captured `var`).
+    case genericBox(boxed: Metadata)
+    /// The box of an `any Error` value.
+    case errorBox
+    /// A word that is not the metadata of a heap object the walk understands.
+    case notAnObject
+
+    /// What objects whose first word is `isa` are. The word may be anything (a stale
+    /// word a conservative scan met), so it is read through the kernel until it checks out.
+    static func of(isa: UInt) -> HeapObjectKind {
+        if let known = cache.withLock({ $0[isa] }) { return known }
+        let kind = decode(isa)
+        // Words that are not metadata are many and each is seen once: not worth keeping.
+        if case .notAnObject = kind { return kind }
+        cache.withLock { $0[isa] = kind }
+        return kind
+    }
+
+    private static let cache = Mutex<[UInt: HeapObjectKind]>([:])
+
+    private static func decode(_ isa: UInt) -> HeapObjectKind {
+        guard Memory.isPlausibleMetadataAddress(isa), let kindWord = Memory.word(at: isa) else { return .notAnObject }
+        switch MetadataKind(word: kindWord) {
+        case .class:
+            guard MetadataCheck.isClassMetadata(isa) else { return .notAnObject }
+            return .instance(InstanceLayout(Metadata(unchecked: isa)))
+        case .heapLocalVariable:
+            return ContextDescription(isa: isa).map(HeapObjectKind.context) ?? .notAnObject
+        case .heapGenericLocalVariable:
+            guard let boxed = Memory.word(at: isa + 16).flatMap(MetadataCheck.metadata) else { return .notAnObject }
+            return .genericBox(boxed: boxed)
+        case .errorObject:
+            return .errorBox
+        default:
+            return .notAnObject
+        }
+    }
+}
+
+extension TraceHeap.Category {
+    /// Whose instances a class's are, by its module; `nil` for the tracer's own objects (a
+    /// recording, a test's hook), which the walk never reports.
+    init?(typeName: String) {
+        let module = typeName.prefix { $0 != "." && $0 != "<" }
+        switch module {
+        case "SignalScopeCore": self = .runtime
+        case "SignalScopeTracing", "SignalScopeTesting": return nil
+        case "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization", "Dispatch",
+            "Synchronization", "DequeModule", "_Concurrency", "_StringProcessing":
+            self = .library
+        default: self = .user
+        }
+    }
+}
+
+/// A class's instances: their stored properties, superclasses' included, and for
+/// collection storage, where the elements are.
+struct InstanceLayout: Sendable {
+    let metadata: Metadata
+    let typeName: String
+    /// `nil` for the tracer's own objects.
+    let category: TraceHeap.Category?
+    let instanceSize: Int
+    let members: [ValueLayout.Member]
+    /// Whether every stored property was decoded (a class with no reflection metadata, or
+    /// a resilient superclass, leaves some out: their references are not counted).
+    let isComplete: Bool
+    /// For collection storage: how its tail-allocated elements are laid out.
+    let storage: (any CollectionStorage)?
+
+    /// Whether an instance may hold strong references (leaves that cannot are left out of
+    /// the walk's report when they are library objects: strings' storage, `[Int]`).
+    var mayHoldReferences: Bool { !members.isEmpty || !isComplete || storage?.holdsReferences == true }
+
+    init(_ metadata: Metadata) {
+        self.metadata = metadata
+        typeName = metadata.typeName
+        instanceSize = metadata.instanceSize
+        var members: [ValueLayout.Member] = []
+        var isComplete = true
+        var current: Metadata? = metadata
+        while let level = current, let descriptor = level.descriptor, descriptor.kind == .class {
+            if let fields = descriptor.fields {
+                let arguments = level.genericArguments
+                for (index, field) in fields.enumerated() {
+                    guard let offset = level.fieldOffset(index), let type = field.mangledType else {
+                        isComplete = false
+                        continue
+                    }
+                    let layout = ValueLayout.fieldLayout(MangledName(at: type), in: descriptor, arguments: arguments, depth: 0)
+                    // The runtime keeps no references in noncopyable values (its locks and
+                    // atomics hold none): HeapWalkerTests checks its objects' counts add up.
+                    if layout == .hidden, TraceHeap.Category(typeName: level.typeName) == .runtime { continue }
+                    if layout == .unknown || layout == .hidden { isComplete = false }
+                    if !layout.isEmpty { members.append(ValueLayout.Member(offset: offset, name: field.name, layout: layout)) }
+                }
+            } else {
+                isComplete = false
+            }
+            current = level.superclass
+        }
+        self.members = members.sorted { $0.offset < $1.offset }
+        storage = CollectionStorages.storage(for: metadata, typeName: typeName)
+        category = storage != nil ? .storage : TraceHeap.Category(typeName: typeName)
+        self.isComplete = isComplete
+    }
+}
+
+extension MangledName {
+    /// Reads a name whose address is not known to be valid through the kernel first.
+    static func checked(at address: UInt) -> MangledName? {
+        var cursor = address
+        var remaining = 2048
+        while remaining > 0 {
+            guard let chunk = Memory.bytes(at: cursor, count: 1) else { return nil }
+            let byte = chunk.load(at: 0, as: UInt8.self)
+            if byte == 0 { return MangledName(at: address) }
+            let step: UInt = (0x01...0x17).contains(byte) ? 5 : (0x18...0x1F).contains(byte) ? 9 : 1
+            guard step == 1 || Memory.bytes(at: cursor, count: Int(step)) != nil else { return nil }
+            cursor += step
+            remaining -= 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,172 @@
+import CTracingSupport
+
+/// Walks the heap from a set of roots, following every strong reference exactly, and
+/// reports each object reached (its type and strong retain count) and each reference
+/// (what holds it, and where).
+///
+/// What it follows: class instances' stored properties (superclasses' included, weak and
+/// unowned ones left out, as their field descriptors say), closure contexts' captures (their
+/// capture descriptors, generic ones resolved with the metadata they bind), boxes, nested
+/// closures, structs, tuples, enum payloads (projected by the enum's own value witnesses),
+/// existentials, and the elements of arrays, dictionaries, sets and deques. Where a closure
+/// context's capture types cannot be resolved, the rest of it is scanned conservatively,
+/// and what that finds is marked as such.
+///
+/// Breadth-first, to a budget: objects beyond it are reported with their retain counts but
+/// not explored, and the result says the budget ran out, so that what they hold counts as
+/// unknown rather than absent.
+struct HeapWalker {
+    /// How far a walk may go.
+    struct Limits: Sendable, Hashable {
+        /// How many objects it explores.
+        var objects: Int
+        /// How many references from a root it follows.
+        var depth: Int
+
+        static let standard = Limits(objects: 200_000, depth: 10_000)
+    }
+
+    /// An object the walk reached.
+    struct Vertex {
+        let address: UInt
+        let typeName: String
+        let category: TraceHeap.Category
+        /// Strong references to it, not counting the walk's own.
+        let retainCount: Int
+        let depth: Int
+        var exploration: Exploration = .notExplored
+    }
+
+    /// How much of an object's references the walk saw.
+    enum Exploration: UInt8, Sendable {
+        /// Every strong reference it holds.
+        case complete = 0
+        /// Some: part of it could not be decoded, or a conservative scan read part of it.
+        case partial = 1
+        /// None: the budget ran out before it.
+        case notExplored = 2
+    }
+
+    /// A strong reference between two reached objects (indices into the vertices).
+    struct Edge {
+        let from: Int
+        let to: Int
+        let reference: FoundReference
+    }
+
+    struct Result {
+        var vertices: [Vertex] = []
+        var edges: [Edge] = []
+        var index: [UInt: Int] = [:]
+        /// The object budget ran out.
+        var objectLimitReached = false
+        /// Some objects were beyond the depth budget.
+        var depthLimitReached = false
+    }
+
+    let limits: Limits
+
+    /// Walks from `roots`. `pins` counts the strong references the caller holds on objects
+    /// for the walk (a root loaded from a weak reference, say), left out of retain counts.
+    /// Objects closures refer to weakly are walked too (a `[weak self]` observer's `self`),
+    /// so that a cycle no runtime object is part of can still be found.
+    func walk(roots: [UInt], pins: [UInt: Int]) -> Result {
+        var result = Result()
+        var pins = pins
+        var held: [UnsafeMutableRawPointer] = []
+        defer { for object in held { Unmanaged<AnyObject>.fromOpaque(object).release() } }
+        var queue: [Int] = []
+        var next = 0
+        func add(_ address: UInt, depth: Int) -> Int? {
+            if let known = result.index[address] { return known }
+            guard let vertex = makeVertex(address, depth: depth, pins: pins) else { return nil }
+            result.index[address] = result.vertices.count
+            result.vertices.append(vertex)
+            queue.append(result.vertices.count - 1)
+            return result.vertices.count - 1
+        }
+        for root in roots { _ = add(root, depth: 0) }
+        var explored = 0
+        while next < queue.count {
+            let index = queue[next]
+            next += 1
+            let vertex = result.vertices[index]
+            guard vertex.depth < limits.depth else {
+                result.depthLimitReached = true
+                continue
+            }
+            guard explored < limits.objects else {
+                result.objectLimitReached = true
+                continue
+            }
+            explored += 1
+            guard let isa = Memory.word(at: vertex.address),
+                let contents = ObjectReader.read(vertex.address, isa: isa, memory: CheckedMemory())
+            else { continue }
+            result.vertices[index].exploration = contents.isComplete ? .complete : .partial
+            prefetchMetadata(of: contents.references.map(\.target), known: result.index)
+            for reference in contents.references {
+                guard let target = add(reference.target, depth: vertex.depth + 1) else { continue }
+                result.edges.append(Edge(from: index, to: target, reference: reference))
+            }
+            // Learn of what closures refer to weakly; the load retains it for the walk.
+            for slot in contents.weakReferences where vertex.category == .closureContext {
+                guard let object = swift_weakLoadStrong(UnsafeMutableRawPointer(bitPattern: slot)!) else { continue }
+                let address = UInt(bitPattern: object)
+                if result.index[address] != nil {
+                    Unmanaged<AnyObject>.fromOpaque(object).release()
+                } else {
+                    held.append(object)
+                    pins[address, default: 0] += 1
+                }
+                guard let target = add(address, depth: vertex.depth + 1) else { continue }
+                let weak = FoundReference(
+                    target: address, kind: .capture, path: "", function: nil, offset: Int(slot - vertex.address), isExact: true,
+                    isWeak: true)
+                result.edges.append(Edge(from: index, to: target, reference: weak))
+            }
+        }
+        return result
+    }
+
+    /// Reads an object's header and metadata; `nil` if it is not a heap object the walk
+    /// knows, one on its way out, or one not worth reporting (the tracer's own, or library
+    /// storage that holds no references).
+    private func makeVertex(_ address: UInt, depth: Int, pins: [UInt: Int]) -> Vertex? {
+        guard Memory.isPlausibleObjectAddress(address), let isa = Memory.word(at: address) else { return nil }
+        let kind = HeapObjectKind.of(isa: isa)
+        let typeName: String
+        let category: TraceHeap.Category
+        switch kind {
+        case .notAnObject: return nil
+        case .instance(let layout):
+            guard let kind = layout.category else { return nil }
+            if kind == .library || kind == .storage, !layout.mayHoldReferences { return nil }
+            typeName = layout.typeName
+            category = kind
+        case .context:
+            // A closure's context, or the compiler's box for a captured `var`: both list
+            // their contents the same way; the reference to one says which it is.
+            typeName = "a closure context"
+            category = .closureContext
+        case .genericBox(let boxed):
+            typeName = "a box for \(boxed.typeName)"
+            category = .box
+        case .errorBox:
+            typeName = "an error's box"
+            category = .box
+        }
+        let object = UnsafeMutableRawPointer(bitPattern: address)!
+        guard !swift_isDeallocating(object) else { return nil }
+        let count = Int(swift_retainCount(object)) - (pins[address] ?? 0)
+        return Vertex(address: address, typeName: typeName, category: category, retainCount: count, depth: depth)
+    }
+
+    /// Reads the metadata words of many new objects in one system call, so that checking
+    /// each one costs no call of its own.
+    private func prefetchMetadata(of targets: [UInt], known: [UInt: Int]) {
+        let unknown = targets.filter { known[$0] == nil && Memory.isPlausibleObjectAddress($0) }
+        guard unknown.count > 1 else { return }
+        for case let isa? in Memory.words(at: unknown) { _ = HeapObjectKind.of(isa: isa) }
+    }
+}

@@ -1,0 +1,141 @@
+import CTracingSupport
+
+/// A strong reference found in a heap object.
+struct FoundReference {
+    /// The object referred to.
+    let target: UInt
+    /// What the reference is to its holder.
+    let kind: HeapReferenceKind
+    /// Where inside that it is: a stored property's path (`state.owner`), an enum case
+    /// (`payment`), a tuple element (`0`); empty for the value itself.
+    let path: String
+    /// For a closure's context: the closure's function pointer.
+    let function: UInt?
+    /// Where the word is in the holder, when it is stored there as such (not inside an
+    /// enum payload the walk projected, or an existential's box).
+    let offset: Int?
+    /// `false` for a word a conservative scan found: it may be stale.
+    let isExact: Bool
+    /// A weak reference: it keeps nothing alive, and is reported only to say who refers
+    /// to an object (a `[weak self]` observer's `self`).
+    var isWeak = false
+}
+
+/// What a reference is to the object that holds it.
+enum HeapReferenceKind: Hashable, Sendable {
+    /// A class instance's stored property (``FoundReference/path`` names it).
+    case storedProperty
+    /// A closure context's, or a `var` box's, captured value.
+    case capture
+    /// A collection element (or key, or value).
+    case element(ElementLabel)
+    /// A box's value (an existential's, an error's, an indirect enum case's).
+    case boxedValue
+}
+
+/// Reads the strong references out of an object's bytes, following its layout: the part of
+/// the heap walk that knows how values hold references.
+struct ReferenceReader {
+    private(set) var found: [FoundReference] = []
+    /// Where weak references sit in the object (to learn which objects a closure refers
+    /// to without keeping them: see ``HeapWalker``).
+    private(set) var weakReferences: [UInt] = []
+    /// Whether some part of the object could not be decoded.
+    private(set) var isComplete = true
+
+    /// Reads the value at `offset` of `bytes`, whose type has `layout`.
+    /// - Parameter inPlace: Whether `bytes` is a copy of the object itself (so offsets in
+    ///   it are offsets in the object), rather than a projected copy of a value.
+    mutating func read(
+        _ layout: ValueLayout, in bytes: Bytes, at offset: Int, kind: HeapReferenceKind, path: String, inPlace: Bool
+    ) {
+        switch layout {
+        case .none: return
+        case .unknown, .hidden: isComplete = false
+        case .strong:
+            guard let word = bytes.word(at: offset) else { return markTruncated() }
+            reference(word, kind, path, offset: inPlace ? offset : nil)
+        case .bridged:
+            // A bridge object keeps flags in its spare bits (the top nibble and the low bits).
+            guard let word = bytes.word(at: offset) else { return markTruncated() }
+            reference(word & 0x0FFF_FFFF_FFFF_FFF8, kind, path, offset: inPlace ? offset : nil)
+        case .function:
+            guard let function = bytes.word(at: offset), let context = bytes.word(at: offset + 8) else { return markTruncated() }
+            if function != 0 { reference(context, kind, path, function: function, offset: inPlace ? offset + 8 : nil) }
+        case .weak:
+            if inPlace, bytes.word(at: offset).map({ $0 != 0 }) == true { weakReferences.append(bytes.base + UInt(offset)) }
+        case .members(let members):
+            for member in members {
+                read(member.layout, in: bytes, at: offset + member.offset, kind: kind, path: join(path, member.name), inPlace: inPlace)
+            }
+        case .enumeration(let layout):
+            readEnum(layout, in: bytes, at: offset, kind: kind, path: path)
+        case .existential(let representation):
+            readExistential(representation, in: bytes, at: offset, kind: kind, path: path, inPlace: inPlace)
+        }
+    }
+
+    /// Scans words conservatively: any word that checks out as an object counts once.
+    mutating func scanConservatively(_ bytes: Bytes, from start: Int, kind: HeapReferenceKind) {
+        var seen: Set<UInt> = []
+        var offset = (start + 7) & ~7
+        while let word = bytes.word(at: offset) {
+            if Memory.isPlausibleObjectAddress(word), seen.insert(word).inserted {
+                found.append(FoundReference(target: word, kind: kind, path: "", function: nil, offset: offset, isExact: false))
+            }
+            offset += 8
+        }
+    }
+
+    private mutating func markTruncated() {
+        isComplete = false
+    }
+
+    private mutating func reference(_ word: UInt, _ kind: HeapReferenceKind, _ path: String, function: UInt? = nil, offset: Int?) {
+        guard Memory.isPlausibleObjectAddress(word) else { return }
+        found.append(FoundReference(target: word, kind: kind, path: path, function: function, offset: offset, isExact: true))
+    }
+
+    /// Asks the enum's value witnesses which case a bitwise copy of the value is, and to
+    /// strip the case from it (tags may sit in the payload's spare bits), then reads the
+    /// payload. The copy is never destroyed, so nothing is retained or released.
+    private mutating func readEnum(_ layout: EnumLayout, in bytes: Bytes, at offset: Int, kind: HeapReferenceKind, path: String) {
+        guard bytes.contains(offset, layout.size) else { return markTruncated() }
+        var value = Bytes(base: 0, storage: Array(bytes.storage[offset..<(offset + layout.size)]))
+        // Value witnesses may read a little past a value's size (whole words): pad.
+        value.storage += [UInt8](repeating: 0, count: 16)
+        let metadata = UnsafeRawPointer(bitPattern: layout.metadata.address)!
+        let tag = value.storage.withUnsafeMutableBytes { buffer -> Int in
+            let tag = Int(signalscope_enum_tag(buffer.baseAddress!, metadata))
+            if tag < layout.payloads.count { signalscope_project_enum_payload(buffer.baseAddress!, metadata) }
+            return tag
+        }
+        guard tag < layout.payloads.count else { return }
+        let payload = layout.payloads[tag]
+        read(payload.layout, in: value, at: 0, kind: kind, path: join(path, payload.name), inPlace: false)
+    }
+
+    private mutating func readExistential(
+        _ representation: ExistentialRepresentation, in bytes: Bytes, at offset: Int, kind: HeapReferenceKind, path: String,
+        inPlace: Bool
+    ) {
+        switch representation {
+        case .classBound, .error:
+            read(.strong, in: bytes, at: offset, kind: kind, path: path, inPlace: inPlace)
+        case .opaque:
+            // Three words of buffer, then the dynamic type.
+            guard let typeWord = bytes.word(at: offset + 24) else { return markTruncated() }
+            guard typeWord != 0 else { return }
+            guard let type = ObjectReader.checkedType(typeWord) else { return markTruncated() }
+            if type.valueWitnesses.isStoredOutOfLine {
+                read(.strong, in: bytes, at: offset, kind: kind, path: path, inPlace: inPlace)
+            } else {
+                read(ValueLayout.of(type), in: bytes, at: offset, kind: kind, path: path, inPlace: inPlace)
+            }
+        }
+    }
+
+    private func join(_ path: String, _ component: String) -> String {
+        path.isEmpty || component.isEmpty ? path + component : path + "." + component
+    }
+}

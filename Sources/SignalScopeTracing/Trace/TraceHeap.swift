@@ -1,0 +1,177 @@
+import SignalScopeCore
+
+/// What the closing heap walk found: every object it reached from the runtime's live
+/// entities (and from what closures referred to weakly), each with its strong retain count,
+/// and every strong reference between them, named by where it is.
+///
+/// Objects the walk reached but did not explore (its budget ran out first) are here with
+/// their retain counts; their own references are not, so what they hold counts as held by
+/// something the trace did not see.
+public struct TraceHeap: Sendable {
+    /// An object the walk reached.
+    public struct Object: Sendable, Hashable {
+        /// Its id in the trace (the same as in `capture` records for a user object).
+        public let id: ObjectID
+        /// Its type, as the runtime names it; for a closure context or a box, what it is.
+        public let typeName: String
+        /// Its address when the walk read it.
+        public let address: UInt64
+        /// Whose object it is.
+        public let category: Category
+        /// Its strong retain count, not counting the tracer's own momentary references.
+        public let retainCount: Int
+        /// How much of what it holds the walk saw.
+        public let exploration: Exploration
+        /// The runtime entity it is, if any.
+        public let entity: Entity?
+    }
+
+    /// Whose object it is, by its type.
+    public enum Category: UInt8, Sendable, Hashable {
+        /// An instance of the program's own classes (or of a library it uses).
+        case user = 0
+        /// One of SignalScope's runtime objects: a signal, a subscription, a disposable, a
+        /// command, a scheduled action, or their internals.
+        case runtime = 1
+        /// A closure's context, or the box of a captured `var`.
+        case closureContext = 2
+        /// A box for an existential's value, an error, or an indirect enum case.
+        case box = 3
+        /// A collection's storage: an array's, a dictionary's, a set's, a deque's.
+        case storage = 4
+        /// A standard library or toolchain object that is no collection.
+        case library = 5
+    }
+
+    /// How much of an object's references the walk saw.
+    public enum Exploration: UInt8, Sendable, Hashable {
+        /// All of its strong references.
+        case complete = 0
+        /// Some: part of it could not be decoded, or was scanned conservatively.
+        case partial = 1
+        /// None: the walk's budget ran out before it.
+        case notExplored = 2
+    }
+
+    /// What runtime entity an object is.
+    public enum Entity: Sendable, Hashable {
+        /// A node of the signal graph (a signal, subject, property, lifetime, operator stage).
+        case node(NodeID)
+        /// A subscription (the runtime's subscriber object).
+        case subscription(SubscriptionID)
+        /// The disposable that ends a subscription.
+        case disposable(SubscriptionID)
+        /// A command.
+        case command
+        /// An action a scheduler will run, scheduled on behalf of a subscription if any.
+        case scheduledAction(SubscriptionID?)
+    }
+
+    /// A strong reference between two objects the walk reached.
+    public struct Reference: Sendable, Hashable {
+        public let from: ObjectID
+        public let to: ObjectID
+        /// What it is to the object that holds it.
+        public let kind: ReferenceKind
+        /// Where in it: a stored property's path (`state.owner`), an enum case (`payment`), a
+        /// tuple element (`0`); empty for the value itself.
+        public let path: String
+        /// Where the reference's word is in the holder, when it is stored there as such.
+        public let offset: Int?
+        /// When the reference is a closure's context: the closure.
+        public let closure: Closure?
+        /// `false` when a conservative scan found it: the word may be stale.
+        public let isExact: Bool
+        /// A weak reference (from a closure's `[weak x]` capture): it keeps nothing alive,
+        /// and says who refers to the object.
+        public let isWeak: Bool
+
+        /// Whether it is a strong reference the walk decoded exactly: what leak proofs count.
+        public var isCounted: Bool { isExact && !isWeak }
+    }
+
+    /// What a reference is to the object that holds it.
+    public enum ReferenceKind: Sendable, Hashable {
+        /// A stored property of a class instance.
+        case storedProperty
+        /// A value a closure captured (or a captured `var`'s box holds).
+        case capture
+        /// The element at this index of an array, or the `n`th of a set or deque.
+        case element(Int)
+        /// A dictionary's key.
+        case key
+        /// A dictionary's value, with its key when it is a small string or an integer.
+        case value(forKey: String?)
+        /// A box's value.
+        case boxedValue
+    }
+
+    /// A closure a reference is the context of: named by the runtime when it keeps it, by
+    /// its code's symbol when the binary exports one, unnamed otherwise.
+    public struct Closure: Sendable, Hashable {
+        /// What it is for, when the runtime keeps it (`transform`, `next closure`, ...).
+        public let role: String?
+        /// Where the user's code passed it, when the runtime knows.
+        public let site: TraceSite?
+        /// Its code's name (`closure #1 in Screen.init()`), when the runtime did not name it.
+        public let name: String?
+    }
+
+    /// How far the walk was allowed to go.
+    public struct Limits: Sendable, Hashable {
+        public let objects: Int
+        public let depth: Int
+    }
+
+    /// Every object the walk reached, by id.
+    public internal(set) var objects: [ObjectID: Object] = [:]
+    /// Every reference, in the order the walk found them.
+    public internal(set) var references: [Reference] = [] {
+        didSet { indexed = false }
+    }
+    /// The walk's budget (`nil` for traces with no heap walk).
+    public internal(set) var limits: Limits?
+    /// Whether the walk stopped exploring because it reached its object budget.
+    public internal(set) var objectLimitReached = false
+    /// Whether some objects were beyond its depth budget.
+    public internal(set) var depthLimitReached = false
+
+    private var outgoing: [ObjectID: [Int]] = [:]
+    private var incoming: [ObjectID: [Int]] = [:]
+    private var entities: [Entity: ObjectID] = [:]
+    private var indexed = false
+
+    /// Whether the walk saw everything reachable (no budget ran out).
+    public var isComplete: Bool { !objectLimitReached && !depthLimitReached }
+
+    /// The references `object` holds.
+    public func references(from object: ObjectID) -> [Reference] {
+        (outgoing[object] ?? []).map { references[$0] }
+    }
+
+    /// The references to `object`.
+    public func references(to object: ObjectID) -> [Reference] {
+        (incoming[object] ?? []).map { references[$0] }
+    }
+
+    /// The object that is `entity`.
+    public func object(for entity: Entity) -> Object? {
+        entities[entity].flatMap { objects[$0] }
+    }
+
+    /// Builds the lookup tables once everything has been read.
+    mutating func index() {
+        guard !indexed else { return }
+        outgoing = [:]
+        incoming = [:]
+        for (position, reference) in references.enumerated() {
+            outgoing[reference.from, default: []].append(position)
+            incoming[reference.to, default: []].append(position)
+        }
+        entities = [:]
+        for object in objects.values {
+            if let entity = object.entity { entities[entity] = object.id }
+        }
+        indexed = true
+    }
+}
