@@ -43,11 +43,14 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// The nodes, subscriptions and objects the finding is about (of every grouped
     /// occurrence), for tools that highlight them.
     public internal(set) var entities: [TraceEntity]
+    /// For a leak proven on the heap: the strong references its path describes, in order
+    /// (of its first occurrence), so that a tool or a test can check each against the heap.
+    public let evidence: [TraceHeap.Reference]
 
     /// Makes a finding; analyzers do, and tools that merge reports may.
     public init(
         rule: RuleID, severity: Severity, message: String, location: TraceSite, path: [String], hint: String,
-        entities: [TraceEntity] = [], count: Int = 1
+        entities: [TraceEntity] = [], evidence: [TraceHeap.Reference] = [], count: Int = 1
     ) {
         self.rule = rule
         self.severity = severity
@@ -56,6 +59,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         self.path = path
         self.hint = hint
         self.entities = entities
+        self.evidence = evidence
         self.count = count
     }
 

@@ -1,138 +1,174 @@
 import SignalScopeCore
 import SignalScopeTracing
 
-/// What was alive when a trace stopped, and who held whom: the analyzers' common ground.
+/// The heap at the end of a trace as the analyzers judge it: every object the closing walk
+/// reached, the strong references between them, and trial deletion's verdict.
 ///
-/// Edges are the strong references the runtime really makes, with their multiplicity, so
-/// that a member's recorded retain count can be compared with the references the trace
-/// accounts for (trial deletion):
-/// - a subject keeps each live subscriber (1);
-/// - a subscription keeps the subject it subscribed to (2: its source, and the removal
-///   closure its disposable holds);
-/// - a subscription keeps what its observer closures capture (their reference count),
-///   including the subscription a forwarding observer feeds;
-/// - a captured object keeps the nodes its stored properties hold (1).
-/// An object that stores a subscription's disposable does not keep the subscription
-/// alive, but it is the only handle that could end it: that is a logical edge, used to
-/// recognise self-capture cycles, never counted.
+/// Trial deletion: an object whose strong retain count is larger than the references the
+/// walk found to it is held by something the walk did not see (a global, a local still in
+/// scope, a dispatch queue's pending block, an object beyond the walk's budget), so it is
+/// live, and so is everything it reaches. What is left is held only by other leftovers:
+/// garbage Swift will never free, whatever kinds of objects it runs through. References a
+/// conservative scan found are not counted (they may be stale) and neither are weak ones,
+/// so an uncertain reference can only make an object look held, never leaked.
 struct LeakModel {
     let trace: Trace
-    private(set) var alive: Set<TraceEntity> = []
-    private(set) var retainCount: [TraceEntity: Int] = [:]
-    private(set) var edges: [TraceEntity: [TraceEntity: Int]] = [:]
-    private(set) var disposablesHeld: [ObjectID: Set<SubscriptionID>] = [:]
+    let heap: TraceHeap
+    /// Objects nothing outside the garbage holds.
+    private(set) var garbage: Set<ObjectID> = []
+    /// The garbage's strongly connected sets that contain a cycle, each sorted by id.
+    private(set) var cycles: [[ObjectID]] = []
     /// What an earlier analyzer already explained; later ones leave it alone.
-    var claimed: Set<TraceEntity> = []
+    var claimed: Set<ObjectID> = []
+
+    private var counted: [ObjectID: [TraceHeap.Reference]] = [:]
+    private var countedIn: [ObjectID: [TraceHeap.Reference]] = [:]
 
     init(_ trace: Trace) {
         self.trace = trace
-        for node in trace.nodes.values {
-            guard let count = node.retainCountAtEnd else { continue }
-            alive.insert(.node(node.id))
-            retainCount[.node(node.id)] = count
+        heap = trace.heap
+        for reference in heap.references where reference.isCounted {
+            counted[reference.from, default: []].append(reference)
+            countedIn[reference.to, default: []].append(reference)
         }
-        for object in trace.objects.values {
-            guard let count = object.retainCountAtEnd else { continue }
-            alive.insert(.object(object.id))
-            retainCount[.object(object.id)] = count
+        judge()
+    }
+
+    /// Trial deletion, then the cycles among what it leaves.
+    private mutating func judge() {
+        var live: Set<ObjectID> = []
+        var pending = heap.objects.values.filter { isHeldFromOutside($0.id) }.map(\.id)
+        while let next = pending.popLast() {
+            guard live.insert(next).inserted else { continue }
+            pending += (counted[next] ?? []).map(\.to)
         }
-        for subscription in trace.subscriptions.values {
-            guard let count = subscription.retainCountAtEnd else { continue }
-            alive.insert(.subscription(subscription.id))
-            retainCount[.subscription(subscription.id)] = count
+        garbage = Set(heap.objects.keys).subtracting(live)
+        cycles = StronglyConnected.sets(of: garbage.sorted(), edges: { self.references(from: $0).map(\.to).filter(self.garbage.contains) })
+            .filter { set in set.count > 1 || references(from: set[0]).contains { $0.to == set[0] } }
+            .map { $0.sorted() }
+            .sorted { $0[0] < $1[0] }
+    }
+
+    /// Whether something the walk did not see holds `object`: its retain count is not made
+    /// up of the references the walk counted (a count below them means the walk misread
+    /// something: the object counts as held, never as leaked).
+    func isHeldFromOutside(_ object: ObjectID) -> Bool {
+        guard let retainCount = heap.objects[object]?.retainCount else { return true }
+        return retainCount != (countedIn[object]?.count ?? 0)
+    }
+
+    /// The counted references `object` holds.
+    func references(from object: ObjectID) -> [TraceHeap.Reference] { counted[object] ?? [] }
+
+    /// The counted references to `object`.
+    func references(to object: ObjectID) -> [TraceHeap.Reference] { countedIn[object] ?? [] }
+
+    // MARK: What objects are
+
+    func object(_ id: ObjectID) -> TraceHeap.Object? { heap.objects[id] }
+
+    /// A user object: an instance of the program's own classes.
+    func isUser(_ id: ObjectID) -> Bool { heap.objects[id]?.category == .user }
+
+    /// An object a path names as such: a user object or a runtime entity (a signal, a
+    /// subscription, a disposable, a command, a scheduled action).
+    func isLandmark(_ id: ObjectID) -> Bool { isUser(id) || heap.objects[id]?.entity != nil }
+
+    /// The heap object that is `entity`.
+    func object(for entity: TraceHeap.Entity) -> ObjectID? { heap.object(for: entity)?.id }
+
+    /// A heap object as the trace entity findings list.
+    func traceEntity(_ id: ObjectID) -> TraceEntity? {
+        switch heap.objects[id]?.entity {
+        case .node(let node): .node(node)
+        case .subscription(let subscription): .subscription(subscription)
+        case .disposable, .command, .scheduledAction: nil
+        case nil: isUser(id) ? .object(id) : nil
         }
-        for subscription in trace.subscriptions.values where alive.contains(.subscription(subscription.id)) {
-            let entity = TraceEntity.subscription(subscription.id)
-            if alive.contains(.node(subscription.node)) {
-                add(entity, .node(subscription.node), 2)
-                add(.node(subscription.node), entity, 1)
+    }
+
+    /// Whether a finding about these objects belongs to this trace: a trace restricted to
+    /// some code keeps the whole heap (its references are real whoever made them), but
+    /// reports only what involves its own nodes, subscriptions and objects.
+    func concernsThisTrace(_ objects: some Sequence<ObjectID>) -> Bool {
+        objects.contains { id in
+            switch heap.objects[id]?.entity {
+            case .node(let node): trace.nodes[node] != nil
+            case .subscription(let subscription), .disposable(let subscription): trace.subscriptions[subscription] != nil
+            case .scheduledAction(let subscription?): trace.subscriptions[subscription] != nil
+            case .command, .scheduledAction(nil): false
+            case nil: isUser(id) && trace.objects[id] != nil
             }
-            if subscription.holdsObserver {
-                for (target, references) in subscription.captures where alive.contains(target) {
-                    add(entity, target, references)
+        }
+    }
+
+    // MARK: Paths
+
+    /// The shortest chain of counted references from `start` to an object `isTarget`
+    /// accepts, stepping only through objects `canPass` accepts; empty if there is none.
+    func path(
+        from start: ObjectID, to isTarget: (ObjectID) -> Bool, through canPass: (ObjectID) -> Bool
+    ) -> [TraceHeap.Reference] {
+        var previous: [ObjectID: TraceHeap.Reference] = [:]
+        var frontier = [start]
+        var seen: Set<ObjectID> = [start]
+        while !frontier.isEmpty {
+            var next: [ObjectID] = []
+            for holder in frontier {
+                for reference in references(from: holder) {
+                    if isTarget(reference.to) {
+                        var chain = [reference]
+                        var at = holder
+                        while at != start, let step = previous[at] {
+                            chain.append(step)
+                            at = step.from
+                        }
+                        return chain.reversed()
+                    }
+                    guard canPass(reference.to), seen.insert(reference.to).inserted else { continue }
+                    previous[reference.to] = reference
+                    next.append(reference.to)
+                }
+            }
+            frontier = next
+        }
+        return []
+    }
+
+    /// Where a fix goes for a chain that ends in a capture: the site of the last closure on
+    /// it that the runtime keeps (an observer, an operator's closure, a creation block, a
+    /// command's block), and that closure.
+    func fixSite(of chain: [TraceHeap.Reference]) -> (site: TraceSite, closure: TraceHeap.Closure)? {
+        for reference in chain.reversed() {
+            if let closure = reference.closure, let site = closure.site { return (site, closure) }
+        }
+        return nil
+    }
+
+    /// A site for a finding about `objects` when no closure on its path has one: where one
+    /// of its signals or subscriptions was made, or where a closure refers to one of its
+    /// objects weakly.
+    func site(near objects: [ObjectID]) -> TraceSite {
+        for id in objects {
+            switch heap.objects[id]?.entity {
+            case .node(let node): if let site = trace.nodes[node]?.site { return site }
+            case .subscription(let subscription): if let site = trace.subscriptions[subscription]?.site { return site }
+            default: continue
+            }
+        }
+        for id in objects {
+            for reference in heap.references(to: id) where reference.isWeak {
+                for holder in heap.references(to: reference.from) {
+                    if let site = holder.closure?.site { return site }
                 }
             }
         }
-        for object in trace.objects.values where alive.contains(.object(object.id)) {
-            for held in object.holds {
-                switch held {
-                case .node(let node) where alive.contains(.node(node)): add(.object(object.id), held, 1)
-                case .subscription(let subscription): disposablesHeld[object.id, default: []].insert(subscription)
-                default: break
-                }
-            }
-        }
+        return Self.unknownSite
     }
 
-    private mutating func add(_ from: TraceEntity, _ to: TraceEntity, _ count: Int) {
-        edges[from, default: [:]][to, default: 0] += count
-    }
+    static let unknownSite = TraceSite(file: "?", line: 0, function: "?")
 
-    /// The references to `entity` from `holders` that the trace accounts for.
-    func references(to entity: TraceEntity, from holders: some Sequence<TraceEntity>) -> Int {
-        holders.reduce(0) { $0 + (edges[$1]?[entity] ?? 0) }
-    }
-
-    /// Whether nothing outside `set` holds any member: every member's retain count is made
-    /// up of references from inside the set. Such a set is garbage Swift will never free.
-    func isUnreachable(_ set: Set<TraceEntity>) -> Bool {
-        set.allSatisfy { member in (retainCount[member] ?? 0) <= references(to: member, from: set) }
-    }
-
-    /// The live subscriptions whose observers hold `entity`.
-    func capturers(of entity: TraceEntity) -> [SubscriptionID] {
-        edges.compactMap { holder, targets in
-            guard case .subscription(let id) = holder, targets[entity] != nil else { return nil }
-            return id
-        }.sorted()
-    }
-
-    /// The strongly connected sets of live entities (Tarjan), each in a stable order.
-    func stronglyConnectedSets() -> [[TraceEntity]] {
-        var index = 0
-        var indices: [TraceEntity: Int] = [:]
-        var lowLinks: [TraceEntity: Int] = [:]
-        var stack: [TraceEntity] = []
-        var onStack: Set<TraceEntity> = []
-        var result: [[TraceEntity]] = []
-        func connect(_ entity: TraceEntity) {
-            indices[entity] = index
-            lowLinks[entity] = index
-            index += 1
-            stack.append(entity)
-            onStack.insert(entity)
-            for next in (edges[entity] ?? [:]).keys.sorted(by: Self.order) {
-                if indices[next] == nil {
-                    connect(next)
-                    lowLinks[entity] = min(lowLinks[entity]!, lowLinks[next]!)
-                } else if onStack.contains(next) {
-                    lowLinks[entity] = min(lowLinks[entity]!, indices[next]!)
-                }
-            }
-            guard lowLinks[entity] == indices[entity] else { return }
-            var members: [TraceEntity] = []
-            while let member = stack.popLast() {
-                onStack.remove(member)
-                members.append(member)
-                if member == entity { break }
-            }
-            result.append(members.sorted(by: Self.order))
-        }
-        for entity in alive.sorted(by: Self.order) where indices[entity] == nil { connect(entity) }
-        return result
-    }
-
-    /// Nodes, then subscriptions, then objects, each by id.
-    static func order(_ lhs: TraceEntity, _ rhs: TraceEntity) -> Bool {
-        func key(_ entity: TraceEntity) -> (Int, UInt64) {
-            switch entity {
-            case .node(let id): (0, id.rawValue)
-            case .subscription(let id): (1, id.rawValue)
-            case .object(let id): (2, id.rawValue)
-            }
-        }
-        return key(lhs) < key(rhs)
-    }
+    // MARK: Signal semantics
 
     /// Whether `ancestor` is `node` or feeds it through the operator graph.
     func feeds(_ ancestor: NodeID, _ node: NodeID) -> Bool {
@@ -161,6 +197,14 @@ struct LeakModel {
 
     private static let boundingOperators: Set<String> = ["takeUntil", "take", "takeWhile", "timeout"]
 
+    /// The subscription user code made that led to `subscription` (itself if it is one).
+    func root(of subscription: SubscriptionID) -> SubscriptionID {
+        var current = subscription
+        var seen: Set<SubscriptionID> = []
+        while seen.insert(current).inserted, let parent = trace.subscriptions[current]?.parent { current = parent }
+        return current
+    }
+
     // MARK: Labels for paths and messages
 
     func label(_ entity: TraceEntity) -> String {
@@ -184,25 +228,125 @@ struct LeakModel {
     }
 
     func objectLabel(_ id: ObjectID) -> String {
-        guard let object = trace.objects[id] else { return "object \(id)" }
-        return shortTypeName(object.typeName)
+        shortTypeName(heap.objects[id]?.typeName ?? trace.objects[id]?.typeName ?? "object \(id)")
     }
 
     /// `Module.Outer.Type` as `Type`, generic arguments kept.
     func shortTypeName(_ name: String) -> String {
         let base = name.split(separator: "<", maxSplits: 1)
-        let last = base[0].split(separator: ".").last.map(String.init) ?? name
+        guard let head = base.first else { return name }
+        let last = head.split(separator: ".").last.map(String.init) ?? String(head)
         return base.count > 1 ? last + "<" + base[1] : last
     }
+}
 
-    func site(of entity: TraceEntity) -> TraceSite {
-        switch entity {
-        case .node(let id): trace.nodes[id]?.site ?? Self.unknownSite
-        case .subscription(let id): trace.subscriptions[id]?.site ?? Self.unknownSite
-        case .object(let id):
-            capturers(of: .object(id)).first.flatMap { trace.subscriptions[$0]?.site } ?? Self.unknownSite
+/// Strongly connected sets (Tarjan's algorithm), iteratively: a chain of thousands of
+/// objects must not overflow the stack.
+enum StronglyConnected {
+    static func sets<Vertex: Hashable>(of vertices: [Vertex], edges: (Vertex) -> [Vertex]) -> [[Vertex]] {
+        var index = 0
+        var indices: [Vertex: Int] = [:]
+        var lowLinks: [Vertex: Int] = [:]
+        var stack: [Vertex] = []
+        var onStack: Set<Vertex> = []
+        var result: [[Vertex]] = []
+        for root in vertices where indices[root] == nil {
+            // Each frame: a vertex and its successors still to visit.
+            var frames: [(vertex: Vertex, successors: [Vertex], next: Int)] = []
+            func open(_ vertex: Vertex) {
+                indices[vertex] = index
+                lowLinks[vertex] = index
+                index += 1
+                stack.append(vertex)
+                onStack.insert(vertex)
+                frames.append((vertex, edges(vertex), 0))
+            }
+            open(root)
+            while !frames.isEmpty {
+                let top = frames.count - 1
+                let vertex = frames[top].vertex
+                if frames[top].next < frames[top].successors.count {
+                    let successor = frames[top].successors[frames[top].next]
+                    frames[top].next += 1
+                    if indices[successor] == nil {
+                        open(successor)
+                    } else if onStack.contains(successor) {
+                        lowLinks[vertex] = min(lowLinks[vertex]!, indices[successor]!)
+                    }
+                    continue
+                }
+                frames.removeLast()
+                if let parent = frames.last?.vertex { lowLinks[parent] = min(lowLinks[parent]!, lowLinks[vertex]!) }
+                guard lowLinks[vertex] == indices[vertex] else { continue }
+                var members: [Vertex] = []
+                while let member = stack.popLast() {
+                    onStack.remove(member)
+                    members.append(member)
+                    if member == vertex { break }
+                }
+                result.append(members)
+            }
         }
+        return result
+    }
+}
+
+extension LeakModel {
+    /// The runtime entities (subscriptions, signals, commands, scheduled actions) that keep
+    /// `object` alive, when only they do: every strong reference to it comes from their
+    /// closures, collections and boxes. `nil` when anything else holds it (a user object, or
+    /// something the walk did not see), or when it is garbage.
+    func runtimeKeepers(of object: ObjectID) -> Set<ObjectID>? {
+        guard !garbage.contains(object), !isHeldFromOutside(object) else { return nil }
+        var keepers: Set<ObjectID> = []
+        var seen: Set<ObjectID> = [object]
+        var pending = [object]
+        while let next = pending.popLast() {
+            for reference in references(to: next) {
+                let holder = reference.from
+                if heap.objects[holder]?.entity != nil {
+                    keepers.insert(holder)
+                } else if isUser(holder) || isHeldFromOutside(holder) {
+                    return nil
+                } else if seen.insert(holder).inserted {
+                    pending.append(holder)
+                }
+            }
+        }
+        return keepers.isEmpty ? nil : keepers
     }
 
-    static let unknownSite = TraceSite(file: "?", line: 0, function: "?")
+    /// The chain from a keeper to the object it keeps, through what is neither a user
+    /// object nor another entity.
+    func chain(from keeper: ObjectID, to object: ObjectID) -> [TraceHeap.Reference] {
+        path(from: keeper, to: { $0 == object }, through: { !self.isLandmark($0) })
+    }
+
+    /// The user objects the garbage in `set` keeps alive that are not themselves in a
+    /// cycle: what leaks along with it.
+    func dependents(of set: [ObjectID]) -> [ObjectID] {
+        let inCycles = Set(cycles.joined())
+        var found: [ObjectID] = []
+        var seen = Set(set)
+        var pending = set
+        while let next = pending.popLast() {
+            for reference in references(from: next) where garbage.contains(reference.to) && seen.insert(reference.to).inserted {
+                pending.append(reference.to)
+                if isUser(reference.to), !inCycles.contains(reference.to) { found.append(reference.to) }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// A path line naming what leaks along with a cycle, if anything.
+    func dependentsLine(_ set: [ObjectID]) -> [String] {
+        let names = Set(dependents(of: set).map(objectLabel)).sorted()
+        return names.isEmpty ? [] : ["it keeps alive with it: \(names.joined(separator: ", "))"]
+    }
+
+    /// The trace entities (nodes, subscriptions, user objects) among heap objects.
+    func traceEntities(_ objects: some Sequence<ObjectID>) -> [TraceEntity] {
+        var seen: Set<TraceEntity> = []
+        return objects.compactMap(traceEntity).filter { seen.insert($0).inserted }
+    }
 }

@@ -28,9 +28,13 @@ extension LeakCorpusTests {
     func pathOfASelfCapture() throws {
         let finding = try #require(LeakCorpus.observeCapturingSelf().findings.first)
         #expect(finding.severity == .error)
-        #expect(finding.path.count == 3)
-        #expect(finding.path[0] == "SearchViewModel holds property (SignalScopeAnalysisTests/LeakCorpus.swift:9), which feeds the subscription below")
-        #expect(finding.path[2] == "its observer closure captures SearchViewModel strongly")
+        #expect(finding.path.count == 4)
+        #expect(finding.path.first == "SearchViewModel.query holds property (SignalScopeAnalysisTests/LeakCorpus.swift:9)")
+        #expect(finding.path[1].hasPrefix("property (SignalScopeAnalysisTests/LeakCorpus.swift:9) keeps subscription #"))
+        #expect(finding.path[1].hasSuffix("in its subscriber list"))
+        #expect(finding.path[2].hasSuffix("keeps its next closure (SignalScopeAnalysisTests/LeakCorpus.swift:14), which captures SearchViewModel"))
+        #expect(finding.path[3].hasPrefix("nothing else holds SearchViewModel"))
+        #expect(finding.evidence.count == 5, "SearchViewModel, its property, the property's signal, its subscriber list, the subscription, back to SearchViewModel")
         #expect(finding.hint.contains("[weak self]"))
     }
 

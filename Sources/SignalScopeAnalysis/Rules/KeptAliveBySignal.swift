@@ -1,28 +1,29 @@
 import SignalScopeTracing
 
-/// A captured object that is alive at the end only because live subscriptions' observers
-/// capture it.
+/// A user object is alive at the end only because closures of live signals hold it (every
+/// strong reference to it comes from them), but those signals are themselves held from
+/// outside, so it is not a definite leak.
 struct KeptAliveBySignal: Analyzer {
     static let rule = RuleID.keptAliveBySignal
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
-        for object in model.trace.objects.values.sorted(by: { $0.id < $1.id })
-        where model.alive.contains(.object(object.id)) && !model.claimed.contains(.object(object.id)) {
-            let capturers = model.capturers(of: .object(object.id))
-            guard !capturers.isEmpty,
-                (model.retainCount[.object(object.id)] ?? 0)
-                    <= model.references(to: .object(object.id), from: capturers.map { .subscription($0) })
-            else { continue }
-            let name = model.objectLabel(object.id)
+        for object in model.heap.objects.keys.sorted() where model.isUser(object) && !model.claimed.contains(object) {
+            guard let keepers = model.runtimeKeepers(of: object), model.concernsThisTrace(keepers.union([object])) else {
+                continue
+            }
+            let name = model.objectLabel(object)
+            let chains = keepers.sorted().map { model.chain(from: $0, to: object) }.filter { !$0.isEmpty }
+            var description = PathDescription(model)
+            let path = chains.flatMap { description.lines($0) }
             findings.append(Finding(
                 rule: Self.rule, severity: .warning,
-                message: "\(name) is alive only because live subscriptions capture it",
-                location: model.site(of: .object(object.id)),
-                path: capturers.map { "\(model.subscriptionLabel($0)) captures \(name) strongly" },
+                message: "\(name) is alive only because live signals capture it",
+                location: chains.lazy.compactMap(model.fixSite).first?.site ?? model.site(near: keepers.sorted()),
+                path: path + ["nothing else holds \(name)"],
                 hint: "capture [weak self], or end the subscriptions when \(name) goes away",
-                entities: [.object(object.id)] + capturers.map { .subscription($0) }))
-            model.claimed.insert(.object(object.id))
+                entities: model.traceEntities([object] + keepers.sorted()), evidence: chains.flatMap { $0 }))
+            model.claimed.insert(object)
         }
         return findings
     }

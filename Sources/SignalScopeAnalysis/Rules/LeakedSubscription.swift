@@ -1,28 +1,28 @@
 import SignalScopeTracing
 
-/// A subscription that is still live at the end of the trace (its source never
-/// terminated), whose disposable nobody kept, and that no `takeUntil`, `take`, `takeWhile`
-/// or `timeout` bounds: nothing can ever stop it.
+/// A subscription made by user code is still live at the end (its source never
+/// terminated), nothing but the subscription itself holds its disposable, and no
+/// `takeUntil`, `take`, `takeWhile` or `timeout` bounds it: nothing can ever stop it.
 struct LeakedSubscription: Analyzer {
     static let rule = RuleID.leakedSubscription
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
-        let kept = Set(model.disposablesHeld.values.flatMap { $0 })
         var findings: [Finding] = []
         for subscription in model.trace.subscriptions.values.sorted(by: { $0.id < $1.id })
-        where subscription.parent == nil && model.alive.contains(.subscription(subscription.id))
-            && !model.claimed.contains(.subscription(subscription.id)) && !kept.contains(subscription.id)
-            && !model.isBounded(subscription.node)
-        {
+        where subscription.parent == nil && subscription.retainCountAtEnd != nil && !model.isBounded(subscription.node) {
+            guard let object = model.object(for: .subscription(subscription.id)), !model.claimed.contains(object),
+                !model.garbage.contains(object), let disposable = model.object(for: .disposable(subscription.id)),
+                model.runtimeKeepers(of: disposable) == [object]
+            else { continue }
             findings.append(Finding(
                 rule: Self.rule, severity: .warning,
                 message: "a subscription to \(model.nodeLabel(subscription.node)) never ends and its disposable was dropped",
                 location: subscription.site,
                 path: ["\(model.subscriptionLabel(subscription.id)) is still live: its source never terminated",
-                       "no object holds its disposable"],
+                       "nothing but the subscription itself holds its disposable"],
                 hint: "keep the disposable and dispose it, or end the subscription with takeUntil(lifetime.ended)",
                 entities: [.subscription(subscription.id)]))
-            model.claimed.insert(.subscription(subscription.id))
+            model.claimed.insert(object)
         }
         return findings
     }

@@ -1,35 +1,42 @@
+import SignalScopeCore
 import SignalScopeTracing
 
-/// A subject that never sent a terminal event still has live subscribers, and nothing
-/// outside itself and its subscriptions holds it: it and everything its subscribers
-/// capture leak (the "a subject must send completed" trap).
+/// A subject that never sent a terminal event keeps its subscribers, which keep it (as
+/// their source), and nothing else holds any of them: it and everything its subscribers
+/// capture leak (the "a subject must send completed" trap). Properties, lifetimes and
+/// command signals are not subjects here: they complete by themselves when their owner
+/// goes away.
 struct NeverCompletedSubject: Analyzer {
     static let rule = RuleID.neverCompletedSubject
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
-        for set in model.stronglyConnectedSets() where model.isUnreachable(Set(set)) {
-            for case .node(let id) in set {
-                guard let node = model.trace.nodes[id], [.subject, .replaySubject, .behaviorSubject].contains(node.kind),
-                    node.terminatedAtEnd == false, !model.claimed.contains(.node(id))
+        for cycle in model.cycles {
+            let members = Set(cycle)
+            for object in cycle where !model.claimed.contains(object) {
+                guard case .node(let id)? = model.object(object)?.entity, let node = model.trace.nodes[id],
+                    [.subject, .replaySubject, .behaviorSubject].contains(node.kind), node.terminatedAtEnd == false
                 else { continue }
-                let subscribers = set.filter { if case .subscription = $0 { true } else { false } }
-                guard !subscribers.isEmpty else { continue }
-                let captured = subscribers.flatMap { (model.edges[$0] ?? [:]).keys }.filter {
-                    if case .object = $0 { true } else { false }
+                let subscribers = cycle.filter { member in
+                    guard case .subscription(let subscription)? = model.object(member)?.entity else { return false }
+                    return model.trace.subscriptions[subscription]?.node == id
                 }
+                guard let subscriber = subscribers.first, model.concernsThisTrace(cycle) else { continue }
+                let within = { (candidate: ObjectID) in members.contains(candidate) && !model.isLandmark(candidate) }
+                let keeps = model.path(from: object, to: { $0 == subscriber }, through: within)
+                let source = model.path(from: subscriber, to: { $0 == object }, through: within)
+                var description = PathDescription(model)
                 var path = ["\(model.nodeLabel(id)) never sent completed or error"]
-                path += subscribers.map { "it keeps \(model.label($0))" }
-                path += captured.map { "whose observer captures \(model.label($0))" }
-                path.append("nothing else holds the subject: all \(model.retainCount[.node(id)] ?? 0) references to it come from its own subscriptions")
+                path += description.lines(keeps) + description.lines(source)
+                path.append("nothing else holds the subject or its subscribers: every strong reference to them comes from this cycle")
+                path += model.dependentsLine(cycle)
                 findings.append(Finding(
                     rule: Self.rule, severity: .error,
-                    message: "\(model.nodeLabel(id)) was never completed and leaks with its \(subscribers.count) subscriber(s)",
+                    message: "\(model.nodeLabel(id)) was never completed and leaks with its subscribers",
                     location: node.site, path: path,
                     hint: "send completed (or error) when its owner goes away, for example in deinit",
-                    entities: set + captured))
-                model.claimed.formUnion(set)
-                model.claimed.formUnion(captured)
+                    entities: model.traceEntities(cycle + model.dependents(of: cycle)), evidence: keeps + source))
+                model.claimed.formUnion(cycle)
             }
         }
         return findings

@@ -1,0 +1,136 @@
+import SignalScopeCore
+import SignalScopeTracing
+
+/// Words a chain of heap references as the steps of a finding's path, the way a memory
+/// graph debugger would, with signals understood: one line per object a user recognises
+/// (their own objects, signals, subscriptions, disposables, commands), with what lies
+/// between (a closure, a collection, a box, the runtime's own plumbing) folded into the
+/// line that crosses it.
+///
+/// ```
+/// SearchViewModel.query holds property (Search.swift:9)
+/// property (Search.swift:9) keeps subscription #7 to property (Search.swift:9), made at Search.swift:19, in its subscriber list
+/// subscription #7 keeps its next closure (Search.swift:19), which captures filter's predicate (Search.swift:19), which captures SearchViewModel
+/// ```
+struct PathDescription {
+    let model: LeakModel
+    /// Subscriptions already named in full: later lines call them by number.
+    private var named: Set<SubscriptionID> = []
+
+    init(_ model: LeakModel) {
+        self.model = model
+    }
+
+    /// The lines for `chain`.
+    mutating func lines(_ chain: [TraceHeap.Reference]) -> [String] {
+        var lines: [String] = []
+        var start = 0
+        for (index, reference) in chain.enumerated() where model.isLandmark(reference.to) || index == chain.count - 1 {
+            lines.append(line(Array(chain[start...index])))
+            start = index + 1
+        }
+        return lines
+    }
+
+    /// From one landmark to the next.
+    private mutating func line(_ steps: [TraceHeap.Reference]) -> String {
+        let holder = steps[0].from
+        let target = steps[steps.count - 1].to
+        if case .node(let node)? = model.object(holder)?.entity, case .subscription(let subscription)? = model.object(target)?.entity,
+            model.trace.subscriptions[subscription]?.node == node
+        {
+            return "\(label(holder)) keeps \(label(target)) in its subscriber list"
+        }
+        var words = [opening(holder, steps[0])]
+        for (position, step) in steps.enumerated() {
+            words.append(segment(step, isFirst: position == 0, next: position + 1 < steps.count ? steps[position + 1] : nil))
+        }
+        return words.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// The holder and its verb: `SearchViewModel.query holds`, `subscription #7 keeps`.
+    private mutating func opening(_ holder: ObjectID, _ first: TraceHeap.Reference) -> String {
+        if model.isUser(holder) {
+            let name = model.objectLabel(holder)
+            return first.kind == .storedProperty && !first.path.isEmpty ? "\(name).\(first.path) holds" : "\(name) holds"
+        }
+        return "\(label(holder)) keeps"
+    }
+
+    /// One reference, as the words that lead to its target.
+    private mutating func segment(_ step: TraceHeap.Reference, isFirst: Bool, next: TraceHeap.Reference?) -> String {
+        let target = targetWords(step.to, next: next)
+        if let closure = step.closure {
+            let name = closureWords(closure, isFirst: isFirst)
+            return model.isLandmark(step.to) ? "\(name), which captures \(target)" : "\(name),"
+        }
+        switch step.kind {
+        case .storedProperty:
+            if case .subscription? = model.object(step.from)?.entity, step.path == "source" { return "\(target) as its source" }
+            return target
+        case .capture: return step.isWeak ? "which refers weakly to \(target)" : "which captures \(target)"
+        case .element(let index): return "whose element \(index) is \(target)"
+        case .key: return "whose keys include \(target)"
+        case .value(let key): return key.map { "whose value for key \($0) is \(target)" } ?? "whose values include \(target)"
+        case .boxedValue: return "which holds \(target)"
+        }
+    }
+
+    /// A closure: `its next closure (File.swift:14)`, `the predicate (File.swift:19)`,
+    /// `closure #1 in Screen.init()`.
+    private func closureWords(_ closure: TraceHeap.Closure, isFirst: Bool) -> String {
+        if let role = closure.role {
+            let site = closure.site.map { " (\($0))" } ?? ""
+            return "\(isFirst ? "its" : "the") \(role)\(site)"
+        }
+        return closure.name ?? "a closure"
+    }
+
+    /// What a reference leads to: a landmark by name; a collection, a box or one of the
+    /// runtime's objects as a noun; a closure's context as nothing (the closure names it).
+    /// A runtime object that only wraps the landmark after it (a `MutableProperty` around its
+    /// signal) is left out.
+    private mutating func targetWords(_ id: ObjectID, next: TraceHeap.Reference?) -> String {
+        if model.isLandmark(id) { return label(id) }
+        guard let object = model.object(id) else { return "" }
+        switch object.category {
+        case .storage:
+            for (prefix, noun) in Self.collections where object.typeName.hasPrefix(prefix) { return noun }
+            return "a collection"
+        case .box: return "a box"
+        case .library, .runtime:
+            if object.category == .runtime, let next, next.kind == .storedProperty, next.closure == nil,
+                model.isLandmark(next.to)
+            {
+                return ""
+            }
+            return "a \(model.shortTypeName(object.typeName))"
+        case .closureContext, .user: return ""
+        }
+    }
+
+    private static let collections = [
+        ("Swift._ContiguousArrayStorage", "an array"), ("Swift._DictionaryStorage", "a dictionary"),
+        ("Swift._SetStorage", "a set"), ("DequeModule._DequeBuffer", "a deque"),
+    ]
+
+    /// A landmark's name, a subscription in full the first time the path names it.
+    private mutating func label(_ id: ObjectID) -> String {
+        guard let object = model.object(id) else { return model.objectLabel(id) }
+        switch object.entity {
+        case .node(let node): return model.nodeLabel(node)
+        case .subscription(let subscription):
+            guard named.insert(subscription).inserted else { return "subscription #\(subscription.rawValue)" }
+            return model.subscriptionLabel(subscription)
+        case .disposable(let subscription):
+            guard named.insert(subscription).inserted else { return "the disposable of subscription #\(subscription.rawValue)" }
+            return "the disposable of \(model.subscriptionLabel(subscription))"
+        case .command:
+            let site = model.references(from: id).lazy.compactMap { $0.closure?.site }.first
+            return "command" + (site.map { " (\($0))" } ?? "")
+        case .scheduledAction(let subscription):
+            return "a scheduled action" + (subscription.map { " of subscription #\($0.rawValue)" } ?? "")
+        case nil: return model.objectLabel(id)
+        }
+    }
+}
