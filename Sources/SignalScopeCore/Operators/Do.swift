@@ -31,8 +31,7 @@ extension Signal {
     ) -> Signal<Value> {
         Signal(
             operator: name, parents: [dataEdge], site: site,
-            keeping: [next.map { KeptClosure(.sideEffect, site, $0) }, error.map { KeptClosure(.sideEffect, site, $0) },
-                      completed.map { KeptClosure(.sideEffect, site, $0) }].compactMap { $0 }
+            keeping: Self.keptSideEffects(site, next, error, completed)
         ) { subscriber in
             self.subscribe(
                 Observer(
@@ -50,5 +49,17 @@ extension Signal {
                     }),
                 site: site)
         }
+    }
+
+    /// The side effects a stage keeps, unwrapped with `if let`: `Optional.map` would hand
+    /// its closure a reabstracted copy, whose words are not the ones the stage stores.
+    private static func keptSideEffects(
+        _ site: SourceLocation, _ next: ((Value) -> Void)?, _ error: ((any Error) -> Void)?, _ completed: (() -> Void)?
+    ) -> [KeptClosure] {
+        var kept: [KeptClosure] = []
+        if let next { kept.append(KeptClosure(.sideEffect, site, next)) }
+        if let error { kept.append(KeptClosure(.sideEffect, site, error)) }
+        if let completed { kept.append(KeptClosure(.sideEffect, site, completed)) }
+        return kept
     }
 }
