@@ -350,6 +350,32 @@ struct HeapWalkerTests {
         withExtendedLifetime(boxing) {}
     }
 
+    /// A generic closure with an argument: its capture descriptor numbers the places it tells
+    /// generic parameters from by the function's parameters, the argument first, so the
+    /// index it gives for `Value` (told by `box`) is not `box`'s index among the captures.
+    private func told<Value, Output>(
+        by box: Box<Value>, _ count: Int, _ leaf: Leaf, _ transform: @escaping (Value) -> Output
+    ) -> Stored<Box<Output>> {
+        Stored { (other: Box<Output>) in
+            leaf.value = count
+            _ = (box, transform, other)
+        }
+    }
+
+    @Test("A generic closure with an argument is read exactly: its parameters from the captures whose types prove them")
+    func genericParameterToldByACapture() throws {
+        let leaf = Leaf(), token = Leaf()
+        let box = Box(token)
+        let holder = told(by: box, 3, leaf) { $0.value }
+        let result = walk(holder)
+        let context = try #require(references(from: holder, in: result).first { $0.path == "closure" }).target
+        let index = try #require(result.index[context])
+        let edges = result.edges.filter { $0.from == index }
+        #expect(edges.allSatisfy { $0.reference.isExact }, "every capture placed exactly, none scanned")
+        #expect(edges.map { result.vertices[$0.to].address }.contains(address(leaf)))
+        #expect(edges.map { result.vertices[$0.to].address }.contains(address(box)))
+    }
+
     @Test("Retain counts leave out the walk's own references and count the rest")
     func retainCounts() {
         let leaf = Leaf()

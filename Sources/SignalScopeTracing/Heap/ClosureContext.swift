@@ -1,11 +1,11 @@
 import Synchronization
 
 /// A closure context's (or a captured `var` box's) capture descriptor: the mangled type of
-/// each capture, and for a generic context, where the metadata of each generic parameter is
-/// kept (``MetadataSource``).
+/// each capture, and for a generic context, its generic parameters and which of them it
+/// binds (keeps the metadata of, before its captures).
 ///
 /// A generic context's captures are resolved per object, with its own generic arguments:
-/// the walk reads them where the sources say, builds a generic environment from them
+/// the walk reads them (``layout(reading:)``), builds a generic environment from them
 /// (``GenericEnvironment``) and has the runtime resolve each capture's type in it.
 struct ContextDescription: Sendable {
     let isa: UInt
@@ -13,9 +13,10 @@ struct ContextDescription: Sendable {
     let bindingsOffset: Int
     let firstCapture: Int
     let captures: [MangledName]
-    /// For generic contexts: each parameter (depth, index) and where its metadata is.
-    let sources: [(depth: Int, index: Int, source: MetadataSource)]
-    let bindingCount: Int
+    /// For a generic context: every parameter its captures may name.
+    let parameters: [Parameter]
+    /// The parameters whose metadata the context binds, and the binding that holds each.
+    let bindings: [Parameter: Int]
     /// Whether the context binds generic parameters.
     let isGeneric: Bool
     /// For a context with no generic parameters: its layout, the same for every object.
@@ -48,82 +49,110 @@ struct ContextDescription: Sendable {
             guard let capture = name(at: 4 * index) else { return nil }
             captures.append(capture)
         }
-        var sources: [(Int, Int, MetadataSource)] = []
+        // Each source pairs a parameter with where its metadata is: `B<n>` for binding n;
+        // `R`, `M` and `G` sources point into the closure's function parameters, which only
+        // partly are its captures (see `layout(reading:)`). Sources for anything other than
+        // a plain parameter (an associated type) are not needed to resolve the captures.
+        var perDepth: [Int: Int] = [:]
+        var bindings: [Parameter: Int] = [:]
         for index in 0..<sourceCount {
             let offset = 4 * captureCount + 8 * index
-            // A source for something other than a plain parameter (an associated type) is
-            // not needed to resolve the captures' own parameters.
-            guard let parameter = name(at: offset)?.genericParameter, let encoded = name(at: offset + 4),
-                let source = MetadataSource(encoded: encoded.tail)
-            else { continue }
-            sources.append((parameter.depth, parameter.index, source))
+            guard let (depth, position) = name(at: offset)?.genericParameter else { continue }
+            perDepth[depth] = max(perDepth[depth] ?? 0, position + 1)
+            if let encoded = name(at: offset + 4)?.tail, encoded.first == UInt8(ascii: "B"),
+                let binding = Int(String(decoding: encoded.dropFirst(), as: UTF8.self)), binding < bindingCount
+            {
+                bindings[Parameter(depth: depth, index: position)] = binding
+            }
+        }
+        // Every index before a named one at each depth, so that the environment is whole.
+        let deepest = perDepth.keys.max() ?? -1
+        parameters = deepest < 0 ? [] : (0...deepest).flatMap { depth in
+            (0..<(perDepth[depth] ?? 0)).map { Parameter(depth: depth, index: $0) }
         }
         self.isa = isa
         self.bindingsOffset = bindingsOffset
         firstCapture = bindingsOffset + 8 * bindingCount
         self.captures = captures
-        self.sources = sources
-        self.bindingCount = bindingCount
+        self.bindings = bindings
         isGeneric = bindingCount > 0 || sourceCount > 0
         fixedLayout = isGeneric ? nil : ContextLayout(captures: captures, firstCapture: firstCapture, resolver: .nonGeneric)
     }
 
     /// The layout of one context, whose words `word` reads (by offset in the context).
+    ///
+    /// A parameter bound in the context (`B<n>`) is read there. For the others, the index a
+    /// source gives is that of a parameter of the closure's function, whose captures are its
+    /// last parameters; a source may even name a parameter that is not a capture (the
+    /// closure's argument), which does not exist at rest. So such a parameter is taken only
+    /// from a capture whose own type proves it: an instance of `C<..., T, ...>` (its class
+    /// keeps `T` among its generic arguments) or a captured `T.Type`. Parameters no capture
+    /// proves stay unknown, and only the captures whose types do not depend on them are
+    /// decoded exactly (see ``ContextLayout/Resolver``).
     func layout(reading word: (Int) -> UInt?) -> ContextLayout {
         if let fixedLayout { return fixedLayout }
-        // Each source that can be read now; a reference capture's place may depend on
-        // parameters other sources give, so they are read in rounds.
-        var parameters: [(depth: Int, index: Int, metadata: UInt)] = []
-        var pending = sources
+        var known: [Parameter: UInt] = [:]
+        for (parameter, binding) in bindings {
+            known[parameter] = word(bindingsOffset + 8 * binding).flatMap(checkedMetadata)
+        }
+        // A capture's place may depend on parameters another capture proves: read in rounds.
         var progress = true
-        while progress, !pending.isEmpty {
+        while progress {
             progress = false
-            let known = environment(parameters)
-            pending = pending.filter { parameter in
-                guard let metadata = evaluate(parameter.source, known, word) else { return true }
-                parameters.append((parameter.depth, parameter.index, metadata))
+            let resolver = self.resolver(known)
+            for parameter in parameters where known[parameter] == nil {
+                guard let metadata = proof(of: parameter, resolver, word) else { continue }
+                known[parameter] = metadata
                 progress = true
-                return false
             }
         }
-        let key = GenericContextKey(isa: isa, arguments: parameters.map { [UInt($0.depth), UInt($0.index), $0.metadata] })
-        if let known = Self.genericLayouts.withLock({ $0[key] }) { return known }
-        let layout = ContextLayout(captures: captures, firstCapture: firstCapture, resolver: environment(parameters))
+        let key = GenericContextKey(isa: isa, arguments: parameters.map { known[$0] ?? 0 })
+        if let cached = Self.genericLayouts.withLock({ $0[key] }) { return cached }
+        let layout = ContextLayout(captures: captures, firstCapture: firstCapture, resolver: resolver(known))
         Self.genericLayouts.withLock { $0[key] = layout }
         return layout
     }
 
-    private func environment(_ parameters: [(depth: Int, index: Int, metadata: UInt)]) -> ContextLayout.Resolver {
-        GenericEnvironment(parameters: parameters).map { .environment($0) } ?? .unavailable
+    /// A generic parameter, by depth and index.
+    struct Parameter: Hashable {
+        let depth: Int
+        let index: Int
     }
 
-    /// The metadata a source names, if it can be read with what is known so far.
-    private func evaluate(_ source: MetadataSource, _ resolver: ContextLayout.Resolver, _ word: (Int) -> UInt?) -> UInt? {
-        switch source {
-        case .binding(let index):
-            guard index < bindingCount else { return nil }
-            return word(bindingsOffset + 8 * index).flatMap(checkedMetadata)
-        case .metadataCapture(let index):
-            return captureOffset(index, resolver).flatMap(word).flatMap(checkedMetadata)
-        case .referenceCapture(let index):
-            // The class of the captured object: its first word.
-            guard let object = captureOffset(index, resolver).flatMap(word), Memory.isPlausibleObjectAddress(object) else {
-                return nil
-            }
-            return Memory.word(at: object).flatMap(checkedMetadata)
-        case .genericArgument(let argument, let base):
-            guard let metadata = evaluate(base, resolver, word) else { return nil }
-            let arguments: UInt?
-            if case .referenceCapture(let index) = base {
-                // The object may be of a subclass: the argument sits where the captured
-                // type's own class keeps its generic arguments, in the subclass's metadata too.
-                arguments = captures[index].leadingClassDescriptor?.classGenericArgumentOffset.map { metadata + UInt(8 * $0) }
-            } else {
-                arguments = Metadata(unchecked: metadata).genericArguments
-            }
-            guard let arguments else { return nil }
-            return Memory.word(at: arguments + UInt(8 * argument)).flatMap(checkedMetadata)
+    private func resolver(_ known: [Parameter: UInt]) -> ContextLayout.Resolver {
+        func environment(filling unknown: UInt) -> GenericEnvironment? {
+            GenericEnvironment(parameters: parameters.map { ($0.depth, $0.index, known[$0] ?? unknown) })
         }
+        guard let exact = environment(filling: Placeholder.first) else { return .unavailable }
+        if parameters.allSatisfy({ known[$0] != nil }) { return .environment(exact, alternative: nil) }
+        return .environment(exact, alternative: environment(filling: Placeholder.second))
+    }
+
+    /// Two types of different layouts standing in for unknown parameters: a capture whose
+    /// type resolves to the same metadata with either does not depend on them.
+    private enum Placeholder {
+        static let first = Metadata(Void.self).address
+        static let second = Metadata((Int, Int, Int).self).address
+    }
+
+    /// The metadata of `parameter`, read from a capture whose type proves it.
+    private func proof(of parameter: Parameter, _ resolver: ContextLayout.Resolver, _ word: (Int) -> UInt?) -> UInt? {
+        for (index, capture) in captures.enumerated() {
+            switch capture.witness(of: (parameter.depth, parameter.index)) {
+            case nil:
+                continue
+            case .metatype:
+                if let metadata = captureOffset(index, resolver).flatMap(word).flatMap(checkedMetadata) { return metadata }
+            case .genericArgument(let argument):
+                guard let object = captureOffset(index, resolver).flatMap(word), Memory.isPlausibleObjectAddress(object),
+                    let isa = Memory.word(at: object).flatMap(checkedMetadata),
+                    let offset = capture.leadingClassDescriptor?.classGenericArgumentOffset,
+                    let metadata = Memory.word(at: isa + UInt(8 * (offset + argument))).flatMap(checkedMetadata)
+                else { continue }
+                return metadata
+            }
+        }
+        return nil
     }
 
     private func checkedMetadata(_ word: UInt) -> UInt? {
@@ -133,12 +162,14 @@ struct ContextDescription: Sendable {
     /// Where capture `index` is, if every capture before it can be placed.
     private func captureOffset(_ index: Int, _ resolver: ContextLayout.Resolver) -> Int? {
         guard index < captures.count else { return nil }
-        return ContextLayout(captures: Array(captures[...index]), firstCapture: firstCapture, resolver: resolver).offsets.last
+        let layout = ContextLayout(captures: Array(captures[...index]), firstCapture: firstCapture, resolver: resolver)
+        return layout.offsets.count == index + 1 ? layout.offsets.last : nil
     }
 
     private struct GenericContextKey: Hashable {
         let isa: UInt
-        let arguments: [[UInt]]
+        /// Each parameter's metadata, 0 for unknown.
+        let arguments: [UInt]
     }
 
     private static let genericLayouts = Mutex<[GenericContextKey: ContextLayout]>([:])
@@ -159,10 +190,13 @@ struct ContextLayout: Sendable {
     enum Resolver {
         /// The context binds no generic parameters: its names refer to none.
         case nonGeneric
-        /// With the generic parameters the context binds.
-        case environment(GenericEnvironment)
-        /// The context is generic but its parameters could not be read: names that may refer
-        /// to generic parameters must not be resolved (the runtime traps on them).
+        /// With the generic parameters the context binds. When some are unknown, they stand
+        /// as one placeholder type in the first environment and another in the alternative:
+        /// a name resolved the same in both does not depend on them, and is exact.
+        case environment(GenericEnvironment, alternative: GenericEnvironment?)
+        /// The context is generic but names no parameter its captures could be resolved
+        /// with: names that may refer to generic parameters must not be resolved (the
+        /// runtime traps on them).
         case unavailable
     }
 
@@ -202,7 +236,10 @@ struct ContextLayout: Sendable {
             switch resolver {
             case .nonGeneric:
                 if case .resolved(let type) = typeName.resolveVisible(in: nil, arguments: nil) { type } else { nil }
-            case .environment(let environment): typeName.resolve(in: environment)
+            case .environment(let environment, let alternative):
+                typeName.resolve(in: environment).flatMap { type in
+                    alternative.map { typeName.resolve(in: $0) == type } ?? true ? type : nil
+                }
             case .unavailable: nil
             }
         guard let type = resolved else {

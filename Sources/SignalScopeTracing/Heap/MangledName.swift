@@ -118,11 +118,14 @@ struct MangledName {
     var isBox: Bool { hasSuffix("Xx") || hasSuffix("XX") || hasSuffix("Xb") }
 
     /// For a lowered function type (`...I` calling conventions `_`), as capture descriptors
-    /// name captured closures: whether it is thick (a function pointer and a context) or
-    /// thin; `nil` for any other type.
+    /// name captured closures, optional or not: whether it is thick (a function pointer and
+    /// a context) or thin; `nil` for any other type. An optional function is as large as
+    /// the function, a null function pointer being `nil`.
     var loweredFunctionIsThick: Bool? {
-        guard tail.last == UInt8(ascii: "_"), let marker = tail.lastIndex(of: UInt8(ascii: "I")) else { return nil }
-        var conventions = tail[(marker + 1)...].dropLast()
+        var text = tail[...]
+        if text.suffix(2).elementsEqual("Sg".utf8) { text = text.dropLast(2) }
+        guard text.last == UInt8(ascii: "_"), let marker = text.lastIndex(of: UInt8(ascii: "I")) else { return nil }
+        var conventions = text[(marker + 1)...].dropLast()
         if conventions.first == UInt8(ascii: "e") { conventions = conventions.dropFirst() }  // escaping
         switch conventions.first {
         case UInt8(ascii: "t"): return false
@@ -136,34 +139,89 @@ struct MangledName {
     var genericParameter: (depth: Int, index: Int)? {
         guard tail.count == length else { return nil }
         var text = tail[...]
-        if text.elementsEqual("x".utf8) { return (0, 0) }
-        guard text.popFirst() == UInt8(ascii: "q") else { return nil }
-        // INDEX ::= '_' (0) | NATURAL '_' (NATURAL + 1)
+        guard let parameter = Self.parameter(&text), text.isEmpty else { return nil }
+        return parameter
+    }
+
+    /// How a value of this type proves the metadata of a generic parameter, if it does.
+    enum Witness: Equatable {
+        /// The value is the parameter's metatype (`T.Type`).
+        case metatype
+        /// The value is an instance of a generic class (`C<..., T, ...>`, optional or not),
+        /// whose metadata keeps the parameter as its generic argument at this index.
+        case genericArgument(Int)
+    }
+
+    /// How a value of this type proves `parameter`'s metadata: only a type made of nothing
+    /// but the parameter and plain standard types is read, so that the argument's index is
+    /// certain (a nested type's arguments, or an argument that is itself generic, are not).
+    func witness(of parameter: (depth: Int, index: Int)) -> Witness? {
+        if tail.count == length {
+            for marker in ["m", "XMT"] where hasSuffix(marker) {
+                var text = tail.dropLast(marker.utf8.count)
+                if let named = Self.parameter(&text), text.isEmpty, named == parameter { return .metatype }
+            }
+            return nil
+        }
+        guard tail.count == length - 5, leadingClassDescriptor != nil else { return nil }
+        var text = tail[...]
+        if text.count > 2, text.suffix(2).elementsEqual("Sg".utf8) { text = text.dropLast(2) }
+        guard text.popFirst() == UInt8(ascii: "y"), text.popLast() == UInt8(ascii: "G") else { return nil }
+        var index = 0
+        var found: Int?
+        while !text.isEmpty {
+            if let named = Self.parameter(&text) {
+                if named == parameter, found == nil { found = index }
+            } else if text.count >= 2, text.first == UInt8(ascii: "S"), Self.plainStandardTypes.contains(text[text.startIndex + 1]) {
+                text = text.dropFirst(2)
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        return found.map { .genericArgument($0) }
+    }
+
+    /// `Si`, `Su`, `SS`, `Sb`, `Sd`, `Sf`: standard types with no arguments of their own.
+    private static let plainStandardTypes: Set<UInt8> = Set("iuSbdf".utf8)
+
+    /// Reads one generic parameter off the front of `text`:
+    /// `x` | `q` INDEX | `qz` | `qd` INDEX INDEX, where INDEX is `_` (0) or NATURAL `_`
+    /// (NATURAL + 1).
+    private static func parameter(_ text: inout ArraySlice<UInt8>) -> (depth: Int, index: Int)? {
+        var cursor = text
         func index() -> Int? {
             var value = 0
             var digits = 0
-            while let byte = text.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+            while let byte = cursor.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
                 digits += 1
-                text = text.dropFirst()
+                cursor = cursor.dropFirst()
                 if digits > 6 { return nil }
             }
-            guard text.popFirst() == UInt8(ascii: "_") else { return nil }
+            guard cursor.popFirst() == UInt8(ascii: "_") else { return nil }
             return digits == 0 ? 0 : value + 1
         }
         let result: (Int, Int)?
-        switch text.first {
-        case UInt8(ascii: "z"):
-            text = text.dropFirst()
-            result = (0, 0)
-        case UInt8(ascii: "d"):
-            text = text.dropFirst()
-            guard let depth = index(), let position = index() else { return nil }
-            result = (depth + 1, position)
-        default:
-            result = index().map { (0, $0 + 1) }
+        switch cursor.popFirst() {
+        case UInt8(ascii: "x"): result = (0, 0)
+        case UInt8(ascii: "q"):
+            switch cursor.first {
+            case UInt8(ascii: "z"):
+                cursor = cursor.dropFirst()
+                result = (0, 0)
+            case UInt8(ascii: "d"):
+                cursor = cursor.dropFirst()
+                guard let depth = index(), let position = index() else { return nil }
+                result = (depth + 1, position)
+            default:
+                result = index().map { (0, $0 + 1) }
+            }
+        default: result = nil
         }
-        return text.isEmpty ? result : nil
+        guard let result else { return nil }
+        text = cursor
+        return result
     }
 
     /// Resolves the name in the context of a nominal type (whose generic arguments its
