@@ -16,7 +16,10 @@ struct LeakModel {
     let heap: TraceHeap
     /// Objects nothing outside the garbage holds.
     private(set) var garbage: Set<ObjectID> = []
-    /// The garbage's strongly connected sets that contain a cycle, each sorted by id.
+    /// The garbage's strongly connected sets that contain a cycle and that nothing outside
+    /// them holds, each sorted by id. A cycle that other garbage holds (the subject a leaked
+    /// router stores) is part of that garbage's leak, and is named among what it keeps
+    /// alive: saying that nothing else holds it would be false.
     private(set) var cycles: [[ObjectID]] = []
     /// What an earlier analyzer already explained; later ones leave it alone.
     var claimed: Set<ObjectID> = []
@@ -45,6 +48,10 @@ struct LeakModel {
         garbage = Set(heap.objects.keys).subtracting(live)
         cycles = StronglyConnected.sets(of: garbage.sorted(), edges: { self.references(from: $0).map(\.to).filter(self.garbage.contains) })
             .filter { set in set.count > 1 || references(from: set[0]).contains { $0.to == set[0] } }
+            .filter { set in
+                let members = Set(set)
+                return set.allSatisfy { member in references(to: member).allSatisfy { members.contains($0.from) } }
+            }
             .map { $0.sorted() }
             .sorted { $0[0] < $1[0] }
     }
@@ -322,17 +329,16 @@ extension LeakModel {
         path(from: keeper, to: { $0 == object }, through: { !self.isLandmark($0) })
     }
 
-    /// The user objects the garbage in `set` keeps alive that are not themselves in a
-    /// cycle: what leaks along with it.
+    /// The user objects the garbage in `set` keeps alive: what leaks along with it (other
+    /// cycles among them included, which nothing but this garbage holds).
     func dependents(of set: [ObjectID]) -> [ObjectID] {
-        let inCycles = Set(cycles.joined())
         var found: [ObjectID] = []
         var seen = Set(set)
         var pending = set
         while let next = pending.popLast() {
             for reference in references(from: next) where garbage.contains(reference.to) && seen.insert(reference.to).inserted {
                 pending.append(reference.to)
-                if isUser(reference.to), !inCycles.contains(reference.to) { found.append(reference.to) }
+                if isUser(reference.to) { found.append(reference.to) }
             }
         }
         return found.sorted()

@@ -5,13 +5,15 @@ import SignalScopeTracing
 /// their source), and nothing else holds any of them: it and everything its subscribers
 /// capture leak (the "a subject must send completed" trap). Properties, lifetimes and
 /// command signals are not subjects here: they complete by themselves when their owner
-/// goes away.
+/// goes away. A cycle that also runs through the app's own objects (a screen that stores
+/// the subject and is captured by its observer) is not this: completing the subject from
+/// its owner's deinit could never run, so it is a retain cycle.
 struct NeverCompletedSubject: Analyzer {
     static let rule = RuleID.neverCompletedSubject
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
-        for cycle in model.cycles {
+        for cycle in model.cycles where !cycle.contains(where: model.isUser) {
             let members = Set(cycle)
             for object in cycle where !model.claimed.contains(object) {
                 guard case .node(let id)? = model.object(object)?.entity, let node = model.trace.nodes[id],
