@@ -1,6 +1,5 @@
 #define _GNU_SOURCE
 #include "CTracingSupport.h"
-#include <dlfcn.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -57,12 +56,6 @@ void signalscope_read_words(const uintptr_t *addresses, uintptr_t *values, bool 
             start += n;
         }
     }
-}
-
-const char *signalscope_symbol_name(const void *address) {
-    Dl_info info;
-    if (dladdr(address, &info) == 0 || info.dli_saddr != address) return NULL;
-    return info.dli_sname;
 }
 
 size_t signalscope_heap_block_size(void *block) {

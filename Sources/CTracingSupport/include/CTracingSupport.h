@@ -49,11 +49,6 @@ void signalscope_project_enum_payload(void *_Nonnull value, const void *_Nonnull
 __attribute__((swiftcall))
 size_t swift_retainCount(void *_Nonnull object);
 
-/// Demangles a Swift symbol into a malloc'd string (or NULL). Exported by libswiftCore.
-char *_Nullable swift_demangle(
-    const char *_Nonnull mangledName, size_t mangledNameLength, char *_Nullable outputBuffer,
-    size_t *_Nullable outputBufferSize, unsigned int flags);
-
 /// Copies `count` bytes from `address` into `destination` if all of them are readable;
 /// returns false, without faulting, if they are not.
 bool signalscope_read_memory(void *_Nonnull destination, const void *_Nullable address, size_t count);
@@ -62,10 +57,6 @@ bool signalscope_read_memory(void *_Nonnull destination, const void *_Nullable a
 /// as few system calls as the unreadable ones allow. Addresses must be 8-byte aligned.
 void signalscope_read_words(
     const uintptr_t *_Nonnull addresses, uintptr_t *_Nonnull values, bool *_Nonnull readable, size_t count);
-
-/// The name of the symbol `address` is in (the nearest exported symbol at or before it), or
-/// NULL. The string belongs to the loaded image.
-const char *_Nullable signalscope_symbol_name(const void *_Nonnull address);
 
 /// The usable size of the heap block starting at `block` (which must be one).
 size_t signalscope_heap_block_size(void *_Nonnull block);

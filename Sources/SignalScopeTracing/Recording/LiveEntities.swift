@@ -179,7 +179,7 @@ final class LiveEntities: Sendable {
             name(owner.closures)
         }
         var knownObjects: [UInt: UInt64] = [:]
-        for (address, known) in tracked.objects {
+        for known in tracked.objects.values {
             guard let object = known.reference.object else { continue }
             knownObjects[pin(object, as: nil)] = known.id
         }
@@ -195,12 +195,17 @@ final class LiveEntities: Sendable {
         snapshot.objects = walk.vertices.enumerated().map { index, vertex in
             HeapSnapshot.Object(id: ids[index], vertex: vertex, entity: entities[vertex.address])
         }
-        snapshot.references = walk.edges.map { edge in
-            let reference = edge.reference
-            let closure = reference.function.flatMap { names[ClosureKey(function: $0, context: reference.target)] }
-            return HeapSnapshot.Reference(
-                from: ids[edge.from], to: ids[edge.to], found: reference, closure: closure,
-                symbol: closure == nil ? reference.function.flatMap(Symbols.closureName) : nil)
+        let kept = walk.edges.map { edge in
+            edge.reference.function.flatMap { names[ClosureKey(function: $0, context: edge.reference.target)] }
+        }
+        // The closures the runtime did not report, named from their symbols in one batch.
+        let symbols = Symbols.closureNames(at: zip(walk.edges, kept).compactMap { edge, closure in
+            closure == nil ? edge.reference.function : nil
+        })
+        snapshot.references = zip(walk.edges, kept).map { edge, closure in
+            HeapSnapshot.Reference(
+                from: ids[edge.from], to: ids[edge.to], found: edge.reference, closure: closure,
+                symbol: closure == nil ? edge.reference.function.flatMap { symbols[$0] } : nil)
         }
         let retainCount = { (address: UInt) in walk.index[address].map { walk.vertices[$0].retainCount } }
         snapshot.nodes = nodes.compactMap { id, terminated, address in

@@ -113,7 +113,8 @@ public struct TraceHeap: Sendable {
         public let role: String?
         /// Where the user's code passed it, when the runtime knows.
         public let site: TraceSite?
-        /// Its code's name (`closure #1 in Screen.init()`), when the runtime did not name it.
+        /// For a closure the runtime does not keep, its code's name from the symbol tables
+        /// (`closure #1 in Screen.init()`), when they have it.
         public let name: String?
     }
 
