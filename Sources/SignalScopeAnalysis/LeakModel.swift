@@ -224,9 +224,23 @@ struct LeakModel {
 
     /// `subject "errors" (File.swift:40)`, `property (File.swift:9)`, `map (File.swift:12)`.
     func nodeLabel(_ id: NodeID) -> String {
-        guard let node = trace.nodes[id] else { return "node \(id)" }
+        guard let node = trace.nodes[id] else { return untracedNodeLabel(id) }
         let what = [.operator, .signal].contains(node.kind) ? node.name : node.kind.rawValue
         return "\(what)\(node.userName.map { " \"\($0)\"" } ?? "") (\(node.site))"
+    }
+
+    /// A node made before the trace started (a global subject): the heap still knows its
+    /// type, as the object its subscriptions hold as their source.
+    private func untracedNodeLabel(_ id: NodeID) -> String {
+        let sources = trace.subscriptions.values.lazy.filter { $0.node == id }.compactMap { subscription in
+            self.object(for: .subscription(subscription.id)).flatMap { holder in
+                self.references(from: holder).first { $0.kind == .storedProperty && $0.path == "source" }?.to
+            }
+        }
+        guard let object = heap.object(for: .node(id))?.id ?? sources.first, let type = heap.objects[object]?.typeName else {
+            return "node \(id)"
+        }
+        return "\(shortTypeName(type)) (made before the trace started)"
     }
 
     func subscriptionLabel(_ id: SubscriptionID) -> String {
@@ -238,12 +252,27 @@ struct LeakModel {
         shortTypeName(heap.objects[id]?.typeName ?? trace.objects[id]?.typeName ?? "object \(id)")
     }
 
-    /// `Module.Outer.Type` as `Type`, generic arguments kept.
+    /// `Module.Outer.Type<Swift.String>` as `Type<String>`: each qualified name, the
+    /// generic arguments' too, by its last component, and `()` as `Void`. A type declared
+    /// in a function is qualified by `(unknown context at $address).`, dropped with the rest.
     func shortTypeName(_ name: String) -> String {
-        let base = name.split(separator: "<", maxSplits: 1)
-        guard let head = base.first else { return name }
-        let last = head.split(separator: ".").last.map(String.init) ?? String(head)
-        return base.count > 1 ? last + "<" + base[1] : last
+        var name = Substring(name.replacingOccurrences(of: "()", with: "Void"))
+        while let context = name.range(of: "(unknown context at "), let end = name[context.upperBound...].range(of: ").") {
+            name.removeSubrange(context.lowerBound..<end.upperBound)
+        }
+        var result = ""
+        var component = ""
+        for character in name {
+            if character == "." {
+                component = ""
+            } else if character.isLetter || character.isNumber || character == "_" {
+                component.append(character)
+            } else {
+                result += component + String(character)
+                component = ""
+            }
+        }
+        return result + component
     }
 }
 

@@ -60,6 +60,8 @@ struct PathDescription {
     /// One reference, as the words that lead to its target.
     private mutating func segment(_ step: TraceHeap.Reference, isFirst: Bool, next: TraceHeap.Reference?) -> String {
         let target = targetWords(step.to, next: next)
+        // A target with no words of its own (a wrapper the next step names) leaves the verb.
+        func phrase(_ words: String) -> String { target.isEmpty ? words : "\(words) \(target)" }
         if let closure = step.closure {
             let name = closureWords(closure, isFirst: isFirst)
             return model.isLandmark(step.to) ? "\(name), which captures \(target)" : "\(name),"
@@ -68,11 +70,11 @@ struct PathDescription {
         case .storedProperty:
             if case .subscription? = model.object(step.from)?.entity, step.path == "source" { return "\(target) as its source" }
             return target
-        case .capture: return step.isWeak ? "which refers weakly to \(target)" : "which captures \(target)"
-        case .element(let index): return "whose element \(index) is \(target)"
-        case .key: return "whose keys include \(target)"
-        case .value(let key): return key.map { "whose value for key \($0) is \(target)" } ?? "whose values include \(target)"
-        case .boxedValue: return "which holds \(target)"
+        case .capture: return phrase(step.isWeak ? "which refers weakly to" : "which captures")
+        case .element(let index): return phrase("whose element \(index) is")
+        case .key: return phrase("whose keys include")
+        case .value(let key): return phrase(key.map { "whose value for key \($0) is" } ?? "whose values include")
+        case .boxedValue: return phrase("which holds")
         }
     }
 
