@@ -12,11 +12,12 @@ build: setup
 demo: setup
 	$(SWIFT) run signalscope demo -o out
 
-# The capture scanner reads compiler-generated closure layouts, which differ between
-# debug and release builds, so its suite runs in both.
+# The heap walk reads compiler-generated layouts (closure contexts, reabstraction thunks,
+# enum payloads), which differ between debug and release builds, so the suites that check
+# it, and the leak corpus that depends on it, run in both.
 test: setup
 	$(SWIFT) test
-	$(SWIFT) test -c release --filter CaptureScannerTests
+	$(SWIFT) test -c release --filter "CaptureScannerTests|HeapWalkerTests|KeptClosureTests|LeakCorpusTests"
 
 # The benchmarks are a package of their own (Benchmarks/), so that SignalScope's users never
 # fetch their peer, OpenCombine; they are never part of `make test`. Build output goes to

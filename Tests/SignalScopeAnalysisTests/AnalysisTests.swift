@@ -38,6 +38,21 @@ extension LeakCorpusTests {
         #expect(finding.hint.contains("[weak self]"))
     }
 
+    @Test("A closure the runtime does not keep (a stored callback, a method reference) is named from its symbol")
+    func closuresNamedFromSymbols() throws {
+        let callback = try #require(LeakCorpus.cycleScenarios.first { $0.name == "child's callback capturing the screen" }?.run().findings.first)
+        #expect(callback.path.contains("ProfileHeader.onFollow holds closure #1 in ProfileScreen.bindCallbackCapturingSelf(), which captures ProfileScreen"), "\(callback)")
+        let method = try #require(LeakCorpus.commandFromMethod().findings.first)
+        #expect(method.path.contains { $0.contains("EditorViewModel.makeSubmitFromMethod()") && $0.hasSuffix("which captures EditorViewModel") }, "\(method)")
+    }
+
+    @Test("A node made before the trace started is named by its type")
+    func untracedNodeLabel() throws {
+        _ = AppEvents.bus  // a global is made on first use: before the recording, here
+        let finding = try #require(LeakCorpus.heldDisposableScenarios.first { $0.name == "disposable dropped" }?.run().findings.first)
+        #expect(finding.message == "a subscription to Subject<String> (made before the trace started) never ends and its disposable was dropped")
+    }
+
     @Test("Analysing a log file keeping only live entities finds the same as keeping everything")
     func liveEntitiesDetail() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-\(UUID()).sslog")

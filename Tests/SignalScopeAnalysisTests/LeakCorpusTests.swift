@@ -1,9 +1,9 @@
 import SignalScope
 import Testing
 
-/// Serialized: scenarios judge findings by the lines they span, so two runs of the same
-/// scenario at once would see each other's entities. (Other suites never create entities
-/// on these lines.)
+/// Serialized: scenarios judge findings by the file they are in, so two scenarios recording
+/// at once would see each other's entities. (Other suites never create entities in the
+/// corpus's files.)
 @Suite("The leak corpus", .serialized)
 struct LeakCorpusTests {
     struct Scenario: Sendable, CustomTestStringConvertible {
@@ -15,8 +15,13 @@ struct LeakCorpusTests {
     static let scenarios = LeakCorpus.scenarios.map { Scenario(name: $0.name, run: $0.run) }
 
     @Test("Each scenario produces exactly its expected findings", arguments: scenarios)
-    func scenario(_ scenario: Scenario) {
+    func scenario(_ scenario: Scenario) throws {
         let outcome = scenario.run()
+        if let watched = outcome.watched {
+            try #require(
+                watched.survived == watched.shouldSurvive,
+                "ground truth: the object \(watched.survived ? "outlived" : "did not outlive") the scenario")
+        }
         let found = outcome.findings.map { CorpusOutcome.Expected(rule: $0.rule, line: $0.location.line) }
         #expect(found.sorted { $0.description < $1.description } == outcome.expected.sorted { $0.description < $1.description },
                 "\(outcome.findings.map(\.description).joined(separator: "\n"))")

@@ -1,9 +1,9 @@
 import SignalScope
 
 // The leak corpus: small scenarios written as an app would, each leaky (with the findings it
-// must produce: rule and line) or clean (none). Each records itself with
-// SignalScope.record and reports the lines it spans, so that findings from other tests
-// recording at the same time are left out.
+// must produce: rule and line) or clean (none). Each records itself with SignalScope.record.
+// The scenarios of one class of leak share a file, and each leaky one has a fixed twin;
+// expected lines are those of the file, so keep its declarations where they are.
 
 final class SearchViewModel {
     let query = MutableProperty("")
@@ -85,11 +85,19 @@ enum AppEvents {
 
 struct APIError: Error {}
 
-/// One scenario's trace, the lines it spans, and what it must produce.
+/// One scenario's trace, and what it must produce.
 struct CorpusOutcome {
     let trace: Trace
-    let lines: ClosedRange<Int>
+    let file: String
     let expected: [Expected]
+    let watched: Watched?
+
+    init(trace: Trace, expected: [Expected], watched: Watched? = nil, file: String = #fileID) {
+        self.trace = trace
+        self.expected = expected
+        self.watched = watched
+        self.file = file
+    }
 
     struct Expected: Hashable, CustomStringConvertible {
         let rule: RuleID
@@ -97,18 +105,28 @@ struct CorpusOutcome {
         var description: String { "\(rule)@\(line)" }
     }
 
-    /// The findings located in this scenario's lines.
+    /// The ground truth: whether a weak reference to the object the scenario is about still
+    /// saw it once the scenario's scope had ended, and whether it should have.
+    struct Watched {
+        let survived: Bool
+        let shouldSurvive: Bool
+    }
+
+    /// The findings located in this scenario's file: the trace reports only what the
+    /// scenario made, and no other suite makes anything in the corpus's files.
     var findings: [Finding] {
-        trace.analyze().findings.filter {
-            $0.location.file == "SignalScopeAnalysisTests/LeakCorpus.swift" && lines.contains($0.location.line)
-        }
+        trace.analyze().findings.filter { $0.location.file == file }
     }
 }
 
 enum LeakCorpus {
     typealias Expected = CorpusOutcome.Expected
+    typealias Watched = CorpusOutcome.Watched
 
-    static let scenarios: [(name: String, run: @Sendable () -> CorpusOutcome)] = [
+    static let scenarios = coreScenarios + operatorClosureScenarios + commandBlockScenarios + creationBlockScenarios
+        + containerScenarios + cycleScenarios + heldDisposableScenarios
+
+    static let coreScenarios: [(name: String, run: @Sendable () -> CorpusOutcome)] = [
         ("RACObserve capturing self", observeCapturingSelf),
         ("RACObserve with [weak self]", observeWeakly),
         ("RACObserve with [unowned self]", observeUnowned),
@@ -134,43 +152,51 @@ enum LeakCorpus {
         ("completed once", completedOnce),
     ]
 
+    /// Records what `make` does, then reads through a weak reference whether the object it
+    /// made outlived the recording.
+    static func recordWatching<Object: AnyObject>(_ make: () -> Object) -> (trace: Trace, survived: Bool) {
+        weak var watched: Object?
+        let trace = SignalScope.record { watched = make() }
+        return (trace, watched != nil)
+    }
+
     static func observeCapturingSelf() -> CorpusOutcome {
         let trace = SignalScope.record { SearchViewModel().observeCapturingSelf() }
-        return CorpusOutcome(trace: trace, lines: 14...14, expected: [Expected(rule: .selfCapturedObserver, line: 14)])
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .selfCapturedObserver, line: 14)])
     }
 
     static func observeWeakly() -> CorpusOutcome {
-        CorpusOutcome(trace: SignalScope.record { withExtendedLifetime(SearchViewModel()) { $0.observeWeakly() } }, lines: 15...15, expected: [])
+        CorpusOutcome(trace: SignalScope.record { withExtendedLifetime(SearchViewModel()) { $0.observeWeakly() } }, expected: [])
     }
 
     static func observeUnowned() -> CorpusOutcome {
-        CorpusOutcome(trace: SignalScope.record { SearchViewModel().observeUnowned() }, lines: 16...16, expected: [])
+        CorpusOutcome(trace: SignalScope.record { SearchViewModel().observeUnowned() }, expected: [])
     }
 
     static func nestedClosure() -> CorpusOutcome {
         let trace = SignalScope.record { SearchViewModel().observeThroughNestedClosure() }
-        return CorpusOutcome(trace: trace, lines: 19...22, expected: [Expected(rule: .selfCapturedObserver, line: 21)])
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .selfCapturedObserver, line: 21)])
     }
 
     static func capturedStruct() -> CorpusOutcome {
         let trace = SignalScope.record { SearchViewModel().observeThroughStruct() }
-        return CorpusOutcome(trace: trace, lines: 28...31, expected: [Expected(rule: .selfCapturedObserver, line: 30)])
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .selfCapturedObserver, line: 30)])
     }
 
     static func varBox() -> CorpusOutcome {
         let trace = SignalScope.record { SearchViewModel().observeThroughVar() }
-        return CorpusOutcome(trace: trace, lines: 33...37, expected: [Expected(rule: .selfCapturedObserver, line: 35)])
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .selfCapturedObserver, line: 35)])
     }
 
     static func finiteSignal() -> CorpusOutcome {
-        CorpusOutcome(trace: SignalScope.record { SearchViewModel().loadOnce() }, lines: 40...40, expected: [])
+        CorpusOutcome(trace: SignalScope.record { SearchViewModel().loadOnce() }, expected: [])
     }
 
     static func infiniteWithDisposable() -> CorpusOutcome {
         // The scheduler outlives the scenario, as the main queue would.
         let scheduler = TestScheduler()
         let trace = SignalScope.record { SearchViewModel().poll(on: scheduler) }
-        return CorpusOutcome(trace: trace, lines: 43...45, expected: [Expected(rule: .selfCapturedObserver, line: 44)])
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .selfCapturedObserver, line: 44)])
     }
 
     static func subjectNeverCompleted() -> CorpusOutcome {
@@ -181,17 +207,16 @@ enum LeakCorpus {
             updates.subscribeNext { _ in listener.count += 1 }
             updates.sendNext(1)
         }
-        return CorpusOutcome(trace: trace, lines: start...#line, expected: [Expected(rule: .neverCompletedSubject, line: start + 2)])
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .neverCompletedSubject, line: start + 2)])
     }
 
     static func errorsCompletedInDeinit() -> CorpusOutcome {
-        let start = #line
         let trace = SignalScope.record {
             let model = ErrorsViewModel()
             model.errors.subscribeNext { _ in }
             model.errors.sendNext("offline")
         }
-        return CorpusOutcome(trace: trace, lines: start...#line, expected: [])
+        return CorpusOutcome(trace: trace, expected: [])
     }
 
     static func cellWithoutTakeUntil() -> CorpusOutcome {
@@ -199,7 +224,7 @@ enum LeakCorpus {
         let trace = SignalScope.record {
             for text in ["a", "b", "c"] { table[0].configure(text) }
         }
-        return CorpusOutcome(trace: trace, lines: 62...62, expected: [Expected(rule: .leakedSubscription, line: 62)])
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .leakedSubscription, line: 62)])
     }
 
     static func cellWithTakeUntil() -> CorpusOutcome {
@@ -210,7 +235,7 @@ enum LeakCorpus {
                 table[0].configureUntilReuse(text)
             }
         }
-        return CorpusOutcome(trace: trace, lines: 66...68, expected: [])
+        return CorpusOutcome(trace: trace, expected: [])
     }
 
     static func globalSubject() -> CorpusOutcome {
@@ -218,7 +243,7 @@ enum LeakCorpus {
         let trace = SignalScope.record {
             AppEvents.bus.subscribeNext { print("event:", $0) }
         }
-        return CorpusOutcome(trace: trace, lines: start...#line, expected: [Expected(rule: .leakedSubscription, line: start + 2)])
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .leakedSubscription, line: start + 2)])
     }
 
     static func keptAlive() -> CorpusOutcome {
@@ -230,8 +255,7 @@ enum LeakCorpus {
             _ = subscription
         }
         return CorpusOutcome(
-            trace: trace, lines: start...#line,
-            expected: [Expected(rule: .leakedSubscription, line: start + 4), Expected(rule: .keptAliveBySignal, line: start + 4)])
+            trace: trace, expected: [Expected(rule: .leakedSubscription, line: start + 4), Expected(rule: .keptAliveBySignal, line: start + 4)])
     }
 
     static func propertyCycle() -> CorpusOutcome {
@@ -242,7 +266,7 @@ enum LeakCorpus {
             alice.name.signal.subscribeNext { _ in bob.other = nil }
             bob.name.signal.subscribeNext { _ in alice.other = nil }
         }
-        return CorpusOutcome(trace: trace, lines: start...#line, expected: [Expected(rule: .retainCycle, line: start + 4)])
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .retainCycle, line: start + 4)])
     }
 
     static func coldTwice() -> CorpusOutcome {
@@ -256,7 +280,7 @@ enum LeakCorpus {
             request.subscribeNext { _ in }
             request.subscribeNext { _ in }
         }
-        return CorpusOutcome(trace: trace, lines: start...#line, expected: [Expected(rule: .repeatedColdSubscription, line: start + 2)])
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .repeatedColdSubscription, line: start + 2)])
     }
 
     static func errorWithoutHandler() -> CorpusOutcome {
@@ -264,7 +288,7 @@ enum LeakCorpus {
         let trace = SignalScope.record {
             Signal<Int>.error(APIError()).subscribeNext { _ in }
         }
-        return CorpusOutcome(trace: trace, lines: start...#line, expected: [Expected(rule: .unhandledError, line: start + 2)])
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .unhandledError, line: start + 2)])
     }
 
     static func eventAfterCompleted() -> CorpusOutcome {
@@ -274,32 +298,29 @@ enum LeakCorpus {
             done.sendCompleted()
             done.sendNext(1)
         }
-        return CorpusOutcome(trace: trace, lines: start...#line, expected: [Expected(rule: .eventAfterTerminal, line: start + 2)])
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .eventAfterTerminal, line: start + 2)])
     }
 
     static func propertyCycleBrokenWeakly() -> CorpusOutcome {
-        let start = #line
         let trace = SignalScope.record {
             let alice = Partner()
             let bob = Partner()
             alice.name.signal.subscribeNext { [weak bob] _ in bob?.other = nil }
             bob.name.signal.subscribeNext { [weak alice] _ in alice?.other = nil }
         }
-        return CorpusOutcome(trace: trace, lines: start...#line, expected: [])
+        return CorpusOutcome(trace: trace, expected: [])
     }
 
     static func disposedCapture() -> CorpusOutcome {
-        let start = #line
         let clicks = Subject<Int>()
         let trace = SignalScope.record {
             let listener = Listener()
             clicks.subscribeNext { _ in listener.count += 1 }.dispose()
         }
-        return CorpusOutcome(trace: trace, lines: start...#line, expected: [])
+        return CorpusOutcome(trace: trace, expected: [])
     }
 
     static func coldShared() -> CorpusOutcome {
-        let start = #line
         let trace = SignalScope.record {
             let request = Signal<Int> { subscriber in
                 subscriber.sendNext(1)
@@ -309,24 +330,22 @@ enum LeakCorpus {
             request.subscribeNext { _ in }
             request.subscribeNext { _ in }
         }
-        return CorpusOutcome(trace: trace, lines: start...#line, expected: [])
+        return CorpusOutcome(trace: trace, expected: [])
     }
 
     static func handledError() -> CorpusOutcome {
-        let start = #line
         let trace = SignalScope.record {
             Signal<Int>.error(APIError()).subscribe(next: { _ in }, error: { _ in })
         }
-        return CorpusOutcome(trace: trace, lines: start...#line, expected: [])
+        return CorpusOutcome(trace: trace, expected: [])
     }
 
     static func completedOnce() -> CorpusOutcome {
-        let start = #line
         let trace = SignalScope.record {
             let done = Subject<Int>()
             done.sendNext(1)
             done.sendCompleted()
         }
-        return CorpusOutcome(trace: trace, lines: start...#line, expected: [])
+        return CorpusOutcome(trace: trace, expected: [])
     }
 }
