@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SignalScope
 @testable import SignalScopeTracing
 import Testing
@@ -144,6 +145,72 @@ final class EventLogReaderTests {
         } throws: { error in
             guard case .unreadable(let path, _) = error as? TraceReadError else { return false }
             return path == url.path
+        }
+    }
+
+    final class Screen {
+        let taps = Subject<Int>()
+        var count = 0
+
+        /// The observer captures self: the screen leaks with its subject. Returns the line.
+        static func leak() -> Int {
+            let screen = Screen()
+            screen.taps.subscribeNext { _ in screen.count += 1 }
+            return #line - 1
+        }
+    }
+
+    /// The records of a log, as (offset, size, kind, thread).
+    private func records(_ bytes: [UInt8]) -> [(offset: Int, size: Int, kind: UInt8, thread: UInt32)] {
+        var found: [(Int, Int, UInt8, UInt32)] = []
+        var offset = EventLogFormat.headerSize
+        while offset + EventLogFormat.prefixSize <= bytes.count {
+            let load = { (at: Int) in (0..<4).reduce(0) { $0 | UInt32(bytes[offset + at + $1]) << (8 * UInt32($1)) } }
+            let size = Int(load(0))
+            found.append((offset, size, bytes[offset + 4], load(8)))
+            offset += size
+        }
+        return found
+    }
+
+    @Test("Records are applied in sequence order: a subscription made on another thread just before the end is seen, wherever the file has it")
+    func sequenceOrder() throws {
+        let sink = MemorySink()
+        let recorder = try Recorder(sink: sink, recordsValues: false)
+        Instrumentation.install(recorder)
+        Subject<Int>().sendCompleted()  // this thread's buffer is registered first
+        let subscribed = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        let line = Mutex(0)
+        let other = Thread {
+            line.withLock { $0 = Screen.leak() }
+            subscribed.signal()
+            finished.wait()
+        }
+        other.start()
+        subscribed.wait()
+        Instrumentation.uninstall(recorder)
+        try recorder.finish()
+        finished.signal()
+
+        // The same log as written, and with the other thread's records moved after
+        // everything else, its subscription after the closing snapshot: what a writer that
+        // drains that thread's buffer last produces.
+        let written = sink.bytes
+        let all = records(written)
+        let otherThread = try #require(all.first { $0.kind == RecordKind.subscribe.rawValue && $0.thread != all[0].thread }?.thread)
+        var reordered = Array(written[0..<EventLogFormat.headerSize])
+        for record in all where record.thread != otherThread { reordered += written[record.offset..<(record.offset + record.size)] }
+        for record in all where record.thread == otherThread { reordered += written[record.offset..<(record.offset + record.size)] }
+        let moved = records(reordered)
+        let snapshotAt = try #require(moved.firstIndex { $0.kind == RecordKind.snapshot.rawValue })
+        #expect(moved.lastIndex { $0.kind == RecordKind.subscribe.rawValue && $0.thread == otherThread }! > snapshotAt)
+
+        for bytes in [written, reordered] {
+            let trace = try Trace(contentsOf: try write(bytes))
+            #expect(trace.records.map(\.sequence) == trace.records.map(\.sequence).sorted())
+            let findings = trace.analyze().findings.filter { $0.location.file == "SignalScopeTracingTests/EventLogReaderTests.swift" }
+            #expect(findings.map(\.rule) == [.selfCapturedObserver])
+            #expect(findings.first?.location.line == line.withLock { $0 })
         }
     }
 
