@@ -192,7 +192,9 @@ struct ContextLayout: Sendable {
         case nonGeneric
         /// With the generic parameters the context binds. When some are unknown, they stand
         /// as one placeholder type in the first environment and another in the alternative:
-        /// a name resolved the same in both does not depend on them, and is exact.
+        /// a name whose values are laid out alike with both does not depend on them for its
+        /// layout (`[Signal<T>]` is one reference whatever `T`; a `T` stored inline is as
+        /// large as the placeholder), and is read exactly.
         case environment(GenericEnvironment, alternative: GenericEnvironment?)
         /// The context is generic but names no parameter its captures could be resolved
         /// with: names that may refer to generic parameters must not be resolved (the
@@ -221,6 +223,13 @@ struct ContextLayout: Sendable {
         exactSize = conservativeFrom ?? offset
     }
 
+    /// Whether values of `a` and `b` keep their references in the same places.
+    private static func isLaidOutAlike(_ a: Metadata, _ b: Metadata) -> Bool {
+        if a == b { return true }
+        let (x, y) = (a.valueWitnesses, b.valueWitnesses)
+        return x.size == y.size && x.alignment == y.alignment && ValueLayout.of(a) == ValueLayout.of(b)
+    }
+
     /// A capture's layout, size and alignment, or `nil` when its type cannot be resolved.
     private static func capture(
         _ name: MangledName, resolver: Resolver
@@ -230,6 +239,8 @@ struct ContextLayout: Sendable {
         // Captured closures are named by their lowered type, which the runtime does not
         // resolve; their layout is fixed whatever their type.
         if let thick = name.loweredFunctionIsThick { return thick ? (.function, 16, 8) : (.none, 8, 8) }
+        // A captured metatype is its type's metadata, whatever the type: never a reference.
+        if let thick = name.metatypeIsThick { return thick ? (.none, 8, 8) : (.none, 0, 1) }
         let ownership = name.ownership
         let typeName = ownership == .strong ? name : name.referent
         let resolved: Metadata? =
@@ -238,7 +249,7 @@ struct ContextLayout: Sendable {
                 if case .resolved(let type) = typeName.resolveVisible(in: nil, arguments: nil) { type } else { nil }
             case .environment(let environment, let alternative):
                 typeName.resolve(in: environment).flatMap { type in
-                    alternative.map { typeName.resolve(in: $0) == type } ?? true ? type : nil
+                    alternative.map { typeName.resolve(in: $0).map { Self.isLaidOutAlike(type, $0) } ?? false } ?? true ? type : nil
                 }
             case .unavailable: nil
             }

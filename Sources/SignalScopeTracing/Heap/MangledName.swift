@@ -134,6 +134,15 @@ struct MangledName {
         }
     }
 
+    /// For a metatype with an explicit representation (`XMT` thick, `XMt` thin), as capture
+    /// descriptors name a captured `Self.Type`: whether it is thick (one word, the type's
+    /// metadata, which is no reference) or thin (nothing). `nil` for any other type.
+    var metatypeIsThick: Bool? {
+        if hasSuffix("XMT") { return true }
+        if hasSuffix("XMt") { return false }
+        return nil
+    }
+
     /// The generic parameter this name is, as depth and index (`x` is 0, 0; `q_` is 0, 1;
     /// `qd__` is 1, 0), or `nil` when it is any other type.
     var genericParameter: (depth: Int, index: Int)? {
