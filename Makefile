@@ -17,7 +17,7 @@ demo: setup
 # it, and the leak corpus that depends on it, run in both.
 test: setup
 	$(SWIFT) test
-	$(SWIFT) test -c release --filter "CaptureScannerTests|HeapWalkerTests|KeptClosureTests|LeakCorpusTests"
+	$(SWIFT) test -c release --filter "CaptureScannerTests|HeapWalkerTests|KeptClosureTests|LeakCorpusTests|RetainCountTests"
 
 # The benchmarks are a package of their own (Benchmarks/), so that SignalScope's users never
 # fetch their peer, OpenCombine; they are never part of `make test`. Build output goes to
