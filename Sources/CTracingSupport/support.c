@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CTracingSupport.h"
+#include <dlfcn.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -78,4 +79,12 @@ unsigned signalscope_enum_tag(const void *value, const void *metadata) {
 
 void signalscope_project_enum_payload(void *value, const void *metadata) {
     ((signalscope_project_enum)value_witnesses(metadata)[12])(value, metadata);
+}
+
+bool signalscope_image_containing(const void *address, const char **path, uintptr_t *base) {
+    Dl_info info;
+    if (dladdr(address, &info) == 0 || info.dli_fname == NULL) return false;
+    *path = info.dli_fname;
+    *base = (uintptr_t)info.dli_fbase;
+    return true;
 }

@@ -49,6 +49,16 @@ void signalscope_project_enum_payload(void *_Nonnull value, const void *_Nonnull
 __attribute__((swiftcall))
 size_t swift_retainCount(void *_Nonnull object);
 
+/// Demangles a Swift symbol into a malloc'd string (or NULL). Exported by libswiftCore.
+char *_Nullable swift_demangle(
+    const char *_Nonnull mangledName, size_t mangledNameLength, char *_Nullable outputBuffer,
+    size_t *_Nullable outputBufferSize, unsigned int flags);
+
+/// The file of the loaded image that contains `address`, and where it is loaded; false if
+/// no image contains it.
+bool signalscope_image_containing(
+    const void *_Nonnull address, const char *_Nullable *_Nonnull path, uintptr_t *_Nonnull base);
+
 /// Copies `count` bytes from `address` into `destination` if all of them are readable;
 /// returns false, without faulting, if they are not.
 bool signalscope_read_memory(void *_Nonnull destination, const void *_Nullable address, size_t count);

@@ -1,4 +1,5 @@
 import CTracingSupport
+import SignalScopeCore
 import Synchronization
 
 /// What the heap walk knows about the objects that share one metadata record, decoded once
@@ -102,7 +103,7 @@ struct InstanceLayout: Sendable {
                     }
                     let layout = ValueLayout.fieldLayout(MangledName(at: type), in: descriptor, arguments: arguments, depth: 0)
                     // The runtime keeps no references in noncopyable values (its locks and
-                    // atomics hold none): HeapWalkerTests checks its objects' counts add up.
+                    // atomics hold none): RetainCountTests checks its objects' counts add up.
                     if layout == .hidden, TraceHeap.Category(typeName: level.typeName) == .runtime { continue }
                     if layout == .unknown || layout == .hidden { isComplete = false }
                     if !layout.isEmpty { members.append(ValueLayout.Member(offset: offset, name: field.name, layout: layout)) }
@@ -114,8 +115,18 @@ struct InstanceLayout: Sendable {
         }
         self.members = members.sorted { $0.offset < $1.offset }
         storage = CollectionStorages.storage(for: metadata, typeName: typeName)
-        category = storage != nil ? .storage : TraceHeap.Category(typeName: typeName)
+        category = storage != nil ? .storage : Self.isInstrumentation(metadata) ? nil : TraceHeap.Category(typeName: typeName)
         self.isComplete = isComplete
+    }
+}
+
+extension InstanceLayout {
+    /// Whether the class implements the instrumentation seam (a recorder, the fan-out to
+    /// several): the tracer's machinery, which runtime objects may point at but which is
+    /// never part of the app's graph.
+    private static func isInstrumentation(_ metadata: Metadata) -> Bool {
+        guard let pointer = UnsafeRawPointer(bitPattern: metadata.address) else { return false }
+        return unsafeBitCast(pointer, to: Any.Type.self) is any SignalInstrumentation.Type
     }
 }
 
