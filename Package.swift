@@ -112,8 +112,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SignalScopeAnalysisTests",
-            dependencies: ["SignalScope", "SignalScopeTesting"]
+            dependencies: ["SignalScope", "SignalScopeTesting", "CSandbox"]
         ),
+        // A seccomp filter for tests that show what happens in a sandbox.
+        .target(name: "CSandbox", path: "Tests/CSandbox"),
         .testTarget(
             name: "SignalScopeRenderingTests",
             dependencies: ["SignalScope", "SignalScopeTesting"],

@@ -30,7 +30,27 @@ extension Trace {
         var model = LeakModel(self)
         var findings: [Finding] = []
         for analyzer in Analyzers.standard { findings += analyzer.analyze(&model) }
-        return AnalysisReport(findings: AnalysisReport.grouped(findings))
+        return AnalysisReport(findings: AnalysisReport.grouped(findings), limitations: heap.limitations)
+    }
+}
+
+extension TraceHeap {
+    /// What kept the closing heap walk from seeing everything, in words.
+    var limitations: [String] {
+        guard let limits else {
+            return ["the trace has no closing heap snapshot (the process was killed or crashed before recording stopped, or the trace predates format 1.1): leaks were not looked for"]
+        }
+        if memoryUnreadable {
+            return ["the process could not read its own memory through the kernel (a sandbox denies process_vm_readv): no heap was walked, so leaks were not looked for"]
+        }
+        var limitations: [String] = []
+        if objectLimitReached {
+            limitations.append("the heap walk stopped at its budget of \(limits.objects) objects: what it did not explore counts as held from outside, so leaks through it are not reported (raise the budget with SIGNALSCOPE_HEAP_OBJECTS)")
+        }
+        if depthLimitReached {
+            limitations.append("the heap walk stopped at its depth budget of \(limits.depth) references: what lies deeper counts as held from outside, so leaks through it are not reported (raise the budget with SIGNALSCOPE_HEAP_DEPTH)")
+        }
+        return limitations
     }
 }
 
@@ -39,7 +59,10 @@ extension AnalysisReport {
     /// wrote a trace (`swift test` runs its test binary more than once): the same problem at
     /// the same place in several of them is one finding whose count adds theirs.
     public init(merging reports: [AnalysisReport]) {
-        self.init(findings: Self.grouped(reports.flatMap(\.findings)))
+        var seen: Set<String> = []
+        self.init(
+            findings: Self.grouped(reports.flatMap(\.findings)),
+            limitations: reports.flatMap(\.limitations).filter { seen.insert($0).inserted })
     }
 
     /// The same problem at the same place is one finding with a count; errors come first.

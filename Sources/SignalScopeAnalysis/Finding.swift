@@ -70,10 +70,14 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Everything the analyzers found in a trace, errors first.
+/// Everything the analyzers found in a trace, errors first, and what they could not see.
 public struct AnalysisReport: Sendable {
     /// Every finding, errors first, the same problem at the same place grouped into one.
     public let findings: [Finding]
+    /// What kept the analysis from seeing the whole heap, one sentence each (no closing
+    /// snapshot, unreadable memory, a heap walk that ran out of budget): leaks there may
+    /// be missing. Empty when the analysis saw everything; `check` fails otherwise.
+    public let limitations: [String]
 
     /// The findings of `severity`.
     public func findings(_ severity: Severity) -> [Finding] { findings.filter { $0.severity == severity } }

@@ -6,7 +6,8 @@ import Darwin
 import Foundation
 
 /// Called once at load by CSignalScopeBootstrap: when `SIGNALSCOPE_TRACE` names a file,
-/// records the whole run into it (values too when `SIGNALSCOPE_VALUES=1`) and writes it
+/// records the whole run into it (values too when `SIGNALSCOPE_VALUES=1`; the closing heap
+/// walk's budget from `SIGNALSCOPE_HEAP_OBJECTS` and `SIGNALSCOPE_HEAP_DEPTH`) and writes it
 /// out at exit. `%p` in the name becomes the process id, so that every process of a
 /// command that starts several (`swift test` runs its test binary more than once) writes
 /// its own trace. Problems are reported on standard error; they never stop the program.
@@ -15,8 +16,10 @@ public func signalscopeBootstrapFromEnvironment() {
     guard let pattern = getenv("SIGNALSCOPE_TRACE").map({ String(cString: $0) }), !pattern.isEmpty else { return }
     let path = pattern.replacing("%p", with: String(getpid()))
     let values = getenv("SIGNALSCOPE_VALUES").map { String(cString: $0) == "1" } ?? false
+    let (heapLimits, problems) = TraceHeap.Limits.fromEnvironment(ProcessInfo.processInfo.environment)
+    for problem in problems { reportToStandardError("signalscope: \(problem)") }
     do {
-        try SignalScope.startRecording(to: URL(fileURLWithPath: path), values: values)
+        try SignalScope.startRecording(to: URL(fileURLWithPath: path), values: values, heapLimits: heapLimits)
         atexit {
             do {
                 try SignalScope.stopRecording()

@@ -13,20 +13,24 @@ public enum SignalScope {
     /// Subscriptions made inside `body` keep reporting until it returns; what they do
     /// afterwards is not recorded. Other recordings (a file recording, another `record` on
     /// another thread) go on meanwhile and see the same events.
-    /// - Parameter values: Whether `next` records keep a summary of each value
-    ///   (`String(describing:)`, at most 80 characters).
-    public static func record(values: Bool = false, _ body: () throws -> Void) rethrows -> Trace {
-        try recordOnCallingThread(values: values, body).trace
+    /// - Parameters:
+    ///   - values: Whether `next` records keep a summary of each value
+    ///     (`String(describing:)`, at most 80 characters).
+    ///   - heapLimits: How far the closing heap walk may go (``TraceHeap/Limits``).
+    public static func record(
+        values: Bool = false, heapLimits: TraceHeap.Limits = .standard, _ body: () throws -> Void
+    ) rethrows -> Trace {
+        try recordOnCallingThread(values: values, heapLimits: heapLimits, body).trace
     }
 
     /// Like ``record(values:_:)``, and also the part of the trace made on the calling
     /// thread: what a test's own code created, apart from what tests running alongside did.
     package static func recordOnCallingThread(
-        values: Bool = false, _ body: () throws -> Void
+        values: Bool = false, heapLimits: TraceHeap.Limits = .standard, _ body: () throws -> Void
     ) rethrows -> (trace: Trace, callingThread: Trace) {
         let sink = MemorySink()
         // A memory sink cannot fail to open or write, so neither can this recorder.
-        let recorder = try! Recorder(sink: sink, recordsValues: values)
+        let recorder = try! Recorder(sink: sink, recordsValues: values, heapLimits: heapLimits)
         Instrumentation.install(recorder)
         defer { Instrumentation.uninstall(recorder) }
         try body()
@@ -39,13 +43,15 @@ public enum SignalScope {
     /// Starts recording to an event log file, until ``stopRecording()`` or the end of the
     /// process.
     ///
-    /// - Parameter values: Whether `next` records keep a summary of each value.
+    /// - Parameters:
+    ///   - values: Whether `next` records keep a summary of each value.
+    ///   - heapLimits: How far the closing heap walk may go (``TraceHeap/Limits``).
     /// - Throws: ``RecordingError/cannotCreate(path:reason:)`` when the file cannot be
     ///   created; ``RecordingError/alreadyRecording`` when a file recording is running.
-    public static func startRecording(to url: URL, values: Bool = false) throws {
+    public static func startRecording(to url: URL, values: Bool = false, heapLimits: TraceHeap.Limits = .standard) throws {
         try fileRecording.withLock { current in
             guard current == nil else { throw RecordingError.alreadyRecording }
-            let recorder = try Recorder(sink: FileSink(path: url.path), recordsValues: values)
+            let recorder = try Recorder(sink: FileSink(path: url.path), recordsValues: values, heapLimits: heapLimits)
             Instrumentation.install(recorder)
             current = recorder
         }

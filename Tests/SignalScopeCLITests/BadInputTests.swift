@@ -35,6 +35,31 @@ struct BadInputTests {
         #expect(result.standardOutput.contains("\"version\" : 1"))
     }
 
+    @Test func aTraceWithoutItsClosingSnapshotFailsTheCheckAsIncomplete() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        _ = try cli.signalscope("record", "-o", "whole.sslog", "--", plantedLeaks)
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cli.path("whole.sslog"))))
+        // Cut just before the snapshot record (kind 16), as a process killed then would.
+        var offset = 16
+        while offset < whole.count, whole[offset + 4] != 16 {
+            offset += Int(whole[offset]) | Int(whole[offset + 1]) << 8 | Int(whole[offset + 2]) << 16
+        }
+        try Data(whole[..<offset]).write(to: URL(fileURLWithPath: cli.path("killed.sslog")))
+
+        let text = try cli.signalscope("check", "killed.sslog", "--fail-on", "never")
+        #expect(text.status == 3, "\(text.standardOutput)\(text.standardError)")
+        #expect(text.standardOutput.contains("incomplete: the trace has no closing heap snapshot"))
+        #expect(text.standardOutput.contains("check incomplete: leaks may be missing"))
+        let json = try cli.signalscope("check", "killed.sslog", "--fail-on", "never", "--format", "json")
+        #expect(json.standardOutput.contains("\"limitations\" : ["))
+        #expect(json.standardOutput.contains("\"incomplete\" : true"))
+        let allowed = try cli.signalscope("check", "killed.sslog", "--fail-on", "never", "--allow-incomplete")
+        #expect(allowed.status == 0)
+        #expect(allowed.standardOutput.contains("incomplete: the trace has no closing heap snapshot"))
+        #expect(allowed.standardOutput.contains("check passed"))
+    }
+
     @Test func unknownNamesAndOptions() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }

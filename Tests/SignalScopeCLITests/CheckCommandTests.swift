@@ -78,7 +78,7 @@ struct CheckCommandTests {
         #expect(result.status == 2)
         let document = try XMLDocument(contentsOf: URL(fileURLWithPath: cli.path("report.xml")))
         let testcases = try document.nodes(forXPath: "//testcase")
-        #expect(testcases.count == 8)
+        #expect(testcases.count == 9, "one per rule, and complete-analysis")
         let failures = try document.nodes(forXPath: "//testcase/failure")
         #expect(failures.count == 2)
         let failedRules = try Set(document.nodes(forXPath: "//testcase[failure]/@name").compactMap { (node: XMLNode) in node.stringValue })

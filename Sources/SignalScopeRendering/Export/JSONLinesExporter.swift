@@ -60,11 +60,11 @@ public enum JSONLinesExporter {
             return ["object": id.description, "address": address, "type": typeName]
         case .capture(let id, let target, let references):
             return ["subscription": id.description, "target": entity(target), "references": references]
-        case .snapshot(let limits, let objectLimitReached, let depthLimitReached):
+        case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable):
             guard let limits else { return [:] }
             return [
                 "objectLimit": limits.objects, "depthLimit": limits.depth, "objectLimitReached": objectLimitReached,
-                "depthLimitReached": depthLimitReached,
+                "depthLimitReached": depthLimitReached, "memoryUnreadable": memoryUnreadable,
             ]
         case .alive(let target, let retainCount, let terminated):
             return ["entity": entity(target), "retainCount": retainCount, "terminated": terminated]

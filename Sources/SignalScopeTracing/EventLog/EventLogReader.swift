@@ -265,7 +265,7 @@ struct EventLogReader {
             let record = SnapshotRecord(payload)
             return .snapshot(
                 limits: record?.limits, objectLimitReached: record?.objectLimitReached ?? false,
-                depthLimitReached: record?.depthLimitReached ?? false)
+                depthLimitReached: record?.depthLimitReached ?? false, memoryUnreadable: record?.memoryUnreadable ?? false)
         case .heapObject:
             return HeapObjectRecord(payload)?.decoded(strings: lookUp).map(TraceEvent.heapObject)
         case .reference:

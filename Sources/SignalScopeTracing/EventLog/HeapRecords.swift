@@ -4,18 +4,20 @@ import SignalScopeCore
 // (docs/event-log.md is their specification).
 
 /// `snapshot` (kind 16): `u64 objectLimit, u64 depthLimit, u8 flags` (bit 0: the object limit
-/// was reached, bit 1: the depth limit was).
+/// was reached, bit 1: the depth limit was, bit 2: memory could not be read).
 struct SnapshotRecord {
     static let size = 17
 
     var limits: TraceHeap.Limits
     var objectLimitReached: Bool
     var depthLimitReached: Bool
+    var memoryUnreadable: Bool
 
     func encode(into payload: UnsafeMutableRawPointer) {
         payload.storeBytes(of: UInt64(limits.objects).littleEndian, as: UInt64.self)
         payload.storeBytes(of: UInt64(limits.depth).littleEndian, toByteOffset: 8, as: UInt64.self)
-        payload.storeBytes(of: (objectLimitReached ? 1 : 0) | (depthLimitReached ? 2 : 0) as UInt8, toByteOffset: 16, as: UInt8.self)
+        let flags: UInt8 = (objectLimitReached ? 1 : 0) | (depthLimitReached ? 2 : 0) | (memoryUnreadable ? 4 : 0)
+        payload.storeBytes(of: flags, toByteOffset: 16, as: UInt8.self)
     }
 
     /// `nil` for a format 1.0 snapshot, which has no payload.
@@ -24,12 +26,14 @@ struct SnapshotRecord {
         limits = TraceHeap.Limits(objects: payload.int(0), depth: payload.int(8))
         objectLimitReached = payload.u8(16) & 1 != 0
         depthLimitReached = payload.u8(16) & 2 != 0
+        memoryUnreadable = payload.u8(16) & 4 != 0
     }
 
-    init(limits: TraceHeap.Limits, objectLimitReached: Bool, depthLimitReached: Bool) {
+    init(limits: TraceHeap.Limits, objectLimitReached: Bool, depthLimitReached: Bool, memoryUnreadable: Bool) {
         self.limits = limits
         self.objectLimitReached = objectLimitReached
         self.depthLimitReached = depthLimitReached
+        self.memoryUnreadable = memoryUnreadable
     }
 }
 

@@ -16,15 +16,7 @@ import CTracingSupport
 /// not explored, and the result says the budget ran out, so that what they hold counts as
 /// unknown rather than absent.
 struct HeapWalker {
-    /// How far a walk may go.
-    struct Limits: Sendable, Hashable {
-        /// How many objects it explores.
-        var objects: Int
-        /// How many references from a root it follows.
-        var depth: Int
-
-        static let standard = Limits(objects: 200_000, depth: 10_000)
-    }
+    typealias Limits = TraceHeap.Limits
 
     /// An object the walk reached.
     struct Vertex {
@@ -62,69 +54,122 @@ struct HeapWalker {
         var objectLimitReached = false
         /// Some objects were beyond the depth budget.
         var depthLimitReached = false
+        /// Memory could not be read through the kernel (a sandbox denies it): the walk
+        /// saw nothing, which must not pass for a heap without leaks.
+        var memoryUnreadable = false
+        /// What the roots said of the objects they loaded, by address.
+        var entities: [UInt: TraceHeap.Entity] = [:]
+        var knownIDs: [UInt: UInt64] = [:]
     }
 
     let limits: Limits
 
-    /// Walks from `roots`. `pins` counts the strong references the caller holds on objects
-    /// for the walk (a root loaded from a weak reference, say), left out of retain counts.
-    /// Objects closures refer to weakly are walked too (a `[weak self]` observer's `self`),
-    /// so that a cycle no runtime object is part of can still be found.
-    func walk(roots: [UInt], pins: [UInt: Int]) -> Result {
+    /// Where a walk starts: an object the caller holds weakly (a signal, a subscription, an
+    /// object an observer captured), loaded strongly only for the moment the walk reads it.
+    struct Root {
+        /// Loads the object, or `nil` if it is gone.
+        let load: () -> AnyObject?
+        /// The runtime entity it is, if any.
+        var entity: TraceHeap.Entity?
+        /// An id the caller already gave it.
+        var knownID: UInt64?
+    }
+
+    /// Walks from `roots`. Objects closures refer to weakly are walked too (a `[weak self]`
+    /// observer's `self`), so that a cycle no runtime object is part of can still be found.
+    ///
+    /// The walk holds a root, or an object it loads from a weak reference, only while it
+    /// reads it (and leaves that reference out of its retain count): an object the app
+    /// lets go of meanwhile is freed then, not when the walk ends, so that a test checking
+    /// a deinit is not fooled by a recording ending on another thread.
+    func walk(roots: [Root]) -> Result {
         var result = Result()
-        var pins = pins
-        var held: [UnsafeMutableRawPointer] = []
-        defer { for object in held { Unmanaged<AnyObject>.fromOpaque(object).release() } }
+        guard Memory.isReadable else {
+            result.memoryUnreadable = true
+            return result
+        }
+        var pins: [UInt: Int] = [:]
         var queue: [Int] = []
-        var next = 0
+        var visited: [Bool] = []
+        var explored = 0
         func add(_ address: UInt, depth: Int) -> Int? {
             if let known = result.index[address] { return known }
             guard let vertex = makeVertex(address, depth: depth, pins: pins) else { return nil }
             result.index[address] = result.vertices.count
             result.vertices.append(vertex)
+            visited.append(false)
             queue.append(result.vertices.count - 1)
             return result.vertices.count - 1
         }
-        for root in roots { _ = add(root, depth: 0) }
-        var explored = 0
-        while next < queue.count {
-            let index = queue[next]
-            next += 1
+        /// Objects loaded from weak references, held until read.
+        var loaded: [(index: Int, object: UnsafeMutableRawPointer)] = []
+        func release(_ object: UnsafeMutableRawPointer) {
+            pins[UInt(bitPattern: object), default: 1] -= 1
+            Unmanaged<AnyObject>.fromOpaque(object).release()
+        }
+        func explore(_ index: Int) {
+            guard !visited[index] else { return }
+            visited[index] = true
             let vertex = result.vertices[index]
             guard vertex.depth < limits.depth else {
                 result.depthLimitReached = true
-                continue
+                return
             }
             guard explored < limits.objects else {
                 result.objectLimitReached = true
-                continue
+                return
             }
             explored += 1
             guard let isa = Memory.word(at: vertex.address),
                 let contents = ObjectReader.read(vertex.address, isa: isa, memory: CheckedMemory())
-            else { continue }
+            else { return }
             result.vertices[index].exploration = contents.isComplete ? .complete : .partial
             prefetchMetadata(of: contents.references.map(\.target), known: result.index)
             for reference in contents.references {
                 guard let target = add(reference.target, depth: vertex.depth + 1) else { continue }
                 result.edges.append(Edge(from: index, to: target, reference: reference))
             }
-            // Learn of what closures refer to weakly; the load retains it for the walk.
+            // Learn of what closures refer to weakly; the load retains it until it is read.
             for slot in contents.weakReferences where vertex.category == .closureContext {
                 guard let object = swift_weakLoadStrong(UnsafeMutableRawPointer(bitPattern: slot)!) else { continue }
                 let address = UInt(bitPattern: object)
-                if result.index[address] != nil {
-                    Unmanaged<AnyObject>.fromOpaque(object).release()
-                } else {
-                    held.append(object)
-                    pins[address, default: 0] += 1
+                pins[address, default: 0] += 1
+                guard let target = add(address, depth: vertex.depth + 1) else {
+                    release(object)
+                    continue
                 }
-                guard let target = add(address, depth: vertex.depth + 1) else { continue }
+                loaded.append((target, object))
                 let weak = FoundReference(
                     target: address, kind: .capture, path: "", function: nil, offset: Int(slot - vertex.address), isExact: true,
                     isWeak: true)
                 result.edges.append(Edge(from: index, to: target, reference: weak))
             }
+        }
+        /// Reads what was loaded from weak references, then lets it go.
+        func readLoaded() {
+            while let (index, object) = loaded.popLast() {
+                explore(index)
+                release(object)
+            }
+        }
+        for root in roots {
+            guard let object = root.load() else { continue }
+            let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+            pins[address, default: 0] += 1
+            if let index = add(address, depth: 0) {
+                if let entity = root.entity { result.entities[address] = entity }
+                if let id = root.knownID { result.knownIDs[address] = id }
+                explore(index)
+                readLoaded()
+            }
+            pins[address, default: 1] -= 1
+            withExtendedLifetime(object) {}
+        }
+        var next = 0
+        while next < queue.count {
+            explore(queue[next])
+            readLoaded()
+            next += 1
         }
         return result
     }

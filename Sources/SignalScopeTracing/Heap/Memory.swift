@@ -40,6 +40,13 @@ enum Memory {
         return zip(values, readable).map { $1 ? $0 : nil }
     }
 
+    /// Whether the kernel lets this process read its own memory (a sandbox may deny
+    /// `process_vm_readv`): a word on the caller's stack must read back.
+    static var isReadable: Bool {
+        var probe: UInt = 0x5167_5C09_E000_0001
+        return withUnsafePointer(to: &probe) { word(at: UInt(bitPattern: $0)) } == probe
+    }
+
     /// Whether `word` could be the address of a heap object: 16-byte aligned (Swift objects
     /// are), above the first pages, and in the user half of the address space.
     static func isPlausibleObjectAddress(_ word: UInt) -> Bool {

@@ -132,68 +132,61 @@ final class LiveEntities: Sendable {
     /// Walks the heap from everything still alive and describes what it found: each object
     /// with its strong retain count (not counting the walk's own references), what runtime
     /// entity it is, and each strong reference, named.
-    func snapshot(limits: HeapWalker.Limits) -> HeapSnapshot {
+    func snapshot(limits: TraceHeap.Limits) -> HeapSnapshot {
         Self.momentaryReferences.withLock { _ in takeSnapshot(limits: limits) }
     }
 
-    private func takeSnapshot(limits: HeapWalker.Limits) -> HeapSnapshot {
+    private func takeSnapshot(limits: TraceHeap.Limits) -> HeapSnapshot {
         let tracked = tracked.withLock { $0 }
-        // Strong references for the walk's duration: what is alive now stays so until the
-        // walk has read it. The walk leaves them out of retain counts.
-        var pinned: [AnyObject] = []
-        var pins: [UInt: Int] = [:]
-        var entities: [UInt: TraceHeap.Entity] = [:]
+        // The walk loads each root from its weak reference only while it reads it.
+        var roots: [HeapWalker.Root] = []
         var names: [ClosureKey: KeptClosure] = [:]
-        func pin(_ object: AnyObject, as entity: TraceHeap.Entity?) -> UInt {
-            let at = address(of: object)
-            pinned.append(object)
-            pins[at, default: 0] += 1
-            if let entity { entities[at] = entity }
-            return at
-        }
         func name(_ closures: [KeptClosure]) {
             for closure in closures where closure.context != 0 { names[ClosureKey(closure), default: closure] = closure }
         }
-        var nodes: [(NodeID, terminated: Bool, address: UInt)] = []
+        /// Whether each subject had terminated, read when the walk loads it.
+        let terminated = Mutex<[NodeID: Bool]>([:])
         for (id, node) in tracked.nodes.sorted(by: { $0.key < $1.key }) {
-            guard let object = node.reference.object else { continue }
-            nodes.append((id, (object as? any TracedNode)?.hasTerminated ?? false, pin(object, as: .node(id))))
+            let reference = node.reference
+            roots.append(HeapWalker.Root(load: {
+                let object = reference.object
+                if let object { terminated.withLock { $0[id] = (object as? any TracedNode)?.hasTerminated ?? false } }
+                return object
+            }, entity: .node(id)))
             name(node.closures)
         }
-        var subscriptions: [(SubscriptionID, address: UInt)] = []
         for (id, subscription) in tracked.subscriptions.sorted(by: { $0.key < $1.key }) {
-            guard let object = subscription.reference.object else { continue }
-            subscriptions.append((id, pin(object, as: .subscription(id))))
-            if let disposable = (object as? any TracedSubscription)?.disposableObject {
-                _ = pin(disposable, as: .disposable(id))
-            }
+            let reference = subscription.reference
+            roots.append(HeapWalker.Root(load: { reference.object }, entity: .subscription(id)))
+            roots.append(HeapWalker.Root(load: { (reference.object as? any TracedSubscription)?.disposableObject }, entity: .disposable(id)))
             name(subscription.closures)
         }
         for owner in tracked.owners.values {
-            guard let object = owner.reference.object else { continue }
+            let entity: TraceHeap.Entity
             switch owner.owner {
-            case .command: _ = pin(object, as: .command)
-            case .scheduledAction(let subscription): _ = pin(object, as: .scheduledAction(subscription))
+            case .command: entity = .command
+            case .scheduledAction(let subscription): entity = .scheduledAction(subscription)
             case .node: continue
             }
+            let reference = owner.reference
+            roots.append(HeapWalker.Root(load: { reference.object }, entity: entity))
             name(owner.closures)
         }
-        var knownObjects: [UInt: UInt64] = [:]
         for known in tracked.objects.values {
-            guard let object = known.reference.object else { continue }
-            knownObjects[pin(object, as: nil)] = known.id
+            let reference = known.reference
+            roots.append(HeapWalker.Root(load: { reference.object }, knownID: known.id))
         }
-        let walk = HeapWalker(limits: limits).walk(roots: Array(Set(pins.keys)).sorted(), pins: pins)
+        let walk = HeapWalker(limits: limits).walk(roots: roots)
         var snapshot = HeapSnapshot(limits: limits, walk: walk)
         var nextObjectID = tracked.nextObjectID
         let ids = walk.vertices.map { vertex -> UInt64 in
-            if let known = knownObjects[vertex.address] { return known }
+            if let known = walk.knownIDs[vertex.address] { return known }
             defer { nextObjectID += 1 }
             return nextObjectID
         }
         self.tracked.withLock { $0.nextObjectID = max($0.nextObjectID, nextObjectID) }
         snapshot.objects = walk.vertices.enumerated().map { index, vertex in
-            HeapSnapshot.Object(id: ids[index], vertex: vertex, entity: entities[vertex.address])
+            HeapSnapshot.Object(id: ids[index], vertex: vertex, entity: walk.entities[vertex.address])
         }
         let kept = walk.edges.map { edge in
             edge.reference.function.flatMap { names[ClosureKey(function: $0, context: edge.reference.target)] }
@@ -207,14 +200,21 @@ final class LiveEntities: Sendable {
                 from: ids[edge.from], to: ids[edge.to], found: edge.reference, closure: closure,
                 symbol: closure == nil ? edge.reference.function.flatMap { symbols[$0] } : nil)
         }
-        let retainCount = { (address: UInt) in walk.index[address].map { walk.vertices[$0].retainCount } }
-        snapshot.nodes = nodes.compactMap { id, terminated, address in
-            retainCount(address).map { (id, $0, terminated) }
+        let terminatedNodes = terminated.withLock { $0 }
+        for (address, entity) in walk.entities.sorted(by: { $0.key < $1.key }) {
+            guard let index = walk.index[address] else { continue }
+            let retainCount = walk.vertices[index].retainCount
+            switch entity {
+            case .node(let id): snapshot.nodes.append((id, retainCount, terminatedNodes[id] ?? false))
+            case .subscription(let id): snapshot.subscriptions.append((id, retainCount))
+            default: continue
+            }
         }
-        snapshot.subscriptions = subscriptions.compactMap { id, address in retainCount(address).map { (id, $0) } }
-        withExtendedLifetime(pinned) {}
+        snapshot.nodes.sort { $0.0 < $1.0 }
+        snapshot.subscriptions.sort { $0.0 < $1.0 }
         return snapshot
     }
+
 
     private func address(of object: AnyObject) -> UInt {
         UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
@@ -254,9 +254,10 @@ struct HeapSnapshot {
         let symbol: String?
     }
 
-    let limits: HeapWalker.Limits
+    let limits: TraceHeap.Limits
     let objectLimitReached: Bool
     let depthLimitReached: Bool
+    let memoryUnreadable: Bool
     var objects: [Object] = []
     var references: [Reference] = []
     /// Live nodes: strong retain count, and for subjects whether they terminated.
@@ -264,10 +265,11 @@ struct HeapSnapshot {
     /// Live subscriptions and their strong retain counts.
     var subscriptions: [(SubscriptionID, retainCount: Int)] = []
 
-    init(limits: HeapWalker.Limits, walk: HeapWalker.Result) {
+    init(limits: TraceHeap.Limits, walk: HeapWalker.Result) {
         self.limits = limits
         objectLimitReached = walk.objectLimitReached
         depthLimitReached = walk.depthLimitReached
+        memoryUnreadable = walk.memoryUnreadable
     }
 }
 

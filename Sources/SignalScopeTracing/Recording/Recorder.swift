@@ -25,14 +25,14 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     private let identity: UInt64
     private let threadCount = Atomic<UInt32>(0)
     private let bufferCapacity: Int
-    private let heapLimits: HeapWalker.Limits
+    private let heapLimits: TraceHeap.Limits
 
     private static let recordings = Atomic<UInt64>(0)
     /// The recordings that have finished, so threads can drop their buffers.
     private static let finishedRecordings = Mutex<Set<UInt64>>([])
 
     init(
-        sink: any LogSink, recordsValues: Bool, heapLimits: HeapWalker.Limits = .standard, bufferCapacity: Int = 1 << 18
+        sink: any LogSink, recordsValues: Bool, heapLimits: TraceHeap.Limits = .standard, bufferCapacity: Int = 1 << 18
     ) throws {
         self.recordsValues = recordsValues
         self.bufferCapacity = bufferCapacity
@@ -225,8 +225,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     private func appendSnapshot() {
         let heap = live.snapshot(limits: heapLimits)
         let header = SnapshotRecord(
-            limits: TraceHeap.Limits(objects: heap.limits.objects, depth: heap.limits.depth),
-            objectLimitReached: heap.objectLimitReached, depthLimitReached: heap.depthLimitReached)
+            limits: heap.limits, objectLimitReached: heap.objectLimitReached, depthLimitReached: heap.depthLimitReached,
+            memoryUnreadable: heap.memoryUnreadable)
         append(.snapshot, payload: SnapshotRecord.size) { header.encode(into: $0) }
         for (node, retainCount, terminated) in heap.nodes {
             appendAlive(.node, node.rawValue, retainCount: retainCount, terminated: terminated)

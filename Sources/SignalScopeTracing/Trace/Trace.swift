@@ -316,11 +316,12 @@ public struct Trace: Sendable {
             if case .object(let object) = target, objects[object]?.capturedBy.contains(subscription) == false {
                 objects[object]?.capturedBy.append(subscription)
             }
-        case .snapshot(let limits, let objectLimitReached, let depthLimitReached):
+        case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable):
             hasSnapshot = true
             heap.limits = limits
             heap.objectLimitReached = objectLimitReached
             heap.depthLimitReached = depthLimitReached
+            heap.memoryUnreadable = memoryUnreadable
         case .heapObject(let object):
             heap.objects[object.id] = object
             guard object.category == .user else { break }

@@ -119,9 +119,41 @@ public struct TraceHeap: Sendable {
     }
 
     /// How far the walk was allowed to go.
+    ///
+    /// The walk explores objects breadth-first from the runtime's live objects; an app whose
+    /// heap is larger than the budget gets a trace that says so, and a `check` that fails
+    /// with exit code 3 rather than passing on what it could not see.
     public struct Limits: Sendable, Hashable {
-        public let objects: Int
-        public let depth: Int
+        /// How many objects the walk explores.
+        public var objects: Int
+        /// How many references from a live runtime object it follows.
+        public var depth: Int
+
+        public init(objects: Int, depth: Int) {
+            self.objects = objects
+            self.depth = depth
+        }
+
+        /// 200,000 objects, 10,000 references deep: an app's whole graph of signals and
+        /// what they hold, walked in about a second (`docs/performance.md`).
+        public static let standard = Limits(objects: 200_000, depth: 10_000)
+
+        /// The standard limits, or those `SIGNALSCOPE_HEAP_OBJECTS` and
+        /// `SIGNALSCOPE_HEAP_DEPTH` set (positive integers); a problem with either is
+        /// described in `problems`, and the standard value kept.
+        public static func fromEnvironment(_ environment: [String: String]) -> (limits: Limits, problems: [String]) {
+            var limits = Limits.standard
+            var problems: [String] = []
+            for (name, keyPath) in [("SIGNALSCOPE_HEAP_OBJECTS", \Limits.objects), ("SIGNALSCOPE_HEAP_DEPTH", \Limits.depth)] {
+                guard let text = environment[name] else { continue }
+                if let value = Int(text), value > 0 {
+                    limits[keyPath: keyPath] = value
+                } else {
+                    problems.append("\(name)=\(text) is not a positive integer; using \(limits[keyPath: keyPath])")
+                }
+            }
+            return (limits, problems)
+        }
     }
 
     /// Every object the walk reached, by id.
@@ -136,14 +168,22 @@ public struct TraceHeap: Sendable {
     public internal(set) var objectLimitReached = false
     /// Whether some objects were beyond its depth budget.
     public internal(set) var depthLimitReached = false
+    /// The process could not read its own memory through the kernel (a sandbox denies
+    /// `process_vm_readv`): no object was walked.
+    public internal(set) var memoryUnreadable = false
+
+    /// Whether the trace has its closing snapshot: a process killed or crashed while
+    /// recording leaves none, nor does a format 1.0 trace.
+    public var hasSnapshot: Bool { limits != nil }
 
     private var outgoing: [ObjectID: [Int]] = [:]
     private var incoming: [ObjectID: [Int]] = [:]
     private var entities: [Entity: ObjectID] = [:]
     private var indexed = false
 
-    /// Whether the walk saw everything reachable (no budget ran out).
-    public var isComplete: Bool { !objectLimitReached && !depthLimitReached }
+    /// Whether the walk saw everything reachable: there is a snapshot, memory could be
+    /// read, and no budget ran out.
+    public var isComplete: Bool { hasSnapshot && !memoryUnreadable && !objectLimitReached && !depthLimitReached }
 
     /// The references `object` holds.
     public func references(from object: ObjectID) -> [Reference] {

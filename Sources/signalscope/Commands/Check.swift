@@ -11,8 +11,10 @@ struct Check: ParsableCommand {
             signalscope check [options] <trace>
             signalscope check [options] -- <command> [args...]
 
-            Exits 0 when no finding fails, 2 when one does, 1 on a usage or I/O error. A wrapped \
-            command's own non-zero exit is passed through unless --ignore-exit-code.
+            Exits 0 when no finding fails, 2 when one does, 3 when none does but the analysis \
+            could not see the whole heap (no closing snapshot, unreadable memory, a heap walk \
+            out of budget), 1 on a usage or I/O error. A wrapped command's own non-zero exit is \
+            passed through unless --ignore-exit-code.
             """
     )
 
@@ -43,6 +45,9 @@ struct Check: ParsableCommand {
 
     @Flag(help: "When wrapping a command, do not pass its non-zero exit code through.")
     var ignoreExitCode = false
+
+    @Flag(help: "Pass even when the analysis could not see the whole heap (it still says so).")
+    var allowIncomplete = false
 
     @Argument(help: "A trace file to analyse.")
     var trace: String?
@@ -85,8 +90,11 @@ struct Check: ParsableCommand {
             reports.append(loaded.analyze())
             warnings += loaded.warnings
         }
-        let findings = AnalysisReport(merging: reports).findings.filter { selected.includes($0.rule) }
-        let report = CheckReport(findings: findings, threshold: threshold, baseline: accepted, traceWarnings: warnings)
+        let merged = AnalysisReport(merging: reports)
+        let findings = merged.findings.filter { selected.includes($0.rule) }
+        let report = CheckReport(
+            findings: findings, threshold: threshold, baseline: accepted, traceWarnings: warnings,
+            limitations: merged.limitations, allowingIncomplete: allowIncomplete)
 
         for destination in destinations {
             if let path = destination.path {
@@ -102,6 +110,7 @@ struct Check: ParsableCommand {
         }
         if commandStatus != 0 && !ignoreExitCode { throw ExitCode(commandStatus) }
         if !report.failing.isEmpty { throw ExitCode(2) }
+        if report.isIncompleteFailing { throw ExitCode(3) }
     }
 
     /// Where the wrapped command's processes write their traces: `--keep-traces`, or a

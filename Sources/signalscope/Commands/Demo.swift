@@ -47,7 +47,8 @@ struct Demo: ParsableCommand {
         let chrome: Data
         do { chrome = try ChromeTraceExporter.json(trace) } catch { throw CLIError("cannot export the trace: \(error)") }
         try write(chrome, "trace.json", "Chrome trace")
-        let checkReport = CheckReport(findings: report.findings, threshold: .error, traceWarnings: trace.warnings)
+        let checkReport = CheckReport(
+            findings: report.findings, threshold: .error, traceWarnings: trace.warnings, limitations: report.limitations)
         try write(Data(ReportFormat.text.render(checkReport, colored: false).utf8), "findings.txt", "findings")
         try write(Data(ReportFormat.sarif.render(checkReport, colored: false).utf8), "findings.sarif", "findings (SARIF)")
         print("\n\(report.findings.count) findings (the demo leaks on purpose):\n")

@@ -22,10 +22,18 @@ struct CheckReport {
     let entries: [Entry]
     /// Warnings met while reading the trace (a truncated tail).
     let traceWarnings: [String]
+    /// What kept the analysis from seeing the whole heap (``AnalysisReport/limitations``).
+    let limitations: [String]
+    /// Whether the limitations fail the check: it cannot say there is no leak.
+    let isIncompleteFailing: Bool
 
     /// Judges `findings`: those `baseline` lists never fail; the rest fail at or above
-    /// `threshold`. Files are resolved against the current directory.
-    init(findings: [Finding], threshold: FailureThreshold, baseline: Baseline? = nil, traceWarnings: [String]) {
+    /// `threshold`. Files are resolved against the current directory. `limitations` fail
+    /// the check unless `allowingIncomplete`.
+    init(
+        findings: [Finding], threshold: FailureThreshold, baseline: Baseline? = nil, traceWarnings: [String],
+        limitations: [String] = [], allowingIncomplete: Bool = false
+    ) {
         let resolver = SourceResolver()
         entries = findings.map { finding in
             let isBaseline = baseline?.contains(finding) ?? false
@@ -35,6 +43,8 @@ struct CheckReport {
                 path: resolver.path(for: finding.location.file))
         }
         self.traceWarnings = traceWarnings
+        self.limitations = limitations
+        isIncompleteFailing = !limitations.isEmpty && !allowingIncomplete
     }
 
     var failing: [Entry] { entries.filter(\.isFailing) }

@@ -8,6 +8,7 @@ enum GitHubReport {
             let title = "signalscope \(finding.rule)\(entry.isBaseline ? " (baseline)" : "")"
             return "::\(command) file=\(property(entry.path)),line=\(finding.location.line),title=\(property(title))::\(data(entry.details))\n"
         }.joined()
+            + report.limitations.map { "::\(report.isIncompleteFailing ? "error" : "warning") title=signalscope incomplete::\(data($0))\n" }.joined()
     }
 
     /// Escaping for a workflow command's message, as the runner documents it.

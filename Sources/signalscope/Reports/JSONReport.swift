@@ -23,8 +23,10 @@ enum JSONReport {
                 "warnings": report.count(.warning),
                 "notes": report.count(.note),
                 "failing": report.failing.count,
+                "incomplete": report.isIncompleteFailing,
             ],
             "warnings": report.traceWarnings,
+            "limitations": report.limitations,
         ])
     }
 }

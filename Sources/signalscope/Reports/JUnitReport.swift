@@ -3,14 +3,16 @@ import SignalScopeRendering
 
 /// JUnit XML: one test case per rule, a failure per failing finding, so that CI test
 /// dashboards show leaks next to test results. Baseline and non-failing findings appear in
-/// `system-out` of their rule's case instead.
+/// `system-out` of their rule's case instead. One more case, `complete-analysis`, fails
+/// when the analysis could not see the whole heap.
 enum JUnitReport {
     static func render(_ report: CheckReport) -> String {
-        let failures = report.failing.count
+        let failures = report.failing.count + (report.isIncompleteFailing ? 1 : 0)
+        let tests = RuleID.allCases.count + 1
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites name="signalscope" tests="\(RuleID.allCases.count)" failures="\(failures)">
-              <testsuite name="signalscope.check" tests="\(RuleID.allCases.count)" failures="\(failures)" errors="0" skipped="0">
+            <testsuites name="signalscope" tests="\(tests)" failures="\(failures)">
+              <testsuite name="signalscope.check" tests="\(tests)" failures="\(failures)" errors="0" skipped="0">
 
             """
         for rule in RuleID.allCases {
@@ -30,6 +32,14 @@ enum JUnitReport {
             }
             xml += "    </testcase>\n"
         }
+        xml += "    <testcase classname=\"signalscope\" name=\"complete-analysis\">\n"
+        if !report.limitations.isEmpty {
+            let text = Markup.xmlEscaped(report.limitations.joined(separator: "\n"))
+            xml += report.isIncompleteFailing
+                ? "      <failure type=\"incomplete\" message=\"the analysis could not see the whole heap\">\(text)</failure>\n"
+                : "      <system-out>\(text)</system-out>\n"
+        }
+        xml += "    </testcase>\n"
         xml += "  </testsuite>\n</testsuites>\n"
         return xml
     }

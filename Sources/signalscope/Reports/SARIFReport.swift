@@ -38,6 +38,10 @@ enum SARIFReport {
             "runs": [[
                 "tool": ["driver": ["name": "signalscope", "informationUri": "https://github.com/signalscope/signalscope", "rules": rules]],
                 "originalUriBaseIds": ["%SRCROOT%": ["uri": "./"]],
+                "invocations": [[
+                    "executionSuccessful": report.limitations.isEmpty,
+                    "toolExecutionNotifications": report.limitations.map { ["level": "warning", "message": ["text": $0]] },
+                ]],
                 "results": results,
             ]],
         ])

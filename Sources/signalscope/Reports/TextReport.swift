@@ -26,6 +26,10 @@ enum TextReport {
             lines.append("    \(paint("fix:", "32")) \(finding.hint)")
             lines.append("")
         }
+        for limitation in report.limitations {
+            lines.append("\(paint("incomplete:", report.isIncompleteFailing ? "1;33" : "2")) \(limitation)")
+        }
+        if !report.limitations.isEmpty { lines.append("") }
         let failing = report.failing.count
         let baselined = report.entries.count(where: \.isBaseline)
         func counted(_ severity: Severity) -> String {
@@ -34,8 +38,14 @@ enum TextReport {
         }
         var summary = "\(counted(.error)), \(counted(.warning)), \(counted(.note))"
         if baselined > 0 { summary += " (\(baselined) in baseline)" }
-        summary += failing == 0 ? "; check passed" : "; check failed (\(failing) failing)"
-        lines.append(paint(summary, failing == 0 ? "32" : "1;31"))
+        if failing > 0 {
+            summary += "; check failed (\(failing) failing)"
+        } else if report.isIncompleteFailing {
+            summary += "; check incomplete: leaks may be missing"
+        } else {
+            summary += "; check passed"
+        }
+        lines.append(paint(summary, failing == 0 && !report.isIncompleteFailing ? "32" : "1;31"))
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -1,0 +1,63 @@
+import CSandbox
+import Foundation
+import SignalScope
+import Testing
+
+/// When the closing heap walk could not see everything, the analysis says so, so that a
+/// leak check never passes on what it did not look at.
+@Suite("What the analysis could not see")
+struct LimitationsTests {
+    final class Screen {
+        let taps = Subject<Int>()
+        var count = 0
+
+        func observe() { taps.subscribeNext { _ in self.count += 1 } }
+    }
+
+    @Test("A heap walk that runs out of budget says so, and reports no leak it could not prove")
+    func budget() {
+        // Other suites record alongside: judge only this file's findings.
+        let here = { (report: AnalysisReport) in report.findings.filter { $0.location.file == "SignalScopeAnalysisTests/LimitationsTests.swift" } }
+        let trace = SignalScope.record(heapLimits: TraceHeap.Limits(objects: 3, depth: 100)) { Screen().observe() }
+        #expect(trace.heap.objectLimitReached && !trace.heap.isComplete)
+        let report = trace.analyze()
+        // The cycle was not explored whole, so no leak through it is proven; what the walk
+        // did see in full (the subscription alone holds its disposable) may still be said.
+        #expect(here(report).allSatisfy { $0.severity != .error }, "\(here(report))")
+        #expect(report.limitations.count == 1)
+        #expect(report.limitations.first?.hasPrefix("the heap walk stopped at its budget of 3 objects") == true)
+        #expect(report.limitations.first?.contains("SIGNALSCOPE_HEAP_OBJECTS") == true)
+
+        let shallow = SignalScope.record(heapLimits: TraceHeap.Limits(objects: 1_000, depth: 1)) { Screen().observe() }
+        #expect(shallow.analyze().limitations.first?.hasPrefix("the heap walk stopped at its depth budget of 1 references") == true)
+
+        let whole = SignalScope.record { Screen().observe() }
+        #expect(whole.heap.isComplete && whole.analyze().limitations.isEmpty)
+        #expect(here(whole.analyze()).map(\.rule) == [.selfCapturedObserver])
+    }
+
+    @Test("The budget comes from the environment; a value that is not a positive integer is named and the standard one kept")
+    func budgetFromEnvironment() {
+        let set = TraceHeap.Limits.fromEnvironment(["SIGNALSCOPE_HEAP_OBJECTS": "500", "SIGNALSCOPE_HEAP_DEPTH": "40"])
+        #expect(set.limits == TraceHeap.Limits(objects: 500, depth: 40) && set.problems.isEmpty)
+        let bad = TraceHeap.Limits.fromEnvironment(["SIGNALSCOPE_HEAP_OBJECTS": "lots", "SIGNALSCOPE_HEAP_DEPTH": "-1"])
+        #expect(bad.limits == .standard)
+        #expect(bad.problems == [
+            "SIGNALSCOPE_HEAP_OBJECTS=lots is not a positive integer; using 200000",
+            "SIGNALSCOPE_HEAP_DEPTH=-1 is not a positive integer; using 10000",
+        ])
+        #expect(TraceHeap.Limits.fromEnvironment([:]).limits == .standard)
+    }
+
+    @Test("In a sandbox that denies reading memory through the kernel, the trace says no heap was walked")
+    func memoryUnreadable() async {
+        await #expect(processExitsWith: .success) {
+            guard signalscope_test_deny_process_vm_readv() else { exit(2) }  // no seccomp here: nothing to show
+            let trace = SignalScope.record { Screen().observe() }
+            let report = trace.analyze()
+            let said = trace.heap.memoryUnreadable && report.findings.isEmpty
+                && report.limitations.first?.hasPrefix("the process could not read its own memory") == true
+            exit(said ? 0 : 1)
+        }
+    }
+}
