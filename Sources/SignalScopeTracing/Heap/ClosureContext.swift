@@ -19,6 +19,9 @@ struct ContextDescription: Sendable {
     let bindings: [Parameter: Int]
     /// Whether the context binds generic parameters.
     let isGeneric: Bool
+    /// Whether some parameter the context does not bind may be proved by a capture's type:
+    /// only then does its layout depend on more than its bindings.
+    let mayProveParameters: Bool
     /// For a context with no generic parameters: its layout, the same for every object.
     let fixedLayout: ContextLayout?
 
@@ -76,6 +79,10 @@ struct ContextDescription: Sendable {
         self.captures = captures
         self.bindings = bindings
         isGeneric = bindingCount > 0 || sourceCount > 0
+        let unbound = parameters.filter { bindings[$0] == nil }
+        mayProveParameters = unbound.contains { parameter in
+            captures.contains { $0.witness(of: (parameter.depth, parameter.index)) != nil }
+        }
         fixedLayout = isGeneric ? nil : ContextLayout(captures: captures, firstCapture: firstCapture, resolver: .nonGeneric)
     }
 
@@ -93,24 +100,32 @@ struct ContextDescription: Sendable {
         if let fixedLayout { return fixedLayout }
         var known: [Parameter: UInt] = [:]
         for (parameter, binding) in bindings {
-            known[parameter] = word(bindingsOffset + 8 * binding).flatMap(checkedMetadata)
+            known[parameter] = word(bindingsOffset + 8 * binding).flatMap(Self.checkedMetadata)
         }
         // A capture's place may depend on parameters another capture proves: read in rounds.
-        var progress = true
+        var progress = mayProveParameters
         while progress {
             progress = false
-            let resolver = self.resolver(known)
-            for parameter in parameters where known[parameter] == nil {
-                guard let metadata = proof(of: parameter, resolver, word) else { continue }
-                known[parameter] = metadata
-                progress = true
+            for (parameter, proofs) in proofs(knowing: known) where known[parameter] == nil {
+                for proof in proofs {
+                    guard let metadata = proof.read(word) else { continue }
+                    known[parameter] = metadata
+                    progress = true
+                    break
+                }
             }
         }
-        let key = GenericContextKey(isa: isa, arguments: parameters.map { known[$0] ?? 0 })
+        let key = key(known)
         if let cached = Self.genericLayouts.withLock({ $0[key] }) { return cached }
         let layout = ContextLayout(captures: captures, firstCapture: firstCapture, resolver: resolver(known))
         Self.genericLayouts.withLock { $0[key] = layout }
         return layout
+    }
+
+    /// A layout is decided by the context's type and its parameters' metadata (0: unknown),
+    /// and so is where the captures that may prove the unknown ones are.
+    private func key(_ known: [Parameter: UInt]) -> GenericContextKey {
+        GenericContextKey(isa: isa, arguments: parameters.map { known[$0] ?? 0 })
     }
 
     /// A generic parameter, by depth and index.
@@ -135,27 +150,56 @@ struct ContextDescription: Sendable {
         static let second = Metadata((Int, Int, Int).self).address
     }
 
-    /// The metadata of `parameter`, read from a capture whose type proves it.
-    private func proof(of parameter: Parameter, _ resolver: ContextLayout.Resolver, _ word: (Int) -> UInt?) -> UInt? {
-        for (index, capture) in captures.enumerated() {
-            switch capture.witness(of: (parameter.depth, parameter.index)) {
-            case nil:
-                continue
-            case .metatype:
-                if let metadata = captureOffset(index, resolver).flatMap(word).flatMap(checkedMetadata) { return metadata }
-            case .genericArgument(let argument):
-                guard let object = captureOffset(index, resolver).flatMap(word), Memory.isPlausibleObjectAddress(object),
-                    let isa = Memory.word(at: object).flatMap(checkedMetadata),
-                    let offset = capture.leadingClassDescriptor?.classGenericArgumentOffset,
-                    let metadata = Memory.word(at: isa + UInt(8 * (offset + argument))).flatMap(checkedMetadata)
-                else { continue }
-                return metadata
+    /// Where a capture whose type proves a parameter is, and how to read the parameter off it.
+    private enum Proof: Sendable {
+        /// A captured `T.Type`: the word is the metadata.
+        case metatype(offset: Int)
+        /// An instance of a generic class: its metadata keeps the parameter `argumentWord`
+        /// words in.
+        case genericArgument(offset: Int, argumentWord: Int)
+
+        func read(_ word: (Int) -> UInt?) -> UInt? {
+            switch self {
+            case .metatype(let offset):
+                return word(offset).flatMap(ContextDescription.checkedMetadata)
+            case .genericArgument(let offset, let argumentWord):
+                guard let object = word(offset), Memory.isPlausibleObjectAddress(object),
+                    let isa = Memory.word(at: object).flatMap(ContextDescription.checkedMetadata)
+                else { return nil }
+                return Memory.word(at: isa + UInt(8 * argumentWord)).flatMap(ContextDescription.checkedMetadata)
             }
         }
-        return nil
     }
 
-    private func checkedMetadata(_ word: UInt) -> UInt? {
+    /// For each parameter `known` leaves unknown, the captures that may prove it, in order:
+    /// worked out once per context type and known parameters (resolving capture types to
+    /// place them is what costs), then only read per object.
+    private func proofs(knowing known: [Parameter: UInt]) -> [(Parameter, [Proof])] {
+        let key = key(known)
+        if let cached = Self.proofPlans.withLock({ $0[key] }) { return cached }
+        let resolver = resolver(known)
+        let plan = parameters.filter { known[$0] == nil }.map { parameter in
+            let proofs = captures.indices.compactMap { index -> Proof? in
+                let capture = captures[index]
+                switch capture.witness(of: (parameter.depth, parameter.index)) {
+                case nil:
+                    return nil
+                case .metatype:
+                    return captureOffset(index, resolver).map { .metatype(offset: $0) }
+                case .genericArgument(let argument):
+                    guard let offset = captureOffset(index, resolver),
+                        let arguments = capture.leadingClassDescriptor?.classGenericArgumentOffset
+                    else { return nil }
+                    return .genericArgument(offset: offset, argumentWord: arguments + argument)
+                }
+            }
+            return (parameter, proofs)
+        }
+        Self.proofPlans.withLock { $0[key] = plan }
+        return plan
+    }
+
+    private static func checkedMetadata(_ word: UInt) -> UInt? {
         ObjectReader.checkedType(word)?.address
     }
 
@@ -173,6 +217,7 @@ struct ContextDescription: Sendable {
     }
 
     private static let genericLayouts = Mutex<[GenericContextKey: ContextLayout]>([:])
+    private static let proofPlans = Mutex<[GenericContextKey: [(Parameter, [Proof])]]>([:])
 }
 
 /// Where one closure context's captures are: exactly, up to the first capture whose type
