@@ -13,7 +13,7 @@ struct Benchmark: ParsableCommand {
             SignalScope, then the targets met or missed. Exit codes: 0 measured (whether or not \
             targets were met), 1 a measurement failed, 64 bad arguments.
             """,
-        subcommands: [Run.self, AnalyzeChild.self],
+        subcommands: [Run.self, AnalyzeChild.self, SnapshotChild.self],
         defaultSubcommand: Run.self)
 }
 
@@ -70,6 +70,10 @@ extension Benchmark {
             if !renders.isEmpty {
                 results += try RenderScenario(nodeCounts: renders, repetitions: min(repetitions, 3), progress: progress.show).run()
             }
+            let snapshots = [1_000, 10_000].filter { selected("snapshot-\($0 / 1000)k") }
+            if !snapshots.isEmpty {
+                results += try SnapshotScenario(objectCounts: snapshots, repetitions: min(repetitions, 3), progress: progress.show).run()
+            }
             progress.finish()
             let machine = Machine.current()
             let targets = Target.evaluate(results)
@@ -90,7 +94,19 @@ extension Benchmark {
         func run() throws { try AnalyzeScenario.AnalyzeChild.run(path: trace) }
     }
 
-    static let scenarioIDs = ThroughputScenario.all.map(\.id) + ["analyze", "render-1k", "render-10k"]
+    /// Builds an app of about this many objects, stops recording and prints what the closing
+    /// snapshot cost: run by the snapshot scenario in a child process, so that its peak
+    /// memory is its own.
+    struct SnapshotChild: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: SnapshotScenario.SnapshotChild.commandName, shouldDisplay: false)
+
+        @Argument var objects: Int
+
+        func run() throws { try SnapshotScenario.SnapshotChild.run(objects: objects) }
+    }
+
+    static let scenarioIDs = ThroughputScenario.all.map(\.id) + ["analyze", "render-1k", "render-10k", "snapshot-1k", "snapshot-10k"]
 }
 
 /// One status line on stderr while the benchmarks run, redrawn in place; nothing when stderr

@@ -16,10 +16,13 @@ struct Measurement: Codable, Sendable {
     var eventsPerSecond: Double?
     /// Analysis: the events in the trace analysed.
     var events: Int?
-    /// Analysis: the peak of the analysing process's anonymous (heap) memory, in MiB.
+    /// Analysis: the peak of the analysing process's anonymous (heap) memory, in MiB;
+    /// snapshot: how far the peak resident memory rose while stopping the recording.
     var peakHeapMebibytes: Double?
-    /// Rendering: the median time of one render, in seconds.
+    /// Rendering: the median time of one render; snapshot: of stopping the recording; in seconds.
     var seconds: Double?
     /// Rendering: the nodes the graph drew.
     var nodes: Int?
+    /// Snapshot: the objects the heap walk recorded.
+    var objects: Int?
 }

@@ -21,13 +21,24 @@ enum TableReport {
             }
             lines.append("")
         }
-        let rendering = results.filter { $0.seconds != nil }
+        let rendering = results.filter { $0.nodes != nil }
         if !rendering.isEmpty {
             lines.append(row(["render to SVG", "graph", "nodes drawn", "seconds"], [14, 12, 12, 10]))
             for m in rendering {
                 lines.append(row(
                     [m.scenario, m.variant, Format.count(m.nodes ?? 0), Format.number(m.seconds ?? 0)],
                     [14, 12, 12, 10]))
+            }
+            lines.append("")
+        }
+        let snapshots = results.filter { $0.objects != nil }
+        if !snapshots.isEmpty {
+            lines.append(row(["closing snapshot", "objects", "seconds", "ns/object", "peak growth"], [16, 10, 10, 10, 12]))
+            for m in snapshots {
+                lines.append(row([
+                    m.scenario, Format.count(m.objects ?? 0), Format.number(m.seconds ?? 0), Format.number(m.nsPerOp),
+                    Format.number(m.peakHeapMebibytes ?? 0) + " MiB",
+                ], [16, 10, 10, 10, 12]))
             }
             lines.append("")
         }

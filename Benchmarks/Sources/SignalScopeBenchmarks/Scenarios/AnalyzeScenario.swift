@@ -19,7 +19,7 @@ struct AnalyzeScenario {
             var runs: [AnalysisRun] = []
             for round in 0..<repetitions {
                 progress("analyze \(target) events round \(round + 1)/\(repetitions)")
-                runs.append(try analyzeInChildProcess(file.url))
+                runs.append(try ChildProcess.run(AnalyzeChild.commandName, file.url.path))
             }
             let seconds = runs.map(\.seconds).median
             let events = runs[0].events
@@ -59,30 +59,11 @@ struct AnalyzeScenario {
         withExtendedLifetime(forgotten) {}
     }
 
-    private struct AnalysisRun: Codable {
+    struct AnalysisRun: Codable {
         let seconds: Double
         let events: Int
         let findings: Int
         let peakHeapMebibytes: Double
-    }
-
-    private func analyzeInChildProcess(_ url: URL) throws -> AnalysisRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = [AnalyzeChild.commandName, url.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchmarkError.childFailed("exit status \(process.terminationStatus)")
-        }
-        do {
-            return try JSONDecoder().decode(AnalysisRun.self, from: data)
-        } catch {
-            throw BenchmarkError.childFailed("unreadable output: \(String(decoding: data, as: UTF8.self))")
-        }
     }
 
     /// The child process's side: analyse one trace and print an ``AnalysisRun`` as JSON.
@@ -90,28 +71,18 @@ struct AnalyzeScenario {
         static let commandName = "analyze-child"
 
         static func run(path: String) throws {
-            var peak = residentHeapMebibytes()
+            var peak = ProcessMemory.residentMebibytes(field: "RssAnon:")
             let start = Stopwatch.nanoseconds()
             let trace = try Trace(contentsOf: URL(fileURLWithPath: path), detail: .liveEntities) { _ in
-                peak = max(peak, residentHeapMebibytes())
+                peak = max(peak, ProcessMemory.residentMebibytes(field: "RssAnon:"))
             }
-            peak = max(peak, residentHeapMebibytes())
+            peak = max(peak, ProcessMemory.residentMebibytes(field: "RssAnon:"))
             let report = trace.analyze()
             let seconds = Double(Stopwatch.nanoseconds() - start) / 1e9
-            peak = max(peak, residentHeapMebibytes())
+            peak = max(peak, ProcessMemory.residentMebibytes(field: "RssAnon:"))
             let run = AnalysisRun(
                 seconds: seconds, events: trace.eventCount, findings: report.findings.count, peakHeapMebibytes: peak)
             FileHandle.standardOutput.write(try JSONEncoder().encode(run))
-        }
-
-        /// The process's resident anonymous memory (`RssAnon`): its heap, not the pages of
-        /// the mapped trace, which the kernel can drop at will.
-        private static func residentHeapMebibytes() -> Double {
-            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("RssAnon:") }),
-                let kilobytes = Double(line.split(separator: " ", omittingEmptySubsequences: true)[1])
-            else { return 0 }
-            return kilobytes / 1024
         }
     }
 }

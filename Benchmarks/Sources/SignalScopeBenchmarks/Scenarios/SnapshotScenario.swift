@@ -1,0 +1,99 @@
+import Foundation
+import SignalScope
+
+/// The closing heap snapshot: stopping a recording walks every object reachable from the
+/// live runtime objects (docs/analyzers.md). Measured for apps of about 1,000 and 10,000
+/// live objects, each in a child process so that its peak memory is its own: the time
+/// `stopRecording()` takes (the walk, its records, the last flush) and how far the process's
+/// peak resident memory rose above where it stood just before.
+struct SnapshotScenario {
+    let objectCounts: [Int]
+    let repetitions: Int
+    let progress: (String) -> Void
+
+    func run() throws -> [Measurement] {
+        try objectCounts.map { target in
+            let id = "snapshot-\(target >= 1000 ? "\(target / 1000)k" : "\(target)")"
+            var runs: [SnapshotRun] = []
+            for round in 0..<repetitions {
+                progress("\(id) round \(round + 1)/\(repetitions)")
+                runs.append(try ChildProcess.run(SnapshotChild.commandName, "\(target)"))
+            }
+            let seconds = runs.map(\.seconds).median
+            var measurement = Measurement(
+                scenario: id, variant: "stop recording", nsPerOp: seconds * 1e9 / Double(runs[0].objects),
+                unit: "object", repetitions: repetitions)
+            measurement.seconds = seconds
+            measurement.objects = runs[0].objects
+            measurement.peakHeapMebibytes = runs.map(\.peakGrowthMebibytes).max()
+            return measurement
+        }
+    }
+
+    struct SnapshotRun: Codable {
+        let seconds: Double
+        /// Objects the walk recorded.
+        let objects: Int
+        /// How far peak resident memory rose above the resident memory before stopping.
+        let peakGrowthMebibytes: Double
+    }
+
+    /// One screen of a list-heavy app: a view model with a property, a subject, an operator
+    /// chain whose closures capture it weakly, and the disposable it keeps. Nothing leaks.
+    final class ScreenModel {
+        let query = MutableProperty("")
+        let refresh = Subject<Void>()
+        var results: [String] = []
+        var subscription: Disposable?
+
+        func bind() {
+            subscription = query.signal
+                .filter { [weak self] text in text.count >= (self?.results.count ?? 0) }
+                .map { $0.lowercased() }
+                .subscribeNext { [weak self] text in self?.results.append(text) }
+        }
+    }
+
+    /// The child process's side: build an app of about `objects` live objects while
+    /// recording, stop, and print a ``SnapshotRun`` as JSON.
+    enum SnapshotChild {
+        static let commandName = "snapshot-child"
+
+        static func run(objects target: Int) throws {
+            let perScreen = try objectsPerScreen()
+            let file = TraceFile(label: "snapshot")
+            defer { file.remove() }
+            try file.start(values: false)
+            let screens = (0..<max(1, target / perScreen)).map { _ in
+                let screen = ScreenModel()
+                screen.bind()
+                return screen
+            }
+            let before = ProcessMemory.residentMebibytes(field: "VmRSS:")
+            ProcessMemory.resetPeak()
+            let start = Stopwatch.nanoseconds()
+            try file.stop()
+            let seconds = Double(Stopwatch.nanoseconds() - start) / 1e9
+            let peak = ProcessMemory.residentMebibytes(field: "VmHWM:")
+            let objects = try Trace(contentsOf: file.url, detail: .liveEntities).heap.objects.count
+            withExtendedLifetime(screens) {}
+            let run = SnapshotRun(seconds: seconds, objects: objects, peakGrowthMebibytes: max(0, peak - before))
+            FileHandle.standardOutput.write(try JSONEncoder().encode(run))
+        }
+
+        /// How many objects the walk finds per screen, from a small recording.
+        private static func objectsPerScreen() throws -> Int {
+            let sample = 20
+            var screens: [ScreenModel] = []
+            let trace = SignalScope.record {
+                screens = (0..<sample).map { _ in
+                    let screen = ScreenModel()
+                    screen.bind()
+                    return screen
+                }
+            }
+            withExtendedLifetime(screens) {}
+            return max(1, trace.heap.objects.count / sample)
+        }
+    }
+}
