@@ -1,6 +1,7 @@
 import CSandbox
 import Foundation
 import SignalScope
+import Synchronization
 import Testing
 
 /// When the closing heap walk could not see everything, the analysis says so, so that a
@@ -59,5 +60,60 @@ struct LimitationsTests {
                 && report.limitations.first?.hasPrefix("the process could not read its own memory") == true
             exit(said ? 0 : 1)
         }
+    }
+
+    // MARK: Known risks (docs/analyzers.md): each one shown, with the truth from a weak reference
+
+    /// Findings made in this file by `trace`.
+    private func findingsHere(_ trace: Trace) -> [Finding] {
+        trace.analyze().findings.filter { $0.location.file == "SignalScopeAnalysisTests/LimitationsTests.swift" }
+    }
+
+    final class GuardedScreen {
+        let child = Mutex<ChildView?>(nil)
+    }
+
+    final class ChildView: @unchecked Sendable {
+        let taps = Subject<Int>()
+    }
+
+    @Test("Risk: a reference inside a noncopyable field of an app's class (a Mutex) is not seen, so a leak through it is not reported")
+    func noncopyableField() throws {
+        weak var watched: GuardedScreen?
+        let trace = SignalScope.record {
+            let screen = GuardedScreen()
+            let child = ChildView()
+            child.taps.subscribeNext { _ in withExtendedLifetime(screen) {} }
+            screen.child.withLock { $0 = child }
+            watched = screen
+        }
+        try #require(watched != nil, "ground truth: the screen leaks")
+        let screen = try #require(trace.heap.objects.values.first { $0.typeName.hasSuffix("GuardedScreen") })
+        #expect(screen.exploration == .partial, "the walk says it could not read the whole screen")
+        // The subject counts as held by something unseen: the cycle is not proven (what is
+        // still true, that nothing holds the subscription's disposable, may be said).
+        #expect(findingsHere(trace).allSatisfy { $0.severity != .error }, "\(findingsHere(trace))")
+    }
+
+    final class Worker {
+        let ticks = Subject<Int>()
+        var count = 0
+
+        func start() { ticks.subscribeNext { _ in self.count += 1 } }
+    }
+
+    @Test("Risk: a leak still in use when recording stops (held by code that is running) counts as held, not leaked")
+    func inUseAtTheSnapshot() throws {
+        weak var watched: Worker?
+        var inUse: Worker?
+        let trace = SignalScope.record {
+            let worker = Worker()
+            worker.start()
+            watched = worker
+            inUse = worker
+        }
+        inUse = nil
+        try #require(watched != nil, "ground truth: once let go of, the worker leaks with the subject")
+        #expect(findingsHere(trace).allSatisfy { $0.severity != .error }, "at the snapshot it was held: no leak is proven")
     }
 }

@@ -94,7 +94,7 @@ struct KeptClosureTests {
         },
     ]
 
-    @Test("The closure is named with its role and site", arguments: cases)
+    @Test("I7: every kept closure is named with its role and site", arguments: cases)
     func named(_ kept: Case) throws {
         let source = Subject<Int>()
         defer { source.sendCompleted() }
