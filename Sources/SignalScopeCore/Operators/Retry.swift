@@ -8,12 +8,15 @@ extension Signal {
 
     /// Subscribes again when this signal fails, up to `count` times; the error after the
     /// last retry fails the result (RAC `retry:`).
+    ///
+    /// As in RAC 2, `retry(0)` sets no limit: it retries until the signal completes, like
+    /// `retry()`, so code ported from RAC means what it meant there.
     public func retry(
         _ count: Int,
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) -> Signal<Value> {
         Require.nonNegative(count, "retry(_:) count")
-        return retryStage(count, SourceLocation(file, line, function))
+        return retryStage(count == 0 ? .max : count, SourceLocation(file, line, function))
     }
 
     private func retryStage(_ count: Int, _ site: SourceLocation) -> Signal<Value> {

@@ -65,6 +65,31 @@ struct ErrorHandlingTests {
         #expect(observer.recordedEvents == [.next(10_000), .completed])
     }
 
+    @Test("O28: retry(0) sets no limit, as RAC 2's retry:0: it retries until the signal completes")
+    func retryZeroIsUnlimited() {
+        let scheduler = TestScheduler()
+        var attempts = 0
+        let eventually = Signal<Int> { subscriber in
+            attempts += 1
+            if attempts <= 5 {
+                subscriber.sendError(TestError())
+            } else {
+                subscriber.sendNext(attempts)
+                subscriber.sendCompleted()
+            }
+            return nil
+        }
+        #expect(TestObserver(eventually.retry(0)).recordedEvents == [.next(6), .completed])
+        let flaky = scheduler.createColdSignal([.error(1, "flaky")] as [Recorded<Int>])
+        let observer = TestObserver(flaky.signal.retry(0), clock: scheduler)
+        scheduler.advance(by: 10)
+        observer.disposable.dispose()
+        #expect(observer.recorded.isEmpty, "no error ever reaches the subscriber")
+        // One attempt per failure, the last one disposed as soon as it began.
+        let failedAttempts: [SubscriptionSpan] = (0..<10).map { SubscriptionSpan(Double($0), Double($0 + 1)) }
+        #expect(flaky.subscriptions == failedAttempts + [SubscriptionSpan(10, 10)])
+    }
+
     @Test("O28: disposing a retrying signal disposes the current attempt")
     func retryDispose() {
         let scheduler = TestScheduler()

@@ -58,7 +58,7 @@ struct OperatorContractTests {
         Case("deliver(on:)") { source, scheduler in source.deliver(on: scheduler) },
         Case("subscribe(on:)") { source, scheduler in source.subscribe(on: scheduler) },
         Case("catch") { source, _ in source.catch { .error($0) } },
-        Case("retry(0)") { source, _ in source.retry(0) },
+        Case("retry(1)") { source, _ in source.retry(1) },
         Case("doNext") { source, _ in source.doNext { _ in } },
         Case("doError") { source, _ in source.doError { _ in } },
         Case("doCompleted") { source, _ in source.doCompleted {} },
