@@ -89,53 +89,71 @@ struct EventLogReader {
         var end: Int
     }
 
-    /// One thread's next record, in the merge.
+    /// One thread's next record, in the merge: its sequence number and the thread's index
+    /// among the log's threads.
     private struct Cursor: Comparable {
         let sequence: UInt64
-        let thread: UInt32
+        let thread: Int
         static func < (lhs: Cursor, rhs: Cursor) -> Bool { (lhs.sequence, lhs.thread) < (rhs.sequence, rhs.thread) }
     }
 
     /// Visits the records of `runs` by sequence number: each thread's runs in file order,
-    /// the threads merged.
+    /// the threads merged. A thread's records are visited in a stretch for as long as they
+    /// come before every other thread's next one, so the merge costs something per switch
+    /// between threads, not per record (one thread's log costs nothing).
     private func merge(_ runs: [Run], _ visit: (Raw) -> Void) {
-        var byThread: [UInt32: [Run]] = [:]
-        for run in runs { byThread[run.thread, default: []].append(run) }
-        // Where each thread's next record is: which of its runs, and where in it.
-        var positions: [UInt32: (run: Int, offset: Int)] = [:]
-        var heap = Heap<Cursor>()
-        func next(of thread: UInt32) -> Raw? {
-            guard let threadRuns = byThread[thread], var position = positions[thread] else { return nil }
-            while position.run < threadRuns.count {
-                let run = threadRuns[position.run]
-                while position.offset < run.end {
-                    let raw = record(at: position.offset)
-                    position.offset += raw.size
-                    if raw.kind != nil {
-                        positions[thread] = position
-                        return raw
-                    }
-                }
-                position.run += 1
-                if position.run < threadRuns.count { position.offset = threadRuns[position.run].start }
-            }
-            positions[thread] = position
-            return nil
-        }
-        var pending: [UInt32: Raw] = [:]
-        for (thread, threadRuns) in byThread {
-            positions[thread] = (0, threadRuns[0].start)
-            if let raw = next(of: thread) {
-                pending[thread] = raw
-                heap.insert(Cursor(sequence: raw.sequence, thread: thread))
+        var indices: [UInt32: Int] = [:]
+        var lanes: [Lane] = []
+        for run in runs {
+            if let index = indices[run.thread] {
+                lanes[index].runs.append(run)
+            } else {
+                indices[run.thread] = lanes.count
+                lanes.append(Lane(first: run))
             }
         }
+        var pending: [Raw?] = lanes.indices.map { lanes[$0].next(in: self) }
+        var heap = Heap(pending.indices.compactMap { thread in pending[thread].map { Cursor(sequence: $0.sequence, thread: thread) } })
         while let cursor = heap.popMin() {
-            visit(pending[cursor.thread]!)
-            if let raw = next(of: cursor.thread) {
-                pending[cursor.thread] = raw
-                heap.insert(Cursor(sequence: raw.sequence, thread: cursor.thread))
+            let thread = cursor.thread
+            var raw = pending[thread]!
+            while true {
+                visit(raw)
+                guard let following = lanes[thread].next(in: self) else { break }
+                let resumed = Cursor(sequence: following.sequence, thread: thread)
+                if let other = heap.min, other < resumed {
+                    pending[thread] = following
+                    heap.insert(resumed)
+                    break
+                }
+                raw = following
             }
+        }
+    }
+
+    /// One thread's runs, and where its next record is.
+    private struct Lane {
+        var runs: [Run]
+        var run = 0
+        var offset: Int
+
+        init(first: Run) {
+            runs = [first]
+            offset = first.start
+        }
+
+        /// The thread's next record of a known kind, if any.
+        mutating func next(in reader: EventLogReader) -> Raw? {
+            while run < runs.count {
+                while offset < runs[run].end {
+                    let raw = reader.record(at: offset)
+                    offset += raw.size
+                    if raw.kind != nil { return raw }
+                }
+                run += 1
+                if run < runs.count { offset = runs[run].start }
+            }
+            return nil
         }
     }
 

@@ -106,10 +106,12 @@ public enum TraceEvent: Sendable, Hashable {
     /// In the snapshot of a format 1.0 log: a stored property of the object holds the node,
     /// or the disposable of the subscription.
     case holds(object: ObjectID, TraceEntity)
-    /// In the snapshot: an object the heap walk reached.
-    case heapObject(TraceHeap.Object)
+    /// In the snapshot: an object the heap walk reached. (Boxed, like `reference`: their
+    /// payloads are several times larger than any other event's, and every event is copied
+    /// as it is read.)
+    indirect case heapObject(TraceHeap.Object)
     /// In the snapshot: a strong reference between two objects the heap walk reached.
-    case reference(TraceHeap.Reference)
+    indirect case reference(TraceHeap.Reference)
 
     /// The subscription the event is about, if it is about one.
     public var subscription: SubscriptionID? {
