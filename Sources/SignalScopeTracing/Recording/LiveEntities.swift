@@ -9,9 +9,10 @@ import Synchronization
 ///
 /// Touched when nodes and subscriptions are made and ended, never per event.
 final class LiveEntities: Sendable {
-    /// A snapshot `alive` record's entity code.
+    /// A snapshot `alive` record's entity code. (Format 1.0 recorders also wrote 2, for a
+    /// captured object; its `heapObject` record now carries its retain count.)
     enum Entity: UInt8 {
-        case node = 0, subscription = 1, object = 2
+        case node = 0, subscription = 1
     }
 
     private struct Node {
@@ -214,7 +215,6 @@ final class LiveEntities: Sendable {
         snapshot.subscriptions.sort { $0.0 < $1.0 }
         return snapshot
     }
-
 
     private func address(of object: AnyObject) -> UInt {
         UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
