@@ -6,7 +6,11 @@ import Testing
 
 /// When the closing heap walk could not see everything, the analysis says so, so that a
 /// leak check never passes on what it did not look at.
-@Suite("What the analysis could not see")
+///
+/// Serialized: the tests judge the findings made in this file, and a recording sees what
+/// every thread creates while it runs, so two of them recording at once would see each
+/// other's leaks.
+@Suite("What the analysis could not see", .serialized)
 struct LimitationsTests {
     final class Screen {
         let taps = Subject<Int>()
