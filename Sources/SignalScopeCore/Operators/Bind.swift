@@ -16,6 +16,7 @@ extension Signal {
             let binder = makeBinder()
             let coordinator = MergeCoordinator(downstream: subscriber, maxConcurrent: .max, site: site)
             let source = SerialDisposable()
+            subscriber.add(source)
             self.subscribe(
                 Observer(
                     next: { value in
@@ -29,9 +30,8 @@ extension Signal {
                     },
                     error: { subscriber.sendError($0) },
                     completed: { coordinator.outerCompleted() }),
-                site: site,
-                prepare: { source.inner = $0.disposable })
-            return source
+                site: site, owner: subscriber.disposable, hold: { source.inner = $0 })
+            return nil
         }
     }
 }

@@ -32,7 +32,7 @@ extension Signal {
                 return nil
             }
             let state = Locked(CombineLatestState(inputCount: inputs.count))
-            return subscribe(
+            subscribe(
                 inputs, for: subscriber, site: site,
                 next: { index, value in
                     if let row = state.withLock({ $0.update(index, with: value) }) {
@@ -42,6 +42,7 @@ extension Signal {
                 completed: { index in
                     if state.withLock({ $0.complete(index) }) { subscriber.sendCompleted() }
                 })
+            return nil
         }
     }
 }

@@ -33,21 +33,20 @@ extension Signal {
             operator: name, parents: [dataEdge], site: site,
             keeping: Self.keptSideEffects(site, next, error, completed)
         ) { subscriber in
-            self.subscribe(
-                Observer(
-                    next: { value in
-                        next?(value)
-                        subscriber.sendNext(value)
-                    },
-                    error: { failure in
-                        error?(failure)
-                        subscriber.sendError(failure)
-                    },
-                    completed: {
-                        completed?()
-                        subscriber.sendCompleted()
-                    }),
-                site: site)
+            self.forward(
+                to: subscriber, site: site,
+                next: { value in
+                    next?(value)
+                    subscriber.sendNext(value)
+                },
+                error: { failure in
+                    error?(failure)
+                    subscriber.sendError(failure)
+                },
+                completed: {
+                    completed?()
+                    subscriber.sendCompleted()
+                })
         }
     }
 

@@ -6,18 +6,17 @@ extension Signal {
     ) -> Signal<Event<Value>> {
         let site = SourceLocation(file, line, function)
         return Signal<Event<Value>>(operator: "materialize", parents: [dataEdge], site: site) { subscriber in
-            self.subscribe(
-                Observer(
-                    next: { subscriber.sendNext(.next($0)) },
-                    error: { error in
-                        subscriber.sendNext(.error(error))
-                        subscriber.sendCompleted()
-                    },
-                    completed: {
-                        subscriber.sendNext(.completed)
-                        subscriber.sendCompleted()
-                    }),
-                site: site)
+            self.forward(
+                to: subscriber, site: site,
+                next: { subscriber.sendNext(.next($0)) },
+                error: { error in
+                    subscriber.sendNext(.error(error))
+                    subscriber.sendCompleted()
+                },
+                completed: {
+                    subscriber.sendNext(.completed)
+                    subscriber.sendCompleted()
+                })
         }
     }
 }

@@ -71,10 +71,10 @@ final class MergeCoordinator<Output>: @unchecked Sendable {
                     next: { downstream.sendNext($0) },
                     error: { downstream.sendError($0) },
                     completed: { [self] in innerCompleted(handle) }),
-                site: site,
-                prepare: { [inners] subscription in
-                    handle = subscription.disposable
-                    inners.add(subscription.disposable)
+                site: site, owner: downstream.disposable,
+                hold: { [inners] subscription in
+                    handle = subscription
+                    inners.add(subscription)
                 })
         }
     }

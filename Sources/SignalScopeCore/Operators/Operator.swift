@@ -20,9 +20,11 @@ extension Signal {
     /// This signal as a control parent (it only decides when the child stops or switches).
     var controlEdge: NodeEdge { NodeEdge(parent: id, kind: .control) }
 
-    /// Subscribes on behalf of an operator whose downstream subscriber is `downstream`:
-    /// `next` is the operator's own, and errors and completion pass straight through unless
-    /// the operator handles them itself.
+    /// Subscribes on behalf of an operator whose downstream subscriber is `downstream`,
+    /// which holds the subscription from before this signal starts sending (see
+    /// ``subscribe(_:site:owner:hold:)``): `next` is the operator's own, and errors and
+    /// completion pass straight through unless the operator handles them itself.
+    @discardableResult
     func forward<Output>(
         to downstream: Subscriber<Output>, site: SourceLocation,
         next: @escaping (Value) -> Void,
@@ -34,6 +36,13 @@ extension Signal {
                 next: next,
                 error: error ?? { downstream.sendError($0) },
                 completed: completed ?? { downstream.sendCompleted() }),
-            site: site)
+            site: site, owner: downstream.disposable, hold: downstream.add)
+    }
+
+    /// Forwards every event of this signal to `subscriber`, which holds the subscription
+    /// from before this signal starts sending.
+    @discardableResult
+    func forwardAll(to subscriber: Subscriber<Value>, site: SourceLocation) -> Disposable {
+        forward(to: subscriber, site: site, next: { subscriber.sendNext($0) })
     }
 }

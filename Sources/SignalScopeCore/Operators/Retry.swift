@@ -22,6 +22,7 @@ extension Signal {
     private func retryStage(_ count: Int, _ site: SourceLocation) -> Signal<Value> {
         Signal(operator: "retry", parents: [dataEdge], site: site) { subscriber in
             let attempt = SerialDisposable()
+            subscriber.add(attempt)
             var remaining = count
             // A signal that fails while being subscribed would otherwise retry recursively;
             // the trampoline turns that into a loop.
@@ -39,13 +40,12 @@ extension Signal {
                                     subscribeAgain()
                                 },
                                 completed: { subscriber.sendCompleted() }),
-                            site: site,
-                            prepare: { attempt.inner = $0.disposable })
+                            site: site, owner: subscriber.disposable, hold: { attempt.inner = $0 })
                     }
                 } while attempts.withLock({ $0.next() }) != nil
             }
             subscribeAgain()
-            return attempt
+            return nil
         }
     }
 }

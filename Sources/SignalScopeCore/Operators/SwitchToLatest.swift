@@ -34,8 +34,7 @@ final class SwitchCoordinator<Output>: @unchecked Sendable {
                     next: { [self] value in if isCurrent(generation) { downstream.sendNext(value) } },
                     error: { [self] error in if isCurrent(generation) { downstream.sendError(error) } },
                     completed: { [self] in innerCompleted(generation) }),
-                site: site,
-                prepare: { [current] in current.inner = $0.disposable })
+                site: site, owner: downstream.disposable, hold: { [current] in current.inner = $0 })
         }
     }
 

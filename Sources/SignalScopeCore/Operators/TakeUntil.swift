@@ -10,11 +10,13 @@ extension Signal {
     ) -> Signal<Value> {
         let site = SourceLocation(file, line, function)
         return Signal(operator: "takeUntil", parents: [dataEdge, trigger.controlEdge], site: site) { subscriber in
-            subscriber.add(trigger.subscribe(
-                Observer(
-                    next: { _ in subscriber.sendCompleted() },
-                    completed: { subscriber.sendCompleted() }),
-                site: site))
+            // If the trigger ends the result while being subscribed, this signal is never
+            // subscribed (semantics rule O38).
+            trigger.forward(
+                to: subscriber, site: site,
+                next: { _ in subscriber.sendCompleted() },
+                error: { _ in },
+                completed: { subscriber.sendCompleted() })
             return self.forwardAll(to: subscriber, site: site)
         }
     }

@@ -41,7 +41,7 @@ extension Signal {
                 return nil
             }
             let state = Locked(ZipState(inputCount: inputs.count))
-            return subscribe(
+            subscribe(
                 inputs, for: subscriber, site: site,
                 next: { index, value in
                     let (row, done) = state.withLock { $0.append(value, at: index) }
@@ -51,6 +51,7 @@ extension Signal {
                 completed: { index in
                     if state.withLock({ $0.complete(index) }) { subscriber.sendCompleted() }
                 })
+            return nil
         }
     }
 }

@@ -65,7 +65,10 @@ public class Signal<Value>: @unchecked Sendable {
     }
 
     /// Subscribes `observer`; `prepare` runs after the subscription exists and before the
-    /// signal starts sending to it.
+    /// signal starts sending to it, to hand its disposable to whoever will end it.
+    ///
+    /// A subscription that `prepare` has already ended (its owner had ended) never starts:
+    /// the signal's creation block does not run for it (semantics rule O38).
     @discardableResult
     func subscribe(
         _ observer: Observer<Value>, site: SourceLocation,
@@ -73,12 +76,30 @@ public class Signal<Value>: @unchecked Sendable {
     ) -> Disposable {
         let subscriber = Subscriber(observer: observer, source: self, site: site)
         prepare(subscriber)
+        guard !subscriber.isDisposed else { return subscriber.disposable }
         if subscriber.id == .untraced {
             attach(subscriber)
         } else {
             Instrumentation.currentSubscription.with(UInt(subscriber.id.rawValue)) { attach(subscriber) }
         }
         return subscriber.disposable
+    }
+
+    /// Subscribes `observer` on behalf of an operator's downstream subscription, whose
+    /// disposable is `owner`: `hold` gives the new subscription to the owner (or to a
+    /// disposable the owner holds) before this signal starts sending, so that the owner
+    /// ending, even during this very subscription, ends it and stops its events at once.
+    /// Nothing is subscribed when `owner` has already ended; `owner` is then returned.
+    ///
+    /// Every operator subscribes through here; this is what makes RAC's checks for
+    /// disposal after each synchronous step (`bind:`, `takeUntil:`) hold for all of them.
+    @discardableResult
+    func subscribe(
+        _ observer: Observer<Value>, site: SourceLocation,
+        owner: Disposable, hold: (Disposable) -> Void
+    ) -> Disposable {
+        guard !owner.isDisposed else { return owner }
+        return subscribe(observer, site: site, prepare: { hold($0.disposable) })
     }
 }
 

@@ -9,11 +9,3 @@ public protocol SignalProtocol<Element>: AnyObject {
 extension Signal: SignalProtocol {
     public var asSignal: Signal<Value> { self }
 }
-
-extension Signal {
-    /// Forwards every event into `subscriber`, which then owns the forwarding subscription.
-    @discardableResult
-    func forwardAll(to subscriber: Subscriber<Value>, site: SourceLocation) -> Disposable {
-        subscribe(subscriber, file: site.fileID, line: site.line, function: site.function)
-    }
-}
