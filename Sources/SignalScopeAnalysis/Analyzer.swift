@@ -30,7 +30,11 @@ extension Trace {
         var model = LeakModel(self)
         var findings: [Finding] = []
         for analyzer in Analyzers.standard { findings += analyzer.analyze(&model) }
-        return AnalysisReport(findings: AnalysisReport.grouped(findings), limitations: heap.limitations)
+        var limitations = heap.limitations
+        if !recordsNodeTraits {
+            limitations.append("the trace predates format 1.2 and records no node traits, so no node reads as cold, hot or bounding: never-completed-subject and repeated-cold-subscription cannot fire, and leaked-subscription may report a subscription that take or takeUntil bounds (record it again)")
+        }
+        return AnalysisReport(findings: AnalysisReport.grouped(findings), limitations: limitations)
     }
 }
 

@@ -189,20 +189,18 @@ struct LeakModel {
         return false
     }
 
-    /// Whether a subscription to `node` can end by itself: an operator on its way bounds it
-    /// (`takeUntil` a trigger, `take`, `takeWhile`, `timeout`).
+    /// Whether a subscription to `node` can end by itself: a node on its way bounds it
+    /// (its traits say so: `takeUntil` a trigger, `take`, `takeWhile`, `timeout`).
     func isBounded(_ node: NodeID) -> Bool {
         var seen: Set<NodeID> = []
         var pending = [node]
         while let current = pending.popLast() {
             guard seen.insert(current).inserted, let info = trace.nodes[current] else { continue }
-            if info.kind == .operator, Self.boundingOperators.contains(info.name) { return true }
+            if info.traits.contains(.bounding) { return true }
             pending += info.parents.filter { $0.kind == .data }.map(\.parent)
         }
         return false
     }
-
-    private static let boundingOperators: Set<String> = ["takeUntil", "take", "takeWhile", "timeout"]
 
     /// The subscription user code made that led to `subscription` (itself if it is one).
     func root(of subscription: SubscriptionID) -> SubscriptionID {

@@ -23,7 +23,7 @@ struct APIAsWrittenTests {
         let d: Disposable = s.subscribe(next: { v in log.append("next \(v)") }, error: { e in }, completed: { log.append("completed") })   // every label optional
         s.subscribeNext { v in }
         s.subscribe(someSubject)                     // forward all events into any SubscriberProtocol (e.g. a Subject)
-        _ = (Signal<Int>.just(1), Signal<Int>.empty, Signal<Int>.never, Signal<Int>.error(SomeError()))
+        _ = (Signal<Int>.just(1), Signal<Int>.empty(), Signal<Int>.never(), Signal<Int>.error(SomeError()))
 
         // Hot signals. A subject IS a Signal (subclass), so `let x: Signal<Int> = subject` compiles.
         let subject = Subject<Int>()                 // RACSubject

@@ -39,8 +39,8 @@ struct ColdSignalTests {
 
     @Test("S9: empty completes, never sends nothing, error fails")
     func emptyNeverError() {
-        #expect(TestObserver(Signal<Int>.empty).recordedEvents == [.completed])
-        let never = TestObserver(Signal<Int>.never)
+        #expect(TestObserver(Signal<Int>.empty()).recordedEvents == [.completed])
+        let never = TestObserver(Signal<Int>.never())
         #expect(never.recordedEvents.isEmpty)
         #expect(TestObserver(Signal<Int>.error(TestError(code: 3))).recordedEvents == [.error("TestError(3)")])
         never.disposable.dispose()

@@ -51,31 +51,42 @@ struct InstrumentationTests {
         }
     }
 
-    @Test("I2: every node reports its kind, name and creation site")
+    @Test("I2: every node reports its kind, name, traits and creation site: the user's line, for every factory")
     func nodesReportCreation() throws {
-        var made: [(NodeID, NodeKind, String, UInt)] = []
+        var made: [(NodeID, NodeKind, String, NodeTraits, UInt)] = []
         var lifetimeToken: Lifetime.Token?
         let spy = RecordingInstrumentation.recording {
             let cold = Signal<Int> { _ in nil }
-            made.append((cold.id, .signal, "createSignal", #line - 1))
+            made.append((cold.id, .signal, "createSignal", .cold, #line - 1))
             let just = Signal.just(1)
-            made.append((just.id, .signal, "just", #line - 1))
+            made.append((just.id, .signal, "just", [], #line - 1))
+            let empty = Signal<Int>.empty()
+            made.append((empty.id, .signal, "empty", [], #line - 1))
+            let never = Signal<Int>.never()
+            made.append((never.id, .signal, "never", [], #line - 1))
+            let error = Signal<Int>.error(TestError())
+            made.append((error.id, .signal, "error", [], #line - 1))
+            let deferred = Signal.defer { Signal.just(1) }
+            made.append((deferred.id, .signal, "defer", .cold, #line - 1))
+            let interval = Signal.interval(1, on: TestScheduler())
+            made.append((interval.id, .signal, "interval", .cold, #line - 1))
             let subject = Subject<Int>()
-            made.append((subject.id, .subject, "subject", #line - 1))
+            made.append((subject.id, .subject, "subject", .hot, #line - 1))
             let replay = ReplaySubject<Int>(capacity: 1)
-            made.append((replay.id, .replaySubject, "replaySubject", #line - 1))
+            made.append((replay.id, .replaySubject, "replaySubject", .hot, #line - 1))
             let behavior = BehaviorSubject(0)
-            made.append((behavior.id, .behaviorSubject, "behaviorSubject", #line - 1))
+            made.append((behavior.id, .behaviorSubject, "behaviorSubject", .hot, #line - 1))
             let property = MutableProperty(0)
-            made.append((property.signal.id, .property, "property", #line - 1))
+            made.append((property.signal.id, .property, "property", [.hot, .completesByItself], #line - 1))
             let (lifetime, token) = Lifetime.make()
-            made.append((lifetime.ended.id, .lifetime, "lifetime", #line - 1))
+            made.append((lifetime.ended.id, .lifetime, "lifetime", [.hot, .completesByItself], #line - 1))
             lifetimeToken = token
         }
-        for (id, kind, name, line) in made {
+        for (id, kind, name, traits, line) in made {
             let node = try #require(spy.nodes.first { $0.id == id }, "node \(name) was not reported")
             #expect(node.kind == kind)
             #expect(node.name == name)
+            #expect(node.traits == traits, "\(name)")
             #expect(node.site.file == Self.file)
             #expect(node.site.line == line)
             #expect(node.site.function.description == "nodesReportCreation()")

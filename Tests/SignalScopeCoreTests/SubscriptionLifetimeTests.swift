@@ -29,7 +29,7 @@ struct SubscriptionLifetimeTests {
 
     @Test("S2: a signal does not keep its subscribers")
     func signalDoesNotRetainSubscribers() {
-        let signal = Signal<Int>.never
+        let signal = Signal<Int>.never()
         let probe = CaptureProbe.attach { capture in signal.subscribeNext { _ in _ = capture } }.probe
         #expect(probe.isReleased)
     }
@@ -130,7 +130,7 @@ struct SubscriptionLifetimeTests {
     @Test("S7: holding the disposable of a live subscription does not keep its observer alive")
     func disposableDoesNotRetainObserver() {
         let (disposable, probe) = CaptureProbe.attach { capture in
-            Signal<Int>.never.subscribeNext { _ in _ = capture }
+            Signal<Int>.never().subscribeNext { _ in _ = capture }
         }
         #expect(probe.isReleased, "nothing but the disposable refers to the subscription")
         #expect(!disposable.isDisposed)
@@ -139,7 +139,7 @@ struct SubscriptionLifetimeTests {
 
     @Test("S7: a subscription nothing references is freed with its captures, even through forwarding")
     func unreferencedSubscriptionIsFreed() {
-        let relay = Signal<Int> { subscriber in Signal<Int>.never.subscribe(subscriber) }
+        let relay = Signal<Int> { subscriber in Signal<Int>.never().subscribe(subscriber) }
         let probe = CaptureProbe.attach { capture in relay.subscribeNext { _ in _ = capture } }.probe
         #expect(probe.isReleased)
     }

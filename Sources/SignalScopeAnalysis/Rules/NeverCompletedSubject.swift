@@ -7,7 +7,8 @@ import SignalScopeTracing
 /// command signals are not subjects here: they complete by themselves when their owner
 /// goes away. A cycle that also runs through the app's own objects (a screen that stores
 /// the subject and is captured by its observer) is not this: completing the subject from
-/// its owner's deinit could never run, so it is a retain cycle.
+/// its owner's deinit could never run, so it is a retain cycle. Which nodes are subjects
+/// here is read from their traits: hot, and not completing by themselves.
 struct NeverCompletedSubject: Analyzer {
     static let rule = RuleID.neverCompletedSubject
 
@@ -17,7 +18,7 @@ struct NeverCompletedSubject: Analyzer {
             let members = Set(cycle)
             for object in cycle where !model.claimed.contains(object) {
                 guard case .node(let id)? = model.object(object)?.entity, let node = model.trace.nodes[id],
-                    [.subject, .replaySubject, .behaviorSubject].contains(node.kind), node.terminatedAtEnd == false
+                    node.traits.contains(.hot), !node.traits.contains(.completesByItself), node.terminatedAtEnd == false
                 else { continue }
                 let subscribers = cycle.filter { member in
                     guard case .subscription(let subscription)? = model.object(member)?.entity else { return false }

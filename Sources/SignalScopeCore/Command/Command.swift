@@ -98,7 +98,7 @@ public final class Command<Input, Output>: @unchecked Sendable {
         }
         let site = SourceLocation(file, line, function)
         let execution = work(input).multicast(
-            ReplaySubject(kind: .command, name: "execution", capacity: .max, site: site),
+            ReplaySubject(kind: .command, name: "execution", traits: .completesByItself, capacity: .max, site: site),
             file: file, line: line, function: function)
         let core = core
         execution.signal.subscribe(
@@ -106,7 +106,7 @@ public final class Command<Input, Output>: @unchecked Sendable {
                 error: { error in core.endExecution(failingWith: error) },
                 completed: { core.endExecution(failingWith: nil) }),
             site: site)
-        core.executions.sendNext(execution.signal.catchTo(.empty, file: file, line: line, function: function))
+        core.executions.sendNext(execution.signal.catchTo(.empty(file: file, line: line, function: function), file: file, line: line, function: function))
         execution.connect()
         return execution.signal
     }

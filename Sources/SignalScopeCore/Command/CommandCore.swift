@@ -11,10 +11,10 @@ final class CommandCore<Output>: @unchecked Sendable {
     private var published = CommandState().snapshot
 
     init(site: SourceLocation) {
-        executions = Subject(kind: .command, name: "executionSignals", capacity: 0, initial: [], site: site)
-        errors = Subject(kind: .command, name: "errors", capacity: 0, initial: [], site: site)
-        executing = BehaviorSubject(published.executing, kind: .command, name: "executing", site: site)
-        enabled = BehaviorSubject(published.enabled, kind: .command, name: "enabled", site: site)
+        executions = Subject(kind: .command, name: "executionSignals", traits: .completesByItself, capacity: 0, initial: [], site: site)
+        errors = Subject(kind: .command, name: "errors", traits: .completesByItself, capacity: 0, initial: [], site: site)
+        executing = BehaviorSubject(published.executing, kind: .command, name: "executing", traits: .completesByItself, site: site)
+        enabled = BehaviorSubject(published.enabled, kind: .command, name: "enabled", traits: .completesByItself, site: site)
     }
 
     var allowsConcurrentExecution: Bool { lock.withLock(&state) { $0.allowsConcurrentExecution } }

@@ -140,14 +140,19 @@ public struct NodeDescriptor: Sendable, Hashable {
     public let site: SourceLocation
     /// The operator graph's edges into this node.
     public let parents: [NodeEdge]
+    /// What the node means for its subscriptions, as the code that made it declares.
+    public let traits: NodeTraits
 
     /// Describes a node as the runtime reports it.
-    public init(id: NodeID, kind: NodeKind, name: String, site: SourceLocation, parents: [NodeEdge]) {
+    public init(
+        id: NodeID, kind: NodeKind, name: String, site: SourceLocation, parents: [NodeEdge], traits: NodeTraits = []
+    ) {
         self.id = id
         self.kind = kind
         self.name = name
         self.site = site
         self.parents = parents
+        self.traits = traits
     }
 }
 

@@ -7,7 +7,7 @@ extension Signal {
     ) -> Signal<Value> {
         let site = SourceLocation(file, line, function)
         return Signal(
-            kind: .signal, name: "defer", site: site,
+            kind: .signal, name: "defer", traits: .cold, site: site,
             didSubscribe: { subscriber in
                 let signal = make()
                 subscriber.reportEdge(from: signal.id, kind: .data)

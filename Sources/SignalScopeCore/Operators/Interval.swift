@@ -11,7 +11,7 @@ extension Signal where Value == Date {
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) -> Signal<Date> {
         Require.positive(interval, "interval(_:on:) interval")
-        return Signal(kind: .signal, name: "interval", site: SourceLocation(file, line, function)) { subscriber in
+        return Signal(kind: .signal, name: "interval", traits: .cold, site: SourceLocation(file, line, function)) { subscriber in
             scheduler.schedule(after: scheduler.now.addingTimeInterval(interval), interval: interval) {
                 subscriber.sendNext(scheduler.now)
             }

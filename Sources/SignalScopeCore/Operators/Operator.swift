@@ -3,15 +3,16 @@
 
 extension Signal {
     /// Creates an operator stage named `name` (the RAC selector's name, as graphs show it),
-    /// which keeps `closures` (the user's closures it was given). `parents` and `closures`
-    /// are evaluated only when a hook is installed.
+    /// with the `traits` that say what it means for its subscriptions, which keeps
+    /// `closures` (the user's closures it was given). `parents` and `closures` are evaluated
+    /// only when a hook is installed.
     convenience init(
-        operator name: String, parents: @autoclosure () -> [NodeEdge], site: SourceLocation,
+        operator name: String, traits: NodeTraits = [], parents: @autoclosure () -> [NodeEdge], site: SourceLocation,
         keeping closures: @autoclosure () -> [KeptClosure] = [],
         _ didSubscribe: @escaping (Subscriber<Value>) -> Disposable?
     ) {
         self.init(
-            kind: .operator, name: name, parents: parents(), site: site, didSubscribe: didSubscribe, keeping: closures())
+            kind: .operator, name: name, traits: traits, parents: parents(), site: site, didSubscribe: didSubscribe, keeping: closures())
     }
 
     /// This signal as a data parent.

@@ -7,7 +7,7 @@ extension Signal {
     ) -> Signal<Value> {
         Require.nonNegative(count, "take(_:) count")
         let site = SourceLocation(file, line, function)
-        return Signal(operator: "take", parents: [dataEdge], site: site) { subscriber in
+        return Signal(operator: "take", traits: .bounding, parents: [dataEdge], site: site) { subscriber in
             guard count > 0 else {
                 subscriber.sendCompleted()
                 return nil

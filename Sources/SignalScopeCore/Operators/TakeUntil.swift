@@ -9,7 +9,7 @@ extension Signal {
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) -> Signal<Value> {
         let site = SourceLocation(file, line, function)
-        return Signal(operator: "takeUntil", parents: [dataEdge, trigger.controlEdge], site: site) { subscriber in
+        return Signal(operator: "takeUntil", traits: .bounding, parents: [dataEdge, trigger.controlEdge], site: site) { subscriber in
             // If the trigger ends the result while being subscribed, this signal is never
             // subscribed (semantics rule O38).
             trigger.forward(

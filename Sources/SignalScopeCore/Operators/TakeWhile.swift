@@ -7,7 +7,7 @@ extension Signal {
         _ predicate: @escaping (Value) -> Bool
     ) -> Signal<Value> {
         let site = SourceLocation(file, line, function)
-        return Signal(operator: "takeWhile", parents: [dataEdge], site: site, keeping: [KeptClosure(.predicate, site, predicate)]) {
+        return Signal(operator: "takeWhile", traits: .bounding, parents: [dataEdge], site: site, keeping: [KeptClosure(.predicate, site, predicate)]) {
             subscriber in
             self.forward(to: subscriber, site: site) { value in
                 if predicate(value) {

@@ -22,7 +22,7 @@ extension Signal {
     ) -> Signal<Value> {
         Require.nonNegative(interval, "timeout(_:on:) interval")
         let site = SourceLocation(file, line, function)
-        return Signal(operator: "timeout", parents: [dataEdge], site: site) { subscriber in
+        return Signal(operator: "timeout", traits: .bounding, parents: [dataEdge], site: site) { subscriber in
             subscriber.add(scheduler.schedule(after: scheduler.now.addingTimeInterval(interval)) {
                 subscriber.sendError(SignalError.timedOut)
             })

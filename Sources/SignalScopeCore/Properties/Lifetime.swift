@@ -31,7 +31,7 @@ public final class Lifetime: Sendable {
     private let endedFlag = Atomic<Bool>(false)
 
     private init(site: SourceLocation) {
-        endedSubject = ReplaySubject(kind: .lifetime, name: "lifetime", capacity: 1, site: site)
+        endedSubject = ReplaySubject(kind: .lifetime, name: "lifetime", traits: .completesByItself, capacity: 1, site: site)
     }
 
     /// Makes a lifetime and the token that ends it.

@@ -22,7 +22,7 @@ public final class MutableProperty<Value>: @unchecked Sendable {
     ) {
         storage = initial
         changes = BehaviorSubject(
-            initial, kind: .property, name: "property",
+            initial, kind: .property, name: "property", traits: .completesByItself,
             site: SourceLocation(fileID: file, line: line, function: function))
     }
 

@@ -14,8 +14,13 @@ extension Signal {
     }
 
     /// A signal that completes at once, sending nothing (RAC `+empty`).
-    public static var empty: Signal<Value> {
-        Signal(kind: .signal, name: "empty", site: SourceLocation(fileID: #fileID, line: #line, function: #function)) {
+    ///
+    /// A function rather than a property so that the node records the line that made it,
+    /// as every node a user creates does.
+    public static func empty(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<Value> {
+        Signal(kind: .signal, name: "empty", site: SourceLocation(fileID: file, line: line, function: function)) {
             subscriber in
             subscriber.sendCompleted()
             return nil
@@ -24,8 +29,10 @@ extension Signal {
 
     /// A signal that never sends anything, not even a terminal event (RAC `+never`).
     /// Its subscriptions live until they are disposed.
-    public static var never: Signal<Value> {
-        Signal(kind: .signal, name: "never", site: SourceLocation(fileID: #fileID, line: #line, function: #function)) {
+    public static func never(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<Value> {
+        Signal(kind: .signal, name: "never", site: SourceLocation(fileID: file, line: line, function: function)) {
             _ in nil
         }
     }

@@ -32,7 +32,7 @@ public class Signal<Value>: @unchecked Sendable {
         _ didSubscribe: @escaping (Subscriber<Value>) -> Disposable?
     ) {
         self.init(
-            kind: .signal, name: "createSignal",
+            kind: .signal, name: "createSignal", traits: .cold,
             site: SourceLocation(fileID: file, line: line, function: function),
             didSubscribe: didSubscribe)
     }
@@ -41,14 +41,14 @@ public class Signal<Value>: @unchecked Sendable {
     /// with the closures it keeps (its creation block, and `closures`: an operator's own).
     /// `parents` and `closures` are only evaluated when a hook is installed.
     init(
-        kind: NodeKind, name: String, parents: @autoclosure () -> [NodeEdge] = [],
+        kind: NodeKind, name: String, traits: NodeTraits = [], parents: @autoclosure () -> [NodeEdge] = [],
         site: SourceLocation, didSubscribe: ((Subscriber<Value>) -> Disposable?)?,
         keeping closures: @autoclosure () -> [KeptClosure] = []
     ) {
         id = .next()
         self.didSubscribe = didSubscribe
         guard let hook = Instrumentation.current else { return }
-        hook.nodeCreated(NodeDescriptor(id: id, kind: kind, name: name, site: site, parents: parents()), object: self)
+        hook.nodeCreated(NodeDescriptor(id: id, kind: kind, name: name, site: site, parents: parents(), traits: traits), object: self)
         var kept = closures()
         if let didSubscribe { kept.append(KeptClosure(kind == .operator ? .stage : .creationBlock, site, didSubscribe)) }
         if !kept.isEmpty { hook.closuresKept(kept, by: .node(id), object: self) }

@@ -32,10 +32,13 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
             site: SourceLocation(fileID: file, line: line, function: function))
     }
 
-    init(kind: NodeKind, name: String, capacity: Int, initial: [Value], site: SourceLocation) {
+    /// `traits` adds to `.hot`, which every subject is.
+    init(
+        kind: NodeKind, name: String, traits: NodeTraits = [], capacity: Int, initial: [Value], site: SourceLocation
+    ) {
         self.capacity = capacity
         state = SubjectState(capacity: capacity, buffer: Deque(initial.map { $0 as Any }))
-        super.init(kind: kind, name: name, site: site, didSubscribe: nil)
+        super.init(kind: kind, name: name, traits: traits.union(.hot), site: site, didSubscribe: nil)
     }
 
     /// Sends a value to every current subscriber.
@@ -261,8 +264,8 @@ public final class ReplaySubject<Value>: Subject<Value>, @unchecked Sendable {
             site: SourceLocation(fileID: file, line: line, function: function))
     }
 
-    init(kind: NodeKind, name: String, capacity: Int, site: SourceLocation) {
-        super.init(kind: kind, name: name, capacity: capacity, initial: [], site: site)
+    init(kind: NodeKind, name: String, traits: NodeTraits = [], capacity: Int, site: SourceLocation) {
+        super.init(kind: kind, name: name, traits: traits, capacity: capacity, initial: [], site: site)
     }
 }
 
@@ -279,7 +282,7 @@ public final class BehaviorSubject<Value>: Subject<Value>, @unchecked Sendable {
             site: SourceLocation(fileID: file, line: line, function: function))
     }
 
-    init(_ initial: Value, kind: NodeKind, name: String, site: SourceLocation) {
-        super.init(kind: kind, name: name, capacity: 1, initial: [initial], site: site)
+    init(_ initial: Value, kind: NodeKind, name: String, traits: NodeTraits = [], site: SourceLocation) {
+        super.init(kind: kind, name: name, traits: traits, capacity: 1, initial: [initial], site: site)
     }
 }

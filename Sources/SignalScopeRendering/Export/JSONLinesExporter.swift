@@ -30,9 +30,9 @@ public enum JSONLinesExporter {
             }
         }
         switch event {
-        case .node(let id, let kind, let name, let origin, let parents):
+        case .node(let id, let kind, let name, let origin, let parents, let traits):
             return [
-                "node": id.description, "kind": kind.rawValue, "name": name, "site": site(origin),
+                "node": id.description, "kind": kind.rawValue, "name": name, "site": site(origin), "traits": traits.names,
                 "parents": parents.map { ["node": $0.parent.description, "kind": $0.kind.rawValue] },
             ]
         case .nodeNamed(let id, let name): return ["node": id.description, "name": name]

@@ -17,7 +17,7 @@ enum EventLogFormat {
     /// The first 8 bytes of every log.
     static let magic: [UInt8] = Array("SIGSCOPE".utf8)
     static let majorVersion: UInt16 = 1
-    static let minorVersion: UInt16 = 1
+    static let minorVersion: UInt16 = 2
     static let headerSize = 16
     static let prefixSize = 32
     /// No record is larger (a bound that tells a corrupt size from a real one).
@@ -45,7 +45,7 @@ enum RecordKind: UInt8 {
     case padding = 0
     /// `u32 id, u32 byteCount, UTF-8 bytes`: a string later records refer to by id.
     case string = 1
-    /// `u64 node, u8 kind, u8[3] 0, u32 name, u32 file, u32 function, u32 line, u32 parentCount,
+    /// `u64 node, u8 kind, u8 traits, u8[2] 0, u32 name, u32 file, u32 function, u32 line, u32 parentCount,
     /// then per parent: u64 parent, u8 edgeKind, u8[7] 0`.
     case node = 2
     /// `u64 node, u32 name`: `named(_:)`.

@@ -13,17 +13,18 @@ struct EventLogReader {
     private let bytes: UnsafeRawBufferPointer
     private let path: String
     private var warnings: [String] = []
+    private var minorVersion: UInt16 = 0
 
-    /// Visits every record of `bytes` in sequence order, and returns the warnings; `path`
-    /// names the log in messages. `progress` hears the fraction of the bytes decoded, at
-    /// most once per percent.
+    /// Visits every record of `bytes` in sequence order, and returns the warnings and the
+    /// log's minor format version; `path` names the log in messages. `progress` hears the
+    /// fraction of the bytes decoded, at most once per percent.
     static func visit(
         _ bytes: UnsafeRawBufferPointer, path: String, progress: (Double) -> Void = { _ in },
         _ visit: (TraceRecord) -> Void
-    ) throws(TraceReadError) -> [String] {
+    ) throws(TraceReadError) -> (warnings: [String], minorVersion: UInt16) {
         var reader = EventLogReader(bytes: bytes, path: path)
         try reader.read(progress: progress, visit)
-        return reader.warnings
+        return (reader.warnings, reader.minorVersion)
     }
 
     private init(bytes: UnsafeRawBufferPointer, path: String) {
@@ -51,6 +52,7 @@ struct EventLogReader {
         guard major == EventLogFormat.majorVersion else {
             throw .unsupportedVersion(path: path, major: major, minor: minor)
         }
+        minorVersion = minor
         var strings: [UInt32: String] = [:]
         var runs: [Run] = []
         let tail = scan { raw in
@@ -225,7 +227,8 @@ struct EventLogReader {
             }
             return .node(
                 NodeID(rawValue: u64(p)), kind: kind, name: string(p + 12),
-                site: site(file: p + 16, function: p + 20, line: p + 24), parents: parents)
+                site: site(file: p + 16, function: p + 20, line: p + 24), parents: parents,
+                traits: NodeTraits(rawValue: bytes[p + 9]))
         case .nodeNamed:
             guard available >= 12 else { return nil }
             return .nodeNamed(NodeID(rawValue: u64(p)), name: string(p + 8))

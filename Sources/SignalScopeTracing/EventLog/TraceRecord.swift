@@ -73,7 +73,7 @@ public struct TraceRecord: Sendable, Hashable {
 
 /// What a record says happened.
 public enum TraceEvent: Sendable, Hashable {
-    case node(NodeID, kind: NodeKind, name: String, site: TraceSite, parents: [NodeEdge])
+    case node(NodeID, kind: NodeKind, name: String, site: TraceSite, parents: [NodeEdge], traits: NodeTraits)
     case nodeNamed(NodeID, name: String)
     case edge(NodeEdge, to: NodeID)
     case subscribe(SubscriptionID, node: NodeID, parent: SubscriptionID?, site: TraceSite)

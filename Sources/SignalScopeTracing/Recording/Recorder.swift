@@ -66,6 +66,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         append(.node, payload: 32 + 16 * node.parents.count) { payload in
             payload.storeBytes(of: node.id.rawValue.littleEndian, as: UInt64.self)
             payload.storeBytes(of: node.kind.code, toByteOffset: 8, as: UInt8.self)
+            payload.storeBytes(of: node.traits.rawValue, toByteOffset: 9, as: UInt8.self)
             payload.storeBytes(of: name.littleEndian, toByteOffset: 12, as: UInt32.self)
             payload.storeBytes(of: file.littleEndian, toByteOffset: 16, as: UInt32.self)
             payload.storeBytes(of: function.littleEndian, toByteOffset: 20, as: UInt32.self)

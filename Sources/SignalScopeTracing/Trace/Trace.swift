@@ -15,6 +15,9 @@ public struct Trace: Sendable {
         public let kind: NodeKind
         /// The operator or factory that made it: `map`, `subject`, `createSignal`, ...
         public let name: String
+        /// What it means for its subscriptions (cold, hot, bounding, ...), as the runtime
+        /// recorded it; empty in traces older than format 1.2.
+        public let traits: NodeTraits
         /// The name given with `named(_:)`, if any.
         public internal(set) var userName: String?
         /// Where the user's code created it.
@@ -122,9 +125,13 @@ public struct Trace: Sendable {
     public private(set) var violations: [Violation] = []
     /// Subscriptions that received an error and had no error handler.
     public private(set) var errorsWithoutHandler: [Subscription] = []
-    /// For each cold signal made with a creation block (`createSignal`), the distinct
-    /// subscriptions made by user code that caused its block to run (retries count once).
+    /// For each cold node (its traits say it runs the user's work again for every
+    /// subscription: a creation block, `defer`, `interval`), the distinct subscriptions made
+    /// by user code that caused that work to run (retries count once).
     public private(set) var rootSubscriptions: [NodeID: Set<SubscriptionID>] = [:]
+    /// Whether the log records node traits (format 1.2 and later): without them no node
+    /// reads as cold, hot or bounding, so the rules that depend on traits cannot judge.
+    public private(set) var recordsNodeTraits = true
     /// Whether the recording stopped cleanly (rather than being cut off).
     public private(set) var isComplete = false
     /// The user objects observer closures were found to capture, by id.
@@ -160,7 +167,7 @@ public struct Trace: Sendable {
     init(data: Data, path: String, detail: Detail, progress: (Double) -> Void = { _ in }) throws(TraceReadError) {
         var trace = Trace(detail: detail)
         var failure: TraceReadError?
-        trace.warnings = data.withUnsafeBytes { bytes in
+        let (warnings, minorVersion) = data.withUnsafeBytes { bytes in
             do {
                 return try EventLogReader.visit(bytes, path: path, progress: progress) { record in
                     trace.eventCount += 1
@@ -169,9 +176,11 @@ public struct Trace: Sendable {
                 }
             } catch {
                 failure = error as? TraceReadError
-                return []
+                return ([], 0)
             }
         }
+        trace.warnings = warnings
+        trace.recordsNodeTraits = minorVersion >= 2
         if let failure { throw failure }
         trace.heap.index()
         trace.deriveWhatObjectsHold()
@@ -192,7 +201,7 @@ public struct Trace: Sendable {
         var kept: Set<NodeID> = []
         for record in records where record.thread == thread {
             switch record.event {
-            case .node(let id, _, _, _, _), .subscribe(_, let id, _, _): kept.insert(id)
+            case .node(let id, _, _, _, _, _), .subscribe(_, let id, _, _): kept.insert(id)
             default: break
             }
         }
@@ -209,7 +218,7 @@ public struct Trace: Sendable {
         copy.objects = objects.filter { keptObjects.contains($0.key) }
         copy.records = records.filter { record in
             switch record.event {
-            case .node(let id, _, _, _, _), .nodeNamed(let id, _), .edge(_, let id), .violation(let id, _, _, _),
+            case .node(let id, _, _, _, _, _), .nodeNamed(let id, _), .edge(_, let id), .violation(let id, _, _, _),
                 .alive(.node(let id), _, _):
                 copy.nodes[id] != nil
             case .object(let id, _, _), .alive(.object(let id), _, _), .holds(let id, _):
@@ -279,8 +288,10 @@ public struct Trace: Sendable {
     private mutating func apply(_ event: TraceEvent) {
         if let id = event.subscription, ended.contains(id) { return }
         switch event {
-        case .node(let id, let kind, let name, let site, let parents):
-            nodes[id] = Node(id: id, kind: kind, name: name, userName: nil, site: site, parents: parents, retainCountAtEnd: nil, terminatedAtEnd: nil)
+        case .node(let id, let kind, let name, let site, let parents, let traits):
+            nodes[id] = Node(
+                id: id, kind: kind, name: name, traits: traits, userName: nil, site: site, parents: parents,
+                retainCountAtEnd: nil, terminatedAtEnd: nil)
         case .nodeNamed(let id, let name):
             nodes[id]?.userName = name
         case .edge(let edge, let id):
@@ -289,7 +300,7 @@ public struct Trace: Sendable {
             subscriptions[id] = Subscription(id: id, node: node, parent: parent, site: site)
             let root = parent.map { roots[$0] ?? $0 } ?? id
             roots[id] = root
-            if nodes[node]?.name == "createSignal" { rootSubscriptions[node, default: []].insert(root) }
+            if nodes[node]?.traits.contains(.cold) == true { rootSubscriptions[node, default: []].insert(root) }
         case .observerStored(let id, let handlers):
             subscriptions[id]?.holdsObserver = true
             subscriptions[id]?.handlers = handlers

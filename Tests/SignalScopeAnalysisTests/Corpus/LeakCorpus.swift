@@ -143,6 +143,8 @@ enum LeakCorpus {
         ("object kept alive by a live subscription", keptAlive),
         ("two properties observing each other", propertyCycle),
         ("cold signal subscribed twice", coldTwice),
+        ("defer subscribed twice", deferTwice),
+        ("interval subscribed twice", intervalTwice),
         ("error with no handler", errorWithoutHandler),
         ("event after completed", eventAfterCompleted),
         ("two properties observing each other weakly", propertyCycleBrokenWeakly),
@@ -281,6 +283,30 @@ enum LeakCorpus {
             request.subscribeNext { _ in }
         }
         return CorpusOutcome(trace: trace, expected: [Expected(rule: .repeatedColdSubscription, line: start + 2)])
+    }
+
+    /// `defer` runs its factory for every subscription, as a creation block does.
+    static func deferTwice() -> CorpusOutcome {
+        let start = #line
+        let trace = SignalScope.record {
+            let request = Signal.defer { Signal.just(1) }
+            request.subscribeNext { _ in }
+            request.subscribeNext { _ in }
+        }
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .repeatedColdSubscription, line: start + 2)])
+    }
+
+    /// Each subscription to `interval` starts a timer of its own.
+    static func intervalTwice() -> CorpusOutcome {
+        let start = #line
+        let scheduler = TestScheduler()
+        let trace = SignalScope.record {
+            let ticks = Signal.interval(1, on: scheduler)
+            ticks.take(2).subscribeNext { _ in }
+            ticks.take(2).subscribeNext { _ in }
+            scheduler.advance(by: 3)
+        }
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .repeatedColdSubscription, line: start + 3)])
     }
 
     static func errorWithoutHandler() -> CorpusOutcome {

@@ -29,7 +29,7 @@ struct AccumulateTests {
         let product = TestObserver(source.signal.aggregate(1) { $0 * $1 }, clock: scheduler)
         scheduler.run()
         #expect(product.recorded == [.next(3, 6), .completed(3)])
-        #expect(TestObserver(Signal<Int>.empty.aggregate(7) { $0 + $1 }).recordedEvents == [.next(7), .completed])
+        #expect(TestObserver(Signal<Int>.empty().aggregate(7) { $0 + $1 }).recordedEvents == [.next(7), .completed])
         #expect(TestObserver(Signal<Int>.error(TestError()).aggregate(7) { $0 + $1 }).recordedEvents == [
             .error("TestError(1)")
         ])
@@ -42,6 +42,6 @@ struct AccumulateTests {
         let observer = TestObserver(source.signal.collect(), clock: scheduler)
         scheduler.run()
         #expect(observer.recorded == [.next(3, ["a", "b"]), .completed(3)])
-        #expect(TestObserver(Signal<Int>.empty.collect()).recordedEvents == [.next([]), .completed])
+        #expect(TestObserver(Signal<Int>.empty().collect()).recordedEvents == [.next([]), .completed])
     }
 }

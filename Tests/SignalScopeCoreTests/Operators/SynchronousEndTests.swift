@@ -94,7 +94,7 @@ struct SynchronousEndTests {
     func takeUntilDoesNotStart() {
         let source = Counter()
         let completions = Counter()
-        Self.counted(source, [.next(1)]).takeUntil(Signal<Void>.empty).subscribe(completed: { completions.increment() })
+        Self.counted(source, [.next(1)]).takeUntil(Signal<Void>.empty()).subscribe(completed: { completions.increment() })
         Self.counted(source, [.next(1)]).takeUntil(Signal.just(())).subscribe()
         #expect(source.count == 0)
         #expect(completions.count == 1)
@@ -115,7 +115,7 @@ struct SynchronousEndTests {
         // The recovery fails at once; the source's remaining synchronous work must go nowhere.
         Self.failure.catch { _ in Self.failure }.concat(Self.counted(later)).subscribe()
         Self.failure.catchTo(Self.failure).concat(Self.counted(later)).subscribe()
-        Signal<Int>.empty.then { Self.failure }.concat(Self.counted(later)).subscribe()
+        Signal<Int>.empty().then { Self.failure }.concat(Self.counted(later)).subscribe()
         #expect(later.count == 0)
     }
 
