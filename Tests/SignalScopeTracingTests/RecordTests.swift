@@ -58,12 +58,14 @@ struct RecordTests {
     @Test("Terminal events, errors and violations are recorded; values are off by default")
     func terminalsAndViolations() throws {
         var subject: Subject<String>!
+        var lateLine = 0
         let trace = SignalScope.record {
             subject = Subject<String>()
             subject.subscribe()
             subject.sendNext("secret")
             subject.sendError(NSError(domain: "Network", code: 7))
             subject.sendNext("late")
+            lateLine = #line - 1
         }
         let subscription = try #require(trace.subscriptions.values.first { $0.node == subject.id })
         #expect(subscription.values == [nil], "values are not recorded unless asked for")
@@ -72,10 +74,10 @@ struct RecordTests {
             return
         }
         #expect(description.contains("Network"))
-        let violation = try #require(trace.records.lazy.compactMap { record -> (NodeID, String)? in
-            if case .violation(let node, nil, .next, let stack) = record.event { (node, stack) } else { nil }
-        }.first { $0.0 == subject.id })
-        #expect(violation.1.split(separator: "\n").count >= 3, "the call stack of the late send: \(violation.1)")
+        let violation = try #require(trace.violations.first { $0.node == subject.id && $0.event == .next })
+        #expect(violation.site?.file == "SignalScopeTracingTests/RecordTests.swift")
+        #expect(violation.site?.line == lateLine)
+        #expect(violation.stack.split(separator: "\n").first?.contains("RecordTests.swift:\(lateLine))") == true, "\(violation.stack)")
     }
 
     @Test("Value summaries are cut to 80 characters")

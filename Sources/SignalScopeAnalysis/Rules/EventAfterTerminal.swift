@@ -1,6 +1,7 @@
 import SignalScopeTracing
 
-/// Something was sent after a terminal event; the runtime dropped it.
+/// Something was sent after a terminal event; the runtime dropped it. The finding points at
+/// the line of user code that sent it, and its path lists the user frames of that send.
 struct EventAfterTerminal: Analyzer {
     static let rule = RuleID.eventAfterTerminal
 
@@ -11,8 +12,8 @@ struct EventAfterTerminal: Analyzer {
             return Finding(
                 rule: Self.rule, severity: .warning,
                 message: "\(violation.event.rawValue) was sent to \(model.nodeLabel(node)) after its terminal event and dropped",
-                location: model.trace.nodes[node]?.site ?? LeakModel.unknownSite,
-                path: ["sent to \(target)"] + violation.stack.split(separator: "\n").prefix(8).map { "at \($0)" },
+                location: violation.site ?? model.trace.nodes[node]?.site ?? LeakModel.unknownSite,
+                path: ["sent to \(target)"] + violation.stack.split(separator: "\n").map { "at \($0)" },
                 hint: "send nothing after completed or error; check for a second completion path",
                 entities: [.node(node)] + (violation.subscription.map { [.subscription($0)] } ?? []))
         }

@@ -51,9 +51,10 @@ public enum JSONLinesExporter {
             return fields
         case .error(let id, let description): return ["subscription": id.description, "error": description]
         case .disposed(let id, let cause): return ["subscription": id.description, "cause": String(describing: cause)]
-        case .violation(let node, let subscription, let kind, let stack):
+        case .violation(let node, let subscription, let kind, let sent, let stack):
             var fields: [String: Any] = ["node": node.description, "dropped": kind.rawValue, "stack": stack]
             if let subscription { fields["subscription"] = subscription.description }
+            if let sent { fields["site"] = site(sent) }
             return fields
         case .end(let count): return ["records": count]
         case .object(let id, let address, let typeName):

@@ -265,9 +265,11 @@ struct EventLogReader {
         case .violation:
             guard available >= 24, let event = DroppedEvent.Kind(code: bytes[p + 16]) else { return nil }
             let target = u64(p + 8)
+            // Before 1.2 the record ends with the stack; a line of 0 means no user frame.
+            let sent = available >= 36 && u32(p + 32) != 0 ? site(file: p + 24, function: p + 28, line: p + 32) : nil
             return .violation(
                 node: NodeID(rawValue: u64(p)), subscription: target == 0 ? nil : SubscriptionID(rawValue: target),
-                event: event, stack: string(p + 20))
+                event: event, site: sent, stack: string(p + 20))
         case .end:
             guard available >= 8 else { return nil }
             return .end(recordCount: u64(p))

@@ -87,7 +87,7 @@ public enum TraceEvent: Sendable, Hashable {
     /// `stack` is the call stack of the send that came too late, innermost first, one frame
     /// a line (`image(+offset)` where the binary exports no symbols: symbolicate with
     /// `addr2line`); its first frames are SignalScope's own.
-    case violation(node: NodeID, subscription: SubscriptionID?, event: DroppedEvent.Kind, stack: String)
+    case violation(node: NodeID, subscription: SubscriptionID?, event: DroppedEvent.Kind, site: TraceSite?, stack: String)
     /// The recording stopped cleanly after `recordCount` records.
     case end(recordCount: UInt64)
     /// A user object first found captured by an observer closure.
@@ -120,7 +120,7 @@ public enum TraceEvent: Sendable, Hashable {
             .error(let id, _), .completed(let id), .disposed(let id, _), .capture(let id, _, _),
             .alive(.subscription(let id), _, _):
             id
-        case .violation(_, let id, _, _): id
+        case .violation(_, let id, _, _, _): id
         case .node, .nodeNamed, .edge, .end, .object, .snapshot, .alive, .holds, .heapObject, .reference: nil
         }
     }

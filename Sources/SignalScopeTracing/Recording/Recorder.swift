@@ -206,14 +206,20 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     func eventDropped(_ violation: DroppedEvent) {
         guard isActive.load(ordering: .relaxed) else { return }
-        // A violation is rare and its site is what the user needs, so this path may format:
-        // the call stack, innermost first, without the frame of this lookup itself.
-        let stack = string(Thread.callStackSymbols.dropFirst().prefix(16).joined(separator: "\n"))
-        append(.violation, payload: 24) { payload in
+        // A violation is rare and its site is what the user needs, so this path may
+        // symbolicate: the user's frames of the send, innermost first.
+        let sent = SendStack.capture()
+        let stack = string(sent.frames.joined(separator: "\n"))
+        let file = sent.site.map { string($0.file) } ?? 0
+        let function = sent.site.map { string($0.function) } ?? 0
+        append(.violation, payload: 36) { payload in
             payload.storeBytes(of: violation.node.rawValue.littleEndian, as: UInt64.self)
             payload.storeBytes(of: (violation.subscription?.rawValue ?? 0).littleEndian, toByteOffset: 8, as: UInt64.self)
             payload.storeBytes(of: violation.kind.code, toByteOffset: 16, as: UInt8.self)
             payload.storeBytes(of: stack.littleEndian, toByteOffset: 20, as: UInt32.self)
+            payload.storeBytes(of: file.littleEndian, toByteOffset: 24, as: UInt32.self)
+            payload.storeBytes(of: function.littleEndian, toByteOffset: 28, as: UInt32.self)
+            payload.storeBytes(of: UInt32(truncatingIfNeeded: sent.site?.line ?? 0).littleEndian, toByteOffset: 32, as: UInt32.self)
         }
     }
 

@@ -104,7 +104,11 @@ public struct Trace: Sendable {
         public let subscription: SubscriptionID?
         /// Which event was dropped.
         public let event: DroppedEvent.Kind
-        /// The call stack that sent it, innermost frame first.
+        /// The line of user code that sent it, when the stack had a user frame with a source
+        /// location.
+        public let site: TraceSite?
+        /// The user frames of the call stack that sent it, innermost first, one
+        /// `function (path:line)` a line.
         public let stack: String
     }
 
@@ -218,7 +222,7 @@ public struct Trace: Sendable {
         copy.objects = objects.filter { keptObjects.contains($0.key) }
         copy.records = records.filter { record in
             switch record.event {
-            case .node(let id, _, _, _, _, _), .nodeNamed(let id, _), .edge(_, let id), .violation(let id, _, _, _),
+            case .node(let id, _, _, _, _, _), .nodeNamed(let id, _), .edge(_, let id), .violation(let id, _, _, _, _),
                 .alive(.node(let id), _, _):
                 copy.nodes[id] != nil
             case .object(let id, _, _), .alive(.object(let id), _, _), .holds(let id, _):
@@ -351,9 +355,9 @@ public struct Trace: Sendable {
             objects[id]?.retainCountAtEnd = count
         case .holds(let object, let target):
             objects[object]?.holds.append(target)
-        case .violation(let node, let subscription, let kind, let stack):
+        case .violation(let node, let subscription, let kind, let site, let stack):
             if violations.count < Self.violationLimit {
-                violations.append(Violation(node: node, subscription: subscription, event: kind, stack: stack))
+                violations.append(Violation(node: node, subscription: subscription, event: kind, site: site, stack: stack))
             }
         case .end:
             isComplete = true

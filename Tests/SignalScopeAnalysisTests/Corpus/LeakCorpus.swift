@@ -324,7 +324,7 @@ enum LeakCorpus {
             done.sendCompleted()
             done.sendNext(1)
         }
-        return CorpusOutcome(trace: trace, expected: [Expected(rule: .eventAfterTerminal, line: start + 2)])
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .eventAfterTerminal, line: start + 4)])
     }
 
     static func propertyCycleBrokenWeakly() -> CorpusOutcome {

@@ -1,0 +1,108 @@
+import Foundation
+import Runtime
+import SignalScopeCore
+import Synchronization
+
+/// Where user code sent an event that broke the grammar: the call stack of the send,
+/// symbolicated by the toolchain's `Runtime` module (file, line, function), without
+/// SignalScope's own frames or frames that have no written source (the system's, the
+/// standard library's, macro expansions), paths relative to the project; the innermost
+/// frame is the site.
+///
+/// Capturing and symbolicating costs milliseconds, which only a violation, rare and exactly
+/// what the user needs located, is worth.
+struct SendStack {
+    /// The innermost user frame: the line that sent the event.
+    let site: TraceSite?
+    /// Up to `limit` user frames, innermost first, one `function (path:line)` each.
+    let frames: [String]
+
+    static let limit = 8
+
+    /// The stack of the calling thread, now.
+    static func capture() -> SendStack {
+        guard let backtrace = try? Backtrace.capture(limit: 128), let symbolicated = backtrace.symbolicated() else {
+            return SendStack(site: nil, frames: [])
+        }
+        var site: TraceSite?
+        var frames: [String] = []
+        for frame in symbolicated.frames where frames.count < limit {
+            guard let symbol = frame.symbol, let location = symbol.sourceLocation, !frame.isSwiftThunk, !frame.isSystem,
+                !isLibrary(symbol.rawName), isWritten(location.path)
+            else { continue }
+            let path = ProjectPaths.relative(location.path)
+            if site == nil {
+                // Sites are `#fileID`s everywhere else in a trace, so that reports resolve
+                // and baselines match them alike.
+                let file = module(ofMangled: symbol.rawName).map { "\($0)/\((path as NSString).lastPathComponent)" } ?? path
+                site = TraceSite(file: file, line: location.line, function: symbol.name)
+            }
+            frames.append("\(symbol.name) (\(path):\(location.line))")
+        }
+        return SendStack(site: site, frames: frames)
+    }
+
+    /// The mangled-name prefixes of SignalScope's own modules, whose frames the user did not
+    /// write: `$s` and the module's name, prefixed by its length. Read from the types
+    /// themselves, so renaming a module cannot leave this stale.
+    private static let libraryPrefixes: [String] = [
+        String(reflecting: Subscriber<Int>.self), String(reflecting: Recorder.self),
+    ].map { qualified in
+        let module = qualified.prefix { $0 != "." }
+        return "$s\(module.utf8.count)\(module)"
+    }
+
+    private static func isLibrary(_ mangledName: String) -> Bool {
+        libraryPrefixes.contains { mangledName.hasPrefix($0) }
+    }
+
+    /// Whether a frame's file is one somebody wrote: not `<compiler-generated>`, nor a macro
+    /// expansion the compiler wrote out (`@__swiftmacro_...`, under a temporary folder).
+    private static func isWritten(_ path: String) -> Bool {
+        !path.hasPrefix("<") && !(path as NSString).lastPathComponent.hasPrefix("@__swiftmacro_")
+    }
+
+    /// The module a Swift symbol belongs to: `$s`, then the module's name prefixed by its
+    /// length (`$s10MyAppTests...` is in `MyAppTests`).
+    private static func module(ofMangled name: String) -> String? {
+        guard name.hasPrefix("$s") else { return nil }
+        let rest = name.dropFirst(2)
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }
+        guard let length = Int(digits), length > 0 else { return nil }
+        let module = rest.dropFirst(digits.count).prefix(length)
+        return module.count == length ? String(module) : nil
+    }
+}
+
+/// Makes source paths relative to the project that holds them: the nearest folder above
+/// the file with a `Package.swift` or a `.git`, else the current directory.
+enum ProjectPaths {
+    private static let roots = Mutex<[String: String?]>([:])
+
+    /// `path` relative to its project, or `path` itself when no project holds it.
+    static func relative(_ path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let root: String?
+        if let known = roots.withLock({ $0[folder] }) {
+            root = known
+        } else {
+            root = projectRoot(above: folder)
+            roots.withLock { $0[folder] = .some(root) }
+        }
+        let base = root ?? FileManager.default.currentDirectoryPath
+        let prefix = base.hasSuffix("/") ? base : base + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    private static func projectRoot(above folder: String) -> String? {
+        var current = folder
+        while !current.isEmpty, current != "/" {
+            for marker in ["Package.swift", ".git"]
+            where FileManager.default.fileExists(atPath: (current as NSString).appendingPathComponent(marker)) {
+                return current
+            }
+            current = (current as NSString).deletingLastPathComponent
+        }
+        return nil
+    }
+}
