@@ -28,7 +28,9 @@ public final class MulticastConnection<Value>: @unchecked Sendable {
     @discardableResult
     public func connect() -> Disposable {
         if !hasConnected.exchange(true, ordering: .acquiringAndReleasing) {
-            connection.inner = source.subscribe(subject, file: site.fileID, line: site.line, function: site.function)
+            // The connection holds the subscription before the source starts sending, so
+            // disposing it from a synchronous event stops the source at once (rule O38).
+            source.subscribe(subject, site: site, hold: { [connection] in connection.inner = $0 })
         }
         return connection
     }
@@ -43,14 +45,16 @@ public final class MulticastConnection<Value>: @unchecked Sendable {
         let subscribers = Atomic<Int>(0)
         return Signal(operator: "autoconnect", parents: [subject.dataEdge], site: site) { subscriber in
             subscribers.add(1, ordering: .relaxed)
-            let subscription = self.subject.forwardAll(to: subscriber, site: site)
-            let connection = self.connect()
-            return Disposable {
-                subscription.dispose()
+            // Held before connecting: a subscriber that ends during the connection's
+            // synchronous events disconnects the source at once (rule O38).
+            subscriber.add(Disposable {
                 if subscribers.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
-                    connection.dispose()
+                    self.connection.dispose()
                 }
-            }
+            })
+            self.subject.forwardAll(to: subscriber, site: site)
+            self.connect()
+            return nil
         }
     }
 }

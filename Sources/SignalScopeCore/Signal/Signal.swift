@@ -163,12 +163,24 @@ extension Signal {
         _ target: Target,
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) -> Disposable {
+        subscribe(target, site: SourceLocation(fileID: file, line: line, function: function))
+    }
+
+    /// Forwards every event into `target`; `hold` also receives the subscription's
+    /// disposable before the first event, for an owner besides `target`.
+    @discardableResult
+    func subscribe<Target: SubscriberProtocol<Value>>(
+        _ target: Target, site: SourceLocation, hold: (Disposable) -> Void = { _ in }
+    ) -> Disposable {
         subscribe(
             Observer(
                 next: { target.sendNext($0) },
                 error: { target.sendError($0) },
                 completed: { target.sendCompleted() }),
-            site: SourceLocation(fileID: file, line: line, function: function),
-            prepare: { target.didSubscribe(with: $0.disposable) })
+            site: site,
+            prepare: { subscription in
+                hold(subscription.disposable)
+                target.didSubscribe(with: subscription.disposable)
+            })
     }
 }
