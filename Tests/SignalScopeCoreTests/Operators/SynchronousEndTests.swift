@@ -119,6 +119,19 @@ struct SynchronousEndTests {
         #expect(later.count == 0)
     }
 
+    @Test("O38: Signal.if subscribes no branch when its condition failed while being subscribed, and defer calls no factory for a result that ended first")
+    func conditionalAndDeferredStop() {
+        let branches = Counter(), factories = Counter()
+        Signal<Int>.if(Signal<Bool>.error(TestError()), then: Self.counted(branches), else: Self.counted(branches)).subscribe()
+        Signal<Int>.defer {
+            factories.increment()
+            return Self.counted(branches)
+        }
+        .takeUntil(Signal<Void>.empty()).subscribe()
+        #expect(branches.count == 0)
+        #expect(factories.count == 0)
+    }
+
     @Test("O38: retry subscribes no more once the result has ended during an attempt")
     func retryStops() {
         let attempts = Counter()
@@ -136,17 +149,7 @@ struct SynchronousEndTests {
     /// with that value must end the subscription to the source before the source's creation
     /// block sends anything more.
     static let passThrough: [OperatorContractTests.Case] = OperatorContractTests.operators.filter {
-        ![
-            // They hold values back (until completion, a delay, a scheduler, the next value).
-            "takeLast(_:)", "aggregate(_:_:)", "collect()", "delay(_:on:)", "throttle(_:on:)", "deliver(on:)",
-            "subscribe(on:)", "then(_:)", "ignoreValues()", "skip(_:)", "skipWhile(_:)",
-            // Their values come from inner signals on the test scheduler.
-            "concat()", "flattenMap(_:)", "flatten()", "switchToLatest()",
-            // A row needs a value from an input subscribed after this source.
-            "zip(with:)", "static zip(_:_:)", "static zip(_:)", "static combineLatest(_:_:)", "static combineLatest(_:)",
-            // The branch is chosen by a condition subscribed first.
-            "static if(_:then:else:)",
-        ].contains($0.name)
+        !OperatorRegistry.holdsFirstValueBack.contains($0.name)
     }
 
     @Test("O38: the source's subscription has ended as soon as the result ends, while the source is still sending",
