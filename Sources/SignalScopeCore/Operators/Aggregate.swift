@@ -18,13 +18,14 @@ extension Signal {
     ) -> Signal<Result> {
         Signal<Result>(operator: name, parents: [dataEdge], site: site, keeping: closures) { subscriber in
             var result = initial
-            return self.forward(
+            self.forward(
                 to: subscriber, site: site,
                 next: { fold(&result, $0) },
                 completed: {
                     subscriber.sendNext(result)
                     subscriber.sendCompleted()
                 })
+            return nil
         }
     }
 }

@@ -32,6 +32,7 @@ extension Signal {
                     subscriber.reportEdge(from: recovery.id, kind: .data)
                     subscriber.makingSubscriptions { recovery.forwardAll(to: subscriber, site: site) }
                 })
+            return nil
         }
     }
 }

@@ -11,7 +11,8 @@ extension Signal {
             didSubscribe: { subscriber in
                 let signal = make()
                 subscriber.reportEdge(from: signal.id, kind: .data)
-                return signal.forwardAll(to: subscriber, site: site)
+                signal.forwardAll(to: subscriber, site: site)
+                return nil
             },
             keeping: [KeptClosure(.factory, site, make)])
     }

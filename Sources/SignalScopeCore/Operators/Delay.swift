@@ -12,10 +12,11 @@ extension Signal {
         return Signal(operator: "delay", parents: [dataEdge], site: site) { subscriber in
             let actions = ScheduledActions()
             subscriber.add(actions.pending)
-            return self.forward(
+            self.forward(
                 to: subscriber, site: site,
                 next: { value in actions.schedule(on: scheduler, after: interval) { subscriber.sendNext(value) } },
                 completed: { actions.schedule(on: scheduler, after: interval) { subscriber.sendCompleted() } })
+            return nil
         }
     }
 }

@@ -9,11 +9,12 @@ extension Signal {
         return Signal(operator: "deliverOn", parents: [dataEdge], site: site) { subscriber in
             let actions = ScheduledActions()
             subscriber.add(actions.pending)
-            return self.forward(
+            self.forward(
                 to: subscriber, site: site,
                 next: { value in actions.schedule(on: scheduler) { subscriber.sendNext(value) } },
                 error: { error in actions.schedule(on: scheduler) { subscriber.sendError(error) } },
                 completed: { actions.schedule(on: scheduler) { subscriber.sendCompleted() } })
+            return nil
         }
     }
 }

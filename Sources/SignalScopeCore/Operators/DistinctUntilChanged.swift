@@ -6,11 +6,12 @@ extension Signal where Value: Equatable {
         let site = SourceLocation(file, line, function)
         return Signal(operator: "distinctUntilChanged", parents: [dataEdge], site: site) { subscriber in
             var previous: Value?
-            return self.forward(to: subscriber, site: site) { value in
+            self.forward(to: subscriber, site: site) { value in
                 guard value != previous else { return }
                 previous = value
                 subscriber.sendNext(value)
             }
+            return nil
         }
     }
 }

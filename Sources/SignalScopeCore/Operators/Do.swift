@@ -47,6 +47,7 @@ extension Signal {
                     completed?()
                     subscriber.sendCompleted()
                 })
+            return nil
         }
     }
 

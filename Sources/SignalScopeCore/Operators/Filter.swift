@@ -20,6 +20,7 @@ extension Signal {
         Signal(operator: name, parents: [dataEdge], site: site, keeping: [KeptClosure(.predicate, site, isIncluded)]) {
             subscriber in
             self.forward(to: subscriber, site: site) { if isIncluded($0) { subscriber.sendNext($0) } }
+            return nil
         }
     }
 }

@@ -11,10 +11,11 @@ extension Signal {
             operator: "if", parents: [condition.controlEdge, trueSignal.dataEdge, falseSignal.dataEdge], site: site
         ) { subscriber in
             let coordinator = SwitchCoordinator(downstream: subscriber, site: site)
-            return condition.forward(
+            condition.forward(
                 to: subscriber, site: site,
                 next: { coordinator.switchTo($0 ? trueSignal : falseSignal, reportEdge: false) },
                 completed: { coordinator.outerCompleted() })
+            return nil
         }
     }
 }

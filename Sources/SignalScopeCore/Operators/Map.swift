@@ -23,6 +23,7 @@ extension Signal {
         Signal<Output>(operator: name, parents: [dataEdge], site: site, keeping: [KeptClosure(.transform, site, transform)]) {
             subscriber in
             self.forward(to: subscriber, site: site) { subscriber.sendNext(transform($0)) }
+            return nil
         }
     }
 }

@@ -17,6 +17,7 @@ extension Signal {
                     subscriber.sendNext(.completed)
                     subscriber.sendCompleted()
                 })
+            return nil
         }
     }
 }
@@ -41,6 +42,7 @@ extension Signal where Value: EventConvertible {
         let site = SourceLocation(file, line, function)
         return Signal<Value.EventValue>(operator: "dematerialize", parents: [dataEdge], site: site) { subscriber in
             self.forward(to: subscriber, site: site) { subscriber.send($0.event) }
+            return nil
         }
     }
 }

@@ -104,10 +104,11 @@ extension Signal {
         Signal<Output>(operator: name, parents: [dataEdge], site: site, keeping: [KeptClosure(.transform, site, transform)]) {
             subscriber in
             let coordinator = MergeCoordinator(downstream: subscriber, maxConcurrent: maxConcurrent, site: site)
-            return self.forward(
+            self.forward(
                 to: subscriber, site: site,
                 next: { coordinator.add(transform($0)) },
                 completed: { coordinator.outerCompleted() })
+            return nil
         }
     }
 

@@ -24,14 +24,15 @@ extension Signal {
     /// Subscribes on behalf of an operator whose downstream subscriber is `downstream`,
     /// which holds the subscription from before this signal starts sending (see
     /// ``subscribe(_:site:owner:hold:)``): `next` is the operator's own, and errors and
-    /// completion pass straight through unless the operator handles them itself.
-    @discardableResult
+    /// completion pass straight through unless the operator handles them itself. Returns
+    /// nothing: the downstream already holds the subscription, so an operator's creation
+    /// block returns only resources of its own.
     func forward<Output>(
         to downstream: Subscriber<Output>, site: SourceLocation,
         next: @escaping (Value) -> Void,
         error: ((any Error) -> Void)? = nil,
         completed: (() -> Void)? = nil
-    ) -> Disposable {
+    ) {
         subscribe(
             Observer(
                 next: next,
@@ -42,8 +43,7 @@ extension Signal {
 
     /// Forwards every event of this signal to `subscriber`, which holds the subscription
     /// from before this signal starts sending.
-    @discardableResult
-    func forwardAll(to subscriber: Subscriber<Value>, site: SourceLocation) -> Disposable {
+    func forwardAll(to subscriber: Subscriber<Value>, site: SourceLocation) {
         forward(to: subscriber, site: site, next: { subscriber.sendNext($0) })
     }
 }

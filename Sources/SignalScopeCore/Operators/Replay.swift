@@ -23,7 +23,8 @@ extension Signal {
         let connection = replayConnection("replayLazily", capacity: .max, site)
         return Signal(operator: "replayLazily", parents: [connection.signal.dataEdge], site: site) { subscriber in
             connection.connect()
-            return connection.signal.forwardAll(to: subscriber, site: site)
+            connection.signal.forwardAll(to: subscriber, site: site)
+            return nil
         }
     }
 

@@ -11,10 +11,11 @@ extension Signal {
         return Signal<Result>(operator: "scan", parents: [dataEdge], site: site, keeping: [KeptClosure(.reducer, site, reduce)]) {
             subscriber in
             var running = initial
-            return self.forward(to: subscriber, site: site) { value in
+            self.forward(to: subscriber, site: site) { value in
                 running = reduce(running, value)
                 subscriber.sendNext(running)
             }
+            return nil
         }
     }
 }

@@ -8,13 +8,14 @@ extension Signal {
         let site = SourceLocation(file, line, function)
         return Signal(operator: "skip", parents: [dataEdge], site: site) { subscriber in
             var skipped = 0
-            return self.forward(to: subscriber, site: site) { value in
+            self.forward(to: subscriber, site: site) { value in
                 if skipped < count {
                     skipped += 1
                 } else {
                     subscriber.sendNext(value)
                 }
             }
+            return nil
         }
     }
 }

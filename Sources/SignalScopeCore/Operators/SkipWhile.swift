@@ -9,10 +9,11 @@ extension Signal {
         return Signal(operator: "skipWhile", parents: [dataEdge], site: site, keeping: [KeptClosure(.predicate, site, predicate)]) {
             subscriber in
             var skipping = true
-            return self.forward(to: subscriber, site: site) { value in
+            self.forward(to: subscriber, site: site) { value in
                 if skipping { skipping = predicate(value) }
                 if !skipping { subscriber.sendNext(value) }
             }
+            return nil
         }
     }
 }

@@ -7,7 +7,8 @@ extension Signal {
         let site = SourceLocation(file, line, function)
         return Signal(operator: "startWith", parents: [dataEdge], site: site) { subscriber in
             subscriber.sendNext(value)
-            return self.forwardAll(to: subscriber, site: site)
+            self.forwardAll(to: subscriber, site: site)
+            return nil
         }
     }
 }

@@ -79,10 +79,11 @@ extension Signal where Value: SignalProtocol {
         let site = SourceLocation(file, line, function)
         return Signal<Value.Element>(operator: "switchToLatest", parents: [controlEdge], site: site) { subscriber in
             let coordinator = SwitchCoordinator(downstream: subscriber, site: site)
-            return self.forward(
+            self.forward(
                 to: subscriber, site: site,
                 next: { coordinator.switchTo($0.asSignal) },
                 completed: { coordinator.outerCompleted() })
+            return nil
         }
     }
 }

@@ -13,11 +13,12 @@ extension Signal {
                 return nil
             }
             var taken = 0  // observer closures never run concurrently (rule C1)
-            return self.forward(to: subscriber, site: site) { value in
+            self.forward(to: subscriber, site: site) { value in
                 taken += 1
                 subscriber.sendNext(value)
                 if taken == count { subscriber.sendCompleted() }
             }
+            return nil
         }
     }
 }

@@ -11,7 +11,7 @@ extension Signal {
         let site = SourceLocation(file, line, function)
         return Signal(operator: "takeLast", parents: [dataEdge], site: site) { subscriber in
             var last = Deque<Value>()
-            return self.forward(
+            self.forward(
                 to: subscriber, site: site,
                 next: { value in
                     guard count > 0 else { return }
@@ -22,6 +22,7 @@ extension Signal {
                     for value in last { subscriber.sendNext(value) }
                     subscriber.sendCompleted()
                 })
+            return nil
         }
     }
 }

@@ -17,7 +17,8 @@ extension Signal {
                 next: { _ in subscriber.sendCompleted() },
                 error: { _ in },
                 completed: { subscriber.sendCompleted() })
-            return self.forwardAll(to: subscriber, site: site)
+            self.forwardAll(to: subscriber, site: site)
+            return nil
         }
     }
 }

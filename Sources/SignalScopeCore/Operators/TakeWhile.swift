@@ -16,6 +16,7 @@ extension Signal {
                     subscriber.sendCompleted()
                 }
             }
+            return nil
         }
     }
 }

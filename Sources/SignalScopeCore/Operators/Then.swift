@@ -16,6 +16,7 @@ extension Signal {
                     subscriber.reportEdge(from: following.id, kind: .data)
                     subscriber.makingSubscriptions { following.forwardAll(to: subscriber, site: site) }
                 })
+            return nil
         }
     }
 }

@@ -18,7 +18,7 @@ extension Signal {
             let takeWaiting: (Int?) -> Value? = { generation in
                 waiting.withLock { $0.take(generation: generation) } as! Value?
             }
-            return self.forward(
+            self.forward(
                 to: subscriber, site: site,
                 next: { value in
                     let generation = waiting.withLock { $0.hold(value) }
@@ -35,6 +35,7 @@ extension Signal {
                     if let value = takeWaiting(nil) { subscriber.sendNext(value) }
                     subscriber.sendCompleted()
                 })
+            return nil
         }
     }
 }

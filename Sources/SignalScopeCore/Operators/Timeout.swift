@@ -26,7 +26,8 @@ extension Signal {
             subscriber.add(scheduler.schedule(after: scheduler.now.addingTimeInterval(interval)) {
                 subscriber.sendError(SignalError.timedOut)
             })
-            return self.forwardAll(to: subscriber, site: site)
+            self.forwardAll(to: subscriber, site: site)
+            return nil
         }
     }
 }
