@@ -29,7 +29,7 @@ extension Signal {
                     next: { next(index, $0) },
                     error: { subscriber.sendError($0) },
                     completed: { completed(index) }),
-                site, subscriber.disposable, subscriber.add)
+                site, subscriber.disposable, { subscriber.add($0) })
         }
     }
 }

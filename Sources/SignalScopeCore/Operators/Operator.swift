@@ -38,7 +38,7 @@ extension Signal {
                 next: next,
                 error: error ?? { downstream.sendError($0) },
                 completed: completed ?? { downstream.sendCompleted() }),
-            site: site, owner: downstream.disposable, hold: downstream.add)
+            site: site, owner: downstream.disposable, hold: { downstream.add($0) })
     }
 
     /// Forwards every event of this signal to `subscriber`, which holds the subscription
