@@ -54,3 +54,10 @@ for attempt in ["first visit", "second visit"] {
         completed: { done.signal() })
     done.wait()
 }
+
+// An app's main queue keeps running; this program exits here. Let the stand-in main queue
+// finish the delivery whose completion we waited for (it releases the subscription right
+// after calling the handler), so the closing snapshot does not catch it half done.
+let drained = DispatchSemaphore(value: 0)
+_ = main.schedule { drained.signal() }
+drained.wait()
