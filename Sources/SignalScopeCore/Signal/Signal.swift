@@ -89,17 +89,16 @@ public class Signal<Value>: @unchecked Sendable {
     /// disposable is `owner`: `hold` gives the new subscription to the owner (or to a
     /// disposable the owner holds) before this signal starts sending, so that the owner
     /// ending, even during this very subscription, ends it and stops its events at once.
-    /// Nothing is subscribed when `owner` has already ended; `owner` is then returned.
+    /// Nothing is subscribed when `owner` has already ended.
     ///
     /// Every operator subscribes through here; this is what makes RAC's checks for
     /// disposal after each synchronous step (`bind:`, `takeUntil:`) hold for all of them.
-    @discardableResult
     func subscribe(
         _ observer: Observer<Value>, site: SourceLocation,
         owner: Disposable, hold: (Disposable) -> Void
-    ) -> Disposable {
-        guard !owner.isDisposed else { return owner }
-        return subscribe(observer, site: site, prepare: { hold($0.disposable) })
+    ) {
+        guard !owner.isDisposed else { return }
+        subscribe(observer, site: site, prepare: { hold($0.disposable) })
     }
 }
 

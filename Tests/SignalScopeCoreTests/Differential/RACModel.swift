@@ -283,8 +283,6 @@ extension ModelSignal where Value == Int {
     func retry(_ count: Int) -> ModelSignal<Int> {
         ModelSignal { subscriber in
             var retries = 0
-            let attempt = ModelDisposable()
-            subscriber.disposable.add(attempt)
             func subscribeOnce() {
                 self.subscribe(
                     owner: subscriber.disposable, next: subscriber.sendNext,
