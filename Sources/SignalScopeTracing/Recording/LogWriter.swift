@@ -116,10 +116,45 @@ final class FileSink: LogSink, @unchecked Sendable {
     private let descriptor: Int32
     let path: String
 
+    /// Opens `path` for a new log, readable by its owner only (a trace may hold values and
+    /// error messages).
+    ///
+    /// It never follows a symbolic link and never truncates a file that is not already an
+    /// event log of this user's: the path often lies in a shared folder such as `/tmp`,
+    /// where someone else could have planted a link to a file worth destroying, and a
+    /// mistyped `-o` must not wipe a source file. An empty file, or a trace of the same
+    /// user with no other hard link, is replaced.
     init(path: String) throws {
         self.path = path
-        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw RecordingError.cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+        // Read and write: an existing file is read to see whether it is a trace.
+        descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let reason = errno == ELOOP ? "it is a symbolic link, which a trace never follows" : String(cString: strerror(errno))
+            throw RecordingError.cannotCreate(path: path, reason: reason)
+        }
+        if let refusal = Self.refusalToReplace(descriptor) {
+            Glibc.close(descriptor)
+            throw RecordingError.cannotCreate(path: path, reason: refusal)
+        }
+    }
+
+    /// Why the file open on `descriptor` must not become the new log, or `nil` after
+    /// emptying it and making it private.
+    private static func refusalToReplace(_ descriptor: Int32) -> String? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return String(cString: strerror(errno)) }
+        guard status.st_mode & S_IFMT == S_IFREG else { return "it is not a regular file" }
+        guard status.st_uid == geteuid() else { return "it belongs to another user" }
+        if status.st_size > 0 {
+            guard status.st_nlink == 1 else { return "it has other hard links, so it is not replaced" }
+            var magic = [UInt8](repeating: 0, count: EventLogFormat.magic.count)
+            guard pread(descriptor, &magic, magic.count, 0) == magic.count, magic == EventLogFormat.magic else {
+                return "it exists and is not a SignalScope trace, so it is not overwritten"
+            }
+            guard ftruncate(descriptor, 0) == 0 else { return String(cString: strerror(errno)) }
+        }
+        guard fchmod(descriptor, 0o600) == 0 else { return String(cString: strerror(errno)) }
+        return nil
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {

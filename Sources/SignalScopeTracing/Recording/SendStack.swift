@@ -75,11 +75,13 @@ struct SendStack {
 }
 
 /// Makes source paths relative to the project that holds them: the nearest folder above
-/// the file with a `Package.swift` or a `.git`, else the current directory.
+/// the file with a `Package.swift` or a `.git`, else the current directory. A path under
+/// neither is cut to its file name: reports are shared (CI artifacts, code scanning) and
+/// must not carry the layout of the machine that ran the program.
 enum ProjectPaths {
     private static let roots = Mutex<[String: String?]>([:])
 
-    /// `path` relative to its project, or `path` itself when no project holds it.
+    /// `path` relative to its project, or its file name when no project holds it.
     static func relative(_ path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent
         let root: String?
@@ -91,7 +93,7 @@ enum ProjectPaths {
         }
         let base = root ?? FileManager.default.currentDirectoryPath
         let prefix = base.hasSuffix("/") ? base : base + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : (path as NSString).lastPathComponent
     }
 
     private static func projectRoot(above folder: String) -> String? {
