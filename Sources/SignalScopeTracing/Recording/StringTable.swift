@@ -4,7 +4,15 @@ import Synchronization
 /// Gives every distinct string of a recording a small id, so records carry 4-byte ids
 /// instead of text. Used when nodes and subscriptions are created, never per event.
 /// Source locations are keyed by their literal's address, which costs no hashing of text.
+///
+/// Text made at run time (`named(_:)` strings, type names, paths) is remembered only up to
+/// ``capacity`` strings, then forgotten all at once: a program that names a signal after
+/// every search query must not grow the recorder for the whole run. A string met again after
+/// that is written again under a new id, which readers accept (an id names one string, a
+/// string may have several ids).
 final class StringTable: Sendable {
+    static let capacity = 4_096
+
     private struct State {
         var ids: [String: UInt32] = [:]
         var literals: [UInt: UInt32] = [:]
@@ -18,6 +26,7 @@ final class StringTable: Sendable {
         state.withLock { state in
             if let id = state.ids[string] { return (id, false) }
             let id = nextID.add(1, ordering: .relaxed).oldValue
+            if state.ids.count >= Self.capacity { state.ids.removeAll() }
             state.ids[string] = id
             return (id, true)
         }
