@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(
             name: "SignalScopeCLITests",
             dependencies: [
-                "signalscope", "PlantedLeaks",
+                "signalscope", "SignalScope", "PlantedLeaks",
                 "ObserveSelfLeak", "SubjectNeverCompleted", "CellReuseLeak", "InfiniteSignalDropped", "ColdSignalTwice",
                 "Countdown", "SearchHints", "UsernameCheck", "TokenRefresh", "ZipRefresh", "LikeCommand", "ViewModelErrors",
                 "CacheThenNetwork", "DelegateSignal",

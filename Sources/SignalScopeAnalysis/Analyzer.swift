@@ -31,6 +31,9 @@ extension Trace {
         var findings: [Finding] = []
         for analyzer in Analyzers.standard { findings += analyzer.analyze(&model) }
         var limitations = heap.limitations
+        if heap.hasSnapshot && !isComplete {
+            limitations.append("the recording was cut off during its closing heap snapshot: objects and references it did not write count as held from outside, so leaks through them are not reported")
+        }
         if !recordsNodeTraits {
             limitations.append("the trace predates format 1.2 and records no node traits, so no node reads as cold, hot or bounding: never-completed-subject and repeated-cold-subscription cannot fire, and leaked-subscription may report a subscription that take or takeUntil bounds (record it again)")
         }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HeapModule
 import SignalScopeCore
 
@@ -10,28 +15,29 @@ import SignalScopeCore
 /// order (each thread appends to its own buffer, which the writer copies out whole), so the
 /// merge holds one cursor per thread: memory grows with the number of runs, not of records.
 struct EventLogReader {
-    private let bytes: UnsafeRawBufferPointer
+    private let source: LogSource
     private let path: String
     private var warnings: [String] = []
     private var minorVersion: UInt16 = 0
 
-    /// Visits every record of `bytes` in sequence order, and returns the warnings and the
+    /// Visits every record of `source` in sequence order, and returns the warnings and the
     /// log's minor format version; `path` names the log in messages. `progress` hears the
     /// fraction of the bytes decoded, at most once per percent.
     static func visit(
-        _ bytes: UnsafeRawBufferPointer, path: String, progress: (Double) -> Void = { _ in },
+        _ source: LogSource, path: String, progress: (Double) -> Void = { _ in },
         _ visit: (TraceRecord) -> Void
     ) throws(TraceReadError) -> (warnings: [String], minorVersion: UInt16) {
-        var reader = EventLogReader(bytes: bytes, path: path)
+        var reader = EventLogReader(source: source, path: path)
         try reader.read(progress: progress, visit)
         return (reader.warnings, reader.minorVersion)
     }
 
-    private init(bytes: UnsafeRawBufferPointer, path: String) {
-        self.bytes = bytes
+    private init(source: LogSource, path: String) {
+        self.source = source
         self.path = path
     }
 
+    /// A record's prefix, and where it is.
     private struct Raw {
         let offset: Int
         let size: Int
@@ -41,22 +47,38 @@ struct EventLogReader {
         let thread: UInt32
         let sequence: UInt64
         let timestamp: UInt64
-        let payload: Range<Int>
+
+        /// The record's bytes in the log.
+        var range: Range<Int> { offset..<(offset + size) }
+
+        /// The prefix of the record whose bytes (`size` of them at least) start `bytes`.
+        init(at offset: Int, prefix bytes: UnsafeRawBufferPointer) {
+            self.offset = offset
+            size = Int(bytes.u32(0))
+            let kind = RecordKind(rawValue: bytes[4])
+            self.kind = kind == .padding ? nil : kind
+            thread = bytes.u32(8)
+            sequence = bytes.u64(16)
+            timestamp = bytes.u64(24)
+        }
     }
 
     private mutating func read(progress: (Double) -> Void, _ visit: (TraceRecord) -> Void) throws(TraceReadError) {
-        guard bytes.count >= EventLogFormat.headerSize, Array(bytes[0..<8]) == EventLogFormat.magic else {
+        var header = LogWindow(chunk: EventLogFormat.headerSize)
+        guard header.load(0..<EventLogFormat.headerSize, from: source),
+            header.withBytes(0..<8, { Array($0) }) == EventLogFormat.magic
+        else {
             throw .notAnEventLog(path: path)
         }
-        let major = u16(8), minor = u16(10)
+        let (major, minor) = header.withBytes(8..<12) { ($0.u16(0), $0.u16(2)) }
         guard major == EventLogFormat.majorVersion else {
             throw .unsupportedVersion(path: path, major: major, minor: minor)
         }
         minorVersion = minor
         var strings: [UInt32: String] = [:]
         var runs: [Run] = []
-        let tail = scan { raw in
-            if raw.kind == .string, let (id, text) = decodeString(raw) { strings[id] = text }
+        let (tail, end) = scan { raw, bytes in
+            if raw.kind == .string, let (id, text) = Self.decodeString(bytes) { strings[id] = text }
             if let last = runs.last, last.thread == raw.thread, last.end == raw.offset {
                 runs[runs.count - 1].end = raw.offset + raw.size
             } else {
@@ -64,24 +86,27 @@ struct EventLogReader {
             }
         }
         var malformed: [String] = []
-        let step = max(bytes.count / 100, 1)
+        let step = max(end / 100, 1)
         var read = 0
         var nextReport = step
-        let size = Double(bytes.count)
-        merge(runs) { raw in
+        let size = Double(end)
+        let shrunk = merge(runs) { raw, bytes in
             read += raw.size
             if read >= nextReport {
                 progress(Double(read) / size)
                 nextReport = read + step
             }
             guard raw.kind != .string else { return }
-            guard let event = decode(raw, strings: strings) else {
+            guard let event = decode(raw, bytes, strings: strings) else {
                 malformed.append("\(path): record at byte offset \(raw.offset) is malformed and was skipped")
                 return
             }
             visit(TraceRecord(sequence: raw.sequence, timestamp: raw.timestamp, thread: raw.thread, event: event))
         }
         warnings = malformed + (tail.map { [$0] } ?? [])
+        if let shrunk {
+            warnings.append("\(path): the file shrank while it was read (from \(end) bytes to \(shrunk)); the records past that were not read")
+        }
     }
 
     /// A stretch of the file holding records of one thread only.
@@ -102,8 +127,9 @@ struct EventLogReader {
     /// Visits the records of `runs` by sequence number: each thread's runs in file order,
     /// the threads merged. A thread's records are visited in a stretch for as long as they
     /// come before every other thread's next one, so the merge costs something per switch
-    /// between threads, not per record (one thread's log costs nothing).
-    private func merge(_ runs: [Run], _ visit: (Raw) -> Void) {
+    /// between threads, not per record (one thread's log costs nothing). Returns the
+    /// file's new size if it shrank under a run.
+    private func merge(_ runs: [Run], _ visit: (Raw, UnsafeRawBufferPointer) -> Void) -> Int? {
         var indices: [UInt32: Int] = [:]
         var lanes: [Lane] = []
         for run in runs {
@@ -120,7 +146,7 @@ struct EventLogReader {
             let thread = cursor.thread
             var raw = pending[thread]!
             while true {
-                visit(raw)
+                lanes[thread].window.withBytes(raw.range) { visit(raw, $0) }
                 guard let following = lanes[thread].next(in: self) else { break }
                 let resumed = Cursor(sequence: following.sequence, thread: thread)
                 if let other = heap.min, other < resumed {
@@ -131,24 +157,43 @@ struct EventLogReader {
                 raw = following
             }
         }
+        return lanes.contains(where: \.shrunk) ? Self.currentSize(of: source) : nil
     }
 
-    /// One thread's runs, and where its next record is.
+    private static func currentSize(of source: LogSource) -> Int {
+        guard case .file(let descriptor, _) = source else { return source.count }
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+    }
+
+    /// One thread's runs, where its next record is, and a window on the file around it.
     private struct Lane {
         var runs: [Run]
         var run = 0
         var offset: Int
+        var window = LogWindow(chunk: 64 << 10)
+        /// Whether the file ended before a record the first pass read whole.
+        var shrunk = false
 
         init(first: Run) {
             runs = [first]
             offset = first.start
         }
 
-        /// The thread's next record of a known kind, if any.
+        /// The thread's next record of a known kind, if any; its bytes are in `window`.
         mutating func next(in reader: EventLogReader) -> Raw? {
             while run < runs.count {
                 while offset < runs[run].end {
-                    let raw = reader.record(at: offset)
+                    // The first pass checked the prefix; the file may have shrunk since.
+                    guard window.load(offset..<(offset + EventLogFormat.prefixSize), from: reader.source) else {
+                        shrunk = true
+                        return nil
+                    }
+                    let raw = window.withBytes(offset..<(offset + EventLogFormat.prefixSize)) { Raw(at: offset, prefix: $0) }
+                    guard raw.size >= EventLogFormat.prefixSize, window.load(raw.range, from: reader.source) else {
+                        shrunk = true
+                        return nil
+                    }
                     offset += raw.size
                     if raw.kind != nil { return raw }
                 }
@@ -159,87 +204,84 @@ struct EventLogReader {
         }
     }
 
-    /// The record at `offset`, which the first pass found whole.
-    private func record(at offset: Int) -> Raw {
-        let size = Int(u32(offset))
-        let kind = RecordKind(rawValue: bytes[offset + 4])
-        return Raw(
-            offset: offset, size: size, kind: kind == .padding ? nil : kind, thread: u32(offset + 8),
-            sequence: u64(offset + 16), timestamp: u64(offset + 24),
-            payload: (offset + EventLogFormat.prefixSize)..<(offset + size))
-    }
-
-    /// Walks the records; returns a warning if it stopped at a truncated or corrupt tail.
-    private func scan(_ visit: (Raw) -> Void) -> String? {
+    /// Walks the records with their bytes; returns a warning if it stopped at a truncated
+    /// or corrupt tail, and where the records it read end.
+    private func scan(_ visit: (Raw, UnsafeRawBufferPointer) -> Void) -> (warning: String?, end: Int) {
+        var window = LogWindow(chunk: 1 << 20)
         var offset = EventLogFormat.headerSize
-        while offset < bytes.count {
-            let remaining = bytes.count - offset
-            guard remaining >= EventLogFormat.prefixSize else {
-                return "\(path): truncated record at byte offset \(offset) (\(remaining) bytes); reading stopped there"
+        let count = source.count
+        while offset < count {
+            let remaining = count - offset
+            let prefix = offset..<(offset + EventLogFormat.prefixSize)
+            guard remaining >= EventLogFormat.prefixSize, window.load(prefix, from: source) else {
+                return ("\(path): truncated record at byte offset \(offset) (\(remaining) bytes); reading stopped there", offset)
             }
-            let size = Int(u32(offset))
+            let raw = window.withBytes(prefix) { Raw(at: offset, prefix: $0) }
+            let size = raw.size
             guard size >= EventLogFormat.prefixSize, size % 8 == 0, size <= EventLogFormat.maximumRecordSize else {
-                return "\(path): corrupt record at byte offset \(offset) (size \(size)); the last \(remaining) bytes were skipped"
+                return ("\(path): corrupt record at byte offset \(offset) (size \(size)); the last \(remaining) bytes were skipped", offset)
             }
-            guard size <= remaining else {
-                return "\(path): truncated record at byte offset \(offset) (\(remaining) of \(size) bytes); reading stopped there"
+            guard size <= remaining, window.load(raw.range, from: source) else {
+                return ("\(path): truncated record at byte offset \(offset) (\(remaining) of \(size) bytes); reading stopped there", offset)
             }
-            visit(record(at: offset))
+            window.withBytes(raw.range) { visit(raw, $0) }
             offset += size
         }
-        return nil
+        return (nil, offset)
     }
 
-    private func decodeString(_ raw: Raw) -> (UInt32, String)? {
-        let start = raw.payload.lowerBound
-        guard raw.payload.count >= 8 else { return nil }
-        let count = Int(u32(start + 4))
-        guard count <= raw.payload.count - 8 else { return nil }
-        return (u32(start), String(decoding: bytes[(start + 8)..<(start + 8 + count)], as: UTF8.self))
+    /// A string record's id and text, from the record's bytes.
+    private static func decodeString(_ bytes: UnsafeRawBufferPointer) -> (UInt32, String)? {
+        let start = EventLogFormat.prefixSize
+        guard bytes.count - start >= 8 else { return nil }
+        let count = Int(bytes.u32(start + 4))
+        guard count <= bytes.count - start - 8 else { return nil }
+        return (bytes.u32(start), String(decoding: bytes[(start + 8)..<(start + 8 + count)], as: UTF8.self))
     }
 
-    private func decode(_ raw: Raw, strings: [UInt32: String]) -> TraceEvent? {
+    /// The event a record holds, from the record's bytes; `nil` if it is malformed.
+    private func decode(_ raw: Raw, _ bytes: UnsafeRawBufferPointer, strings: [UInt32: String]) -> TraceEvent? {
         guard let kind = raw.kind else { return nil }
-        let p = raw.payload.lowerBound
-        let available = raw.payload.count
-        func string(_ at: Int) -> String { strings[u32(at)] ?? "?" }
+        let p = EventLogFormat.prefixSize
+        let available = bytes.count - p
+        func string(_ at: Int) -> String { strings[bytes.u32(at)] ?? "?" }
         func site(file: Int, function: Int, line: Int) -> TraceSite {
-            TraceSite(file: string(file), line: Int(u32(line)), function: string(function))
+            TraceSite(file: string(file), line: Int(bytes.u32(line)), function: string(function))
         }
         func text(_ at: Int) -> String? {
-            let count = u32(at)
+            let count = bytes.u32(at)
             if count == EventLogFormat.noSummary { return nil }
             guard Int(count) <= available - (at + 4 - p) else { return nil }
             return String(decoding: bytes[(at + 4)..<(at + 4 + Int(count))], as: UTF8.self)
         }
-        let subscription = SubscriptionID(rawValue: available >= 8 ? u64(p) : 0)
+        let subscription = SubscriptionID(rawValue: available >= 8 ? bytes.u64(p) : 0)
         let payload = PayloadReader(bytes: bytes, start: p, count: available)
         let lookUp = { (id: UInt32) in strings[id] ?? "?" }
         switch kind {
         case .node:
             guard available >= 32, let kind = NodeKind(code: bytes[p + 8]) else { return nil }
-            let count = Int(u32(p + 28))
+            let count = Int(bytes.u32(p + 28))
             guard available >= 32 + 16 * count else { return nil }
             var parents: [NodeEdge] = []
             for index in 0..<count {
                 guard let edge = EdgeKind(code: bytes[p + 40 + 16 * index]) else { return nil }
-                parents.append(NodeEdge(parent: NodeID(rawValue: u64(p + 32 + 16 * index)), kind: edge))
+                parents.append(NodeEdge(parent: NodeID(rawValue: bytes.u64(p + 32 + 16 * index)), kind: edge))
             }
             return .node(
-                NodeID(rawValue: u64(p)), kind: kind, name: string(p + 12),
+                NodeID(rawValue: bytes.u64(p)), kind: kind, name: string(p + 12),
                 site: site(file: p + 16, function: p + 20, line: p + 24), parents: parents,
                 traits: NodeTraits(rawValue: bytes[p + 9]))
         case .nodeNamed:
             guard available >= 12 else { return nil }
-            return .nodeNamed(NodeID(rawValue: u64(p)), name: string(p + 8))
+            return .nodeNamed(NodeID(rawValue: bytes.u64(p)), name: string(p + 8))
         case .edge:
             guard available >= 17, let kind = EdgeKind(code: bytes[p + 16]) else { return nil }
-            return .edge(NodeEdge(parent: NodeID(rawValue: u64(p + 8)), kind: kind), to: NodeID(rawValue: u64(p)))
+            return .edge(NodeEdge(parent: NodeID(rawValue: bytes.u64(p + 8)), kind: kind), to: NodeID(rawValue: bytes.u64(p)))
         case .subscribe:
             guard available >= 36 else { return nil }
-            let parent = u64(p + 16)
+            let parent = bytes.u64(p + 16)
             return .subscribe(
-                subscription, node: NodeID(rawValue: u64(p + 8)),
+                subscription, node: NodeID(rawValue: bytes.u64(p + 8)),
                 parent: parent == 0 ? nil : SubscriptionID(rawValue: parent),
                 site: site(file: p + 24, function: p + 28, line: p + 32))
         case .observerStored:
@@ -250,7 +292,7 @@ struct EventLogReader {
             return .observerReleased(subscription)
         case .next:
             guard available >= 12 else { return nil }
-            if u32(p + 8) == EventLogFormat.noSummary { return .next(subscription, value: nil) }
+            if bytes.u32(p + 8) == EventLogFormat.noSummary { return .next(subscription, value: nil) }
             guard let value = text(p + 8) else { return nil }
             return .next(subscription, value: value)
         case .error:
@@ -264,21 +306,23 @@ struct EventLogReader {
             return .disposed(subscription, cause: cause)
         case .violation:
             guard available >= 24, let event = DroppedEvent.Kind(code: bytes[p + 16]) else { return nil }
-            let target = u64(p + 8)
-            // Before 1.2 the record ends with the stack; a line of 0 means no user frame.
-            let sent = available >= 36 && u32(p + 32) != 0 ? site(file: p + 24, function: p + 28, line: p + 32) : nil
+            let target = bytes.u64(p + 8)
+            // Before 1.2 the record ends with the stack, raw frames with binary paths that no
+            // report should show, so it is left out. A line of 0 means no user frame.
+            let current = available >= 36
+            let sent = current && bytes.u32(p + 32) != 0 ? site(file: p + 24, function: p + 28, line: p + 32) : nil
             return .violation(
-                node: NodeID(rawValue: u64(p)), subscription: target == 0 ? nil : SubscriptionID(rawValue: target),
-                event: event, site: sent, stack: string(p + 20))
+                node: NodeID(rawValue: bytes.u64(p)), subscription: target == 0 ? nil : SubscriptionID(rawValue: target),
+                event: event, site: sent, stack: current ? string(p + 20) : "")
         case .end:
             guard available >= 8 else { return nil }
-            return .end(recordCount: u64(p))
+            return .end(recordCount: bytes.u64(p))
         case .object:
             guard available >= 20 else { return nil }
-            return .object(ObjectID(rawValue: u64(p)), address: u64(p + 8), typeName: string(p + 16))
+            return .object(ObjectID(rawValue: bytes.u64(p)), address: bytes.u64(p + 8), typeName: string(p + 16))
         case .capture:
             guard available >= 24 else { return nil }
-            let id = u64(p + 16), references = Int(u32(p + 12))
+            let id = bytes.u64(p + 16), references = Int(bytes.u32(p + 12))
             switch bytes[p + 8] {
             case 0: return .capture(subscription, target: .object(ObjectID(rawValue: id)), references: references)
             case 1: return .capture(subscription, target: .subscription(SubscriptionID(rawValue: id)), references: references)
@@ -295,7 +339,7 @@ struct EventLogReader {
             return ReferenceRecord(payload)?.decoded(strings: lookUp).map(TraceEvent.reference)
         case .alive:
             guard available >= 24 else { return nil }
-            let id = u64(p + 8)
+            let id = bytes.u64(p + 8)
             let entity: TraceEntity
             switch bytes[p] {
             case 0: entity = .node(NodeID(rawValue: id))
@@ -303,29 +347,16 @@ struct EventLogReader {
             case 2: entity = .object(ObjectID(rawValue: id))
             default: return nil
             }
-            return .alive(entity, retainCount: Int(u64(p + 16)), terminated: bytes[p + 1] & 1 != 0)
+            return .alive(entity, retainCount: payload.int(16), terminated: bytes[p + 1] & 1 != 0)
         case .holds:
             guard available >= 24 else { return nil }
-            let target = u64(p + 16)
+            let target = bytes.u64(p + 16)
             switch bytes[p + 8] {
-            case 0: return .holds(object: ObjectID(rawValue: u64(p)), .node(NodeID(rawValue: target)))
-            case 1: return .holds(object: ObjectID(rawValue: u64(p)), .subscription(SubscriptionID(rawValue: target)))
+            case 0: return .holds(object: ObjectID(rawValue: bytes.u64(p)), .node(NodeID(rawValue: target)))
+            case 1: return .holds(object: ObjectID(rawValue: bytes.u64(p)), .subscription(SubscriptionID(rawValue: target)))
             default: return nil
             }
         case .string, .padding:
             return nil
         }
-    }
-
-    private func u16(_ offset: Int) -> UInt16 {
-        UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
-    }
-
-    private func u32(_ offset: Int) -> UInt32 {
-        UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-    }
-
-    private func u64(_ offset: Int) -> UInt64 {
-        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-    }
-}
+    }}

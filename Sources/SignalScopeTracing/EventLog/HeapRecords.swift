@@ -191,12 +191,8 @@ struct PayloadReader {
     let count: Int
 
     func u8(_ offset: Int) -> UInt8 { bytes[start + offset] }
-    func u32(_ offset: Int) -> UInt32 {
-        UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: start + offset, as: UInt32.self))
-    }
-    func u64(_ offset: Int) -> UInt64 {
-        UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start + offset, as: UInt64.self))
-    }
+    func u32(_ offset: Int) -> UInt32 { bytes.u32(start + offset) }
+    func u64(_ offset: Int) -> UInt64 { bytes.u64(start + offset) }
     /// A 64-bit count as an `Int`, saturating.
     func int(_ offset: Int) -> Int { Int(clamping: u64(offset)) }
 }

@@ -119,6 +119,15 @@ public struct Trace: Sendable {
     /// How many events the log held (its records apart from the string table), whatever
     /// ``detail`` kept of them.
     public private(set) var eventCount = 0
+    /// The earliest and latest timestamps of the records (`nil` without records). Threads
+    /// read the clock before taking their sequence numbers, so timestamps in sequence order
+    /// need not be sorted: drawings place events within this range, not from the first record.
+    public var timeRange: ClosedRange<UInt64>? {
+        guard let first = records.first?.timestamp else { return nil }
+        var range = (first, first)
+        for record in records { range = (min(range.0, record.timestamp), max(range.1, record.timestamp)) }
+        return range.0...range.1
+    }
     /// Problems met while reading (a truncated or damaged tail); empty for a sound log.
     public private(set) var warnings: [String] = []
     /// Every node the trace saw created, by id.
@@ -147,45 +156,56 @@ public struct Trace: Sendable {
     /// strong references between them (empty for traces written before format 1.1).
     public private(set) var heap = TraceHeap()
 
-    /// Reads a trace from an event log file. The file is mapped, not loaded, so with
-    /// ``Detail/liveEntities`` a large log is read in memory that grows with what is alive.
+    /// Reads a trace from an event log file. The file is read into memory, not mapped: a
+    /// mapped file that another process truncates while it is read faults (SIGBUS), and a
+    /// log is often read while the program that writes it still runs. With
+    /// ``Detail/liveEntities`` the model grows with what is alive, not with the log.
     /// `progress` hears the fraction of the file read so far (0 to 1), at most once per
     /// percent, for tools that show a progress bar.
     public init(
         contentsOf url: URL, detail: Detail = .everything, progress: (Double) -> Void = { _ in }
     ) throws(TraceReadError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
-        } catch {
-            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
-            throw .unreadable(path: url.path, reason: reason)
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(path: url.path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw .unreadable(path: url.path, reason: String(cString: strerror(errno)))
         }
-        try self.init(data: data, path: url.path, detail: detail, progress: progress)
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .unreadable(path: url.path, reason: "not a regular file") }
+        try self.init(
+            source: .file(descriptor: descriptor, count: Int(status.st_size)), path: url.path, detail: detail,
+            progress: progress)
     }
 
     private init(detail: Detail) {
         self.detail = detail
     }
 
-    init(data: Data, path: String, detail: Detail, progress: (Double) -> Void = { _ in }) throws(TraceReadError) {
+    /// Reads a trace from bytes in memory (an in-memory recording, a fuzzer's input);
+    /// `path` names it in messages.
+    package init(data: Data, path: String, detail: Detail) throws(TraceReadError) {
+        var result: Result<Trace, TraceReadError>!
+        data.withUnsafeBytes { bytes in
+            result = Result { () throws(TraceReadError) in try Trace(source: .memory(bytes), path: path, detail: detail) }
+        }
+        self = try result.get()
+    }
+
+    private init(source: LogSource, path: String, detail: Detail, progress: (Double) -> Void = { _ in }) throws(TraceReadError) {
         var trace = Trace(detail: detail)
-        var failure: TraceReadError?
-        let (warnings, minorVersion) = data.withUnsafeBytes { bytes in
-            do {
-                return try EventLogReader.visit(bytes, path: path, progress: progress) { record in
-                    trace.eventCount += 1
-                    if detail == .everything { trace.records.append(record) }
-                    trace.apply(record.event)
-                }
-            } catch {
-                failure = error as? TraceReadError
-                return ([], 0)
-            }
+        let (warnings, minorVersion) = try EventLogReader.visit(source, path: path, progress: progress) { record in
+            trace.eventCount += 1
+            if detail == .everything { trace.records.append(record) }
+            trace.apply(record.event)
         }
         trace.warnings = warnings
+        if !trace.isComplete {
+            trace.warnings.append("\(path) has no end record: the recording was cut off (the process was killed or crashed, or the disk filled), so what happened after its last record is missing")
+        }
         trace.recordsNodeTraits = minorVersion >= 2
-        if let failure { throw failure }
+        trace.knownParents = []
+        trace.knownCaptures = []
         trace.heap.index()
         trace.deriveWhatObjectsHold()
         self = trace
@@ -276,15 +296,27 @@ public struct Trace: Sendable {
     /// read after the end (another thread's) does not bring them back.
     private var ended: Set<SubscriptionID> = []
 
+    /// Each node's parents and each object's capturing subscriptions as sets, while reading,
+    /// so that a record repeating one is recognised in constant time (a `switchToLatest`
+    /// gains a parent per inner signal; one object may be captured by every subscription).
+    private var knownParents: Set<ParentKey> = []
+    private var knownCaptures: Set<CaptureKey> = []
+
+    private struct ParentKey: Hashable {
+        let node: NodeID
+        let edge: NodeEdge
+    }
+
+    private struct CaptureKey: Hashable {
+        let object: ObjectID
+        let subscription: SubscriptionID
+    }
+
     private static let violationLimit = 10_000
 
     private mutating func end(_ id: SubscriptionID) {
         guard detail == .liveEntities else { return }
-        if let subscription = subscriptions.removeValue(forKey: id), case .error = subscription.ending,
-            !subscription.handlers.contains(.error), subscription.parent == nil
-        {
-            errorsWithoutHandler.append(subscription)
-        }
+        subscriptions.removeValue(forKey: id)
         roots.removeValue(forKey: id)
         ended.insert(id)
     }
@@ -293,13 +325,14 @@ public struct Trace: Sendable {
         if let id = event.subscription, ended.contains(id) { return }
         switch event {
         case .node(let id, let kind, let name, let site, let parents, let traits):
+            for edge in parents { knownParents.insert(ParentKey(node: id, edge: edge)) }
             nodes[id] = Node(
                 id: id, kind: kind, name: name, traits: traits, userName: nil, site: site, parents: parents,
                 retainCountAtEnd: nil, terminatedAtEnd: nil)
         case .nodeNamed(let id, let name):
             nodes[id]?.userName = name
         case .edge(let edge, let id):
-            if nodes[id]?.parents.contains(edge) == false { nodes[id]?.parents.append(edge) }
+            if nodes[id] != nil, knownParents.insert(ParentKey(node: id, edge: edge)).inserted { nodes[id]?.parents.append(edge) }
         case .subscribe(let id, let node, let parent, let site):
             subscriptions[id] = Subscription(id: id, node: node, parent: parent, site: site)
             let root = parent.map { roots[$0] ?? $0 } ?? id
@@ -314,7 +347,7 @@ public struct Trace: Sendable {
             if detail == .everything { subscriptions[id]?.values.append(value) }
         case .error(let id, let description):
             subscriptions[id]?.ending = .error(description)
-            if detail == .everything, let subscription = subscriptions[id], !subscription.handlers.contains(.error),
+            if let subscription = subscriptions[id], !subscription.handlers.contains(.error),
                 subscription.parent == nil
             {
                 errorsWithoutHandler.append(subscription)
@@ -328,7 +361,9 @@ public struct Trace: Sendable {
             objects[id] = Object(id: id, typeName: typeName, address: address)
         case .capture(let subscription, let target, let references):
             subscriptions[subscription]?.captures[target] = references
-            if case .object(let object) = target, objects[object]?.capturedBy.contains(subscription) == false {
+            if case .object(let object) = target, objects[object] != nil,
+                knownCaptures.insert(CaptureKey(object: object, subscription: subscription)).inserted
+            {
                 objects[object]?.capturedBy.append(subscription)
             }
         case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable):

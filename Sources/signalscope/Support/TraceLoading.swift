@@ -5,7 +5,8 @@ import SignalScope
 enum TraceLoading {
     /// Reads the trace at `path`, reporting a truncated tail as a warning on standard error
     /// (the records before it are still used) and a one-line status on a terminal while it works.
-    static func load(_ path: String) throws -> Trace {
+    /// `detail` is what the command needs: analysis alone reads only what is still alive.
+    static func load(_ path: String, detail: Trace.Detail = .everything) throws -> Trace {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CLIError("no such trace: \(path)")
@@ -17,8 +18,8 @@ enum TraceLoading {
         defer { status.clear() }
         let trace: Trace
         do {
-            trace = try Trace(contentsOf: URL(fileURLWithPath: path)) { fraction in
-                status.showProgress("reading \(path)", fraction: fraction)
+            trace = try Trace(contentsOf: URL(fileURLWithPath: path), detail: detail) { fraction in
+                status.showProgress("reading \(TerminalText.sanitized(path))", fraction: fraction)
             }
         } catch {
             throw CLIError(error.description)

@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where an event log's bytes are read from: a file, read with `pread` a window at a time,
+/// or bytes already in memory.
+///
+/// A log is not memory-mapped: a mapped file that another process truncates while it is
+/// read (the program writing it still runs, a tool rotates it) faults with SIGBUS, which
+/// no Swift code can recover from. Reads through `pread` return fewer bytes instead, which
+/// the reader reports as a file that shrank; and memory holds a window per thread of the
+/// log, not the log.
+enum LogSource {
+    case file(descriptor: Int32, count: Int)
+    case memory(UnsafeRawBufferPointer)
+
+    /// The log's size when reading started; bytes appended later are not read.
+    var count: Int {
+        switch self {
+        case .file(_, let count): count
+        case .memory(let bytes): bytes.count
+        }
+    }
+
+    /// Copies the bytes from `offset` into `buffer` and returns how many there were (fewer
+    /// than asked at the end of the log, or when the file shrank).
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        guard offset < count, let base = buffer.baseAddress else { return 0 }
+        let wanted = min(buffer.count, count - offset)
+        switch self {
+        case .memory(let bytes):
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + wanted)]))
+            return wanted
+        case .file(let descriptor, _):
+            var done = 0
+            while done < wanted {
+                let got = pread(descriptor, base + done, wanted - done, off_t(offset + done))
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else { break }
+                done += got
+            }
+            return done
+        }
+    }
+}
+
+/// A stretch of the log held in memory, from byte offset `start`.
+struct LogWindow {
+    private var start = 0
+    private var storage: [UInt8] = []
+    /// How many bytes a reload reads beyond what was asked, so that small records are read
+    /// a window at a time rather than one system call each.
+    private let chunk: Int
+
+    init(chunk: Int) {
+        self.chunk = chunk
+    }
+
+    /// Whether the window holds `range`, reading it from `source` (with what follows, up to
+    /// a chunk) if it does not; `false` if the log ends, or the file shrank, before its end.
+    mutating func load(_ range: Range<Int>, from source: LogSource) -> Bool {
+        if range.lowerBound >= start, range.upperBound <= start + storage.count { return true }
+        start = range.lowerBound
+        storage = [UInt8](unsafeUninitializedCapacity: max(chunk, range.count)) { buffer, count in
+            count = source.read(into: UnsafeMutableRawBufferPointer(buffer), at: range.lowerBound)
+        }
+        return range.count <= storage.count
+    }
+
+    /// Calls `body` with the bytes of `range`, which a successful `load` put in the window.
+    func withBytes<Result>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        storage.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[(range.lowerBound - start)..<(range.upperBound - start)])) }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    func u16(_ offset: Int) -> UInt16 { UInt16(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self)) }
+    func u32(_ offset: Int) -> UInt32 { UInt32(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+    func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import SignalScope
+import Testing
+
+/// A CI gate never passes on what it did not see: a program killed while traced, and a
+/// privileged program that must not trace at all.
+@Suite("Incomplete traces and privileged programs")
+struct IncompleteTraceTests {
+    final class Screen {
+        let taps = Subject<Int>()
+        var count = 0
+        func observe() { taps.subscribeNext { _ in self.count += 1 } }
+    }
+
+    @Test("A traced program killed with SIGKILL leaves a trace that check reads, warns about and fails as incomplete (exit 3)")
+    func killedProgram() async throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        let path = cli.path("killed.sslog")
+        setenv("SIGNALSCOPE_TEST_KILLED_TRACE", path, 1)
+        await #expect(processExitsWith: .signal(SIGKILL)) {
+            let path = String(cString: getenv("SIGNALSCOPE_TEST_KILLED_TRACE"))
+            try SignalScope.startRecording(to: URL(fileURLWithPath: path))
+            var screens: [Screen] = []
+            let start = Date()
+            while Date().timeIntervalSince(start) < 0.3 {
+                let screen = Screen()
+                screen.observe()
+                screen.taps.sendNext(1)
+                screens.append(screen)
+            }
+            kill(getpid(), SIGKILL)
+        }
+        let result = try cli.signalscope("check", "killed.sslog")
+        #expect(result.status == 3, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardError.contains("killed.sslog has no end record"))
+        #expect(result.standardOutput.contains("incomplete: the trace has no closing heap snapshot"))
+        #expect(result.standardOutput.contains("check incomplete: leaks may be missing"))
+        let stats = try cli.signalscope("stats", "killed.sslog")
+        #expect(stats.status == 0 && stats.standardError.contains("has no end record"), "every command says so")
+        let accepted = try cli.signalscope("check", "killed.sslog", "--allow-incomplete")
+        #expect(accepted.status == 0 && accepted.standardOutput.contains("check passed"))
+    }
+
+    @Test(
+        "A set-user-id program ignores SIGNALSCOPE_TRACE: it creates and truncates nothing as its owner",
+        .enabled(if: getuid() == 0, "needs root to give a program another owner"))
+    func setUserID() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        // The program runs as `nobody` while its caller (root here) keeps its real id: the
+        // kernel marks it secure, as for any set-id or file-capability program.
+        let program = cli.path("PlantedLeaks")
+        // Copied through a close-on-exec descriptor: a program another test spawns meanwhile
+        // must not inherit it open for writing, or running the copy fails with ETXTBSY.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: CLIRunner.product("PlantedLeaks")))
+        let descriptor = open(program, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        try #require(descriptor >= 0)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        try #require(written == bytes.count)
+        chmod(cli.folder.path, 0o755)
+        #expect(chown(program, 65534, 65534) == 0)
+        #expect(chmod(program, 0o4755) == 0)
+        let victim = cli.path("victim.sslog")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.environment = ["SIGNALSCOPE_TRACE": victim]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: victim))
+        #expect(message.contains("signalscope: not recording: SIGNALSCOPE_TRACE is ignored in a set-id or privileged process"))
+    }
+}
