@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SignalScope
 
 /// The `signalscope` command: traces programs, analyses traces for leaks, draws them.
 ///
@@ -40,7 +41,8 @@ struct SignalScopeCommand: ParsableCommand {
     }
 }
 
-/// Writes one line to standard error.
+/// Writes one line to standard error. Messages name files and quote traces and arguments,
+/// any of which may hold escape sequences or line breaks: they are shown, not obeyed.
 func standardError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    FileHandle.standardError.write(Data((TerminalText.sanitized(line) + "\n").utf8))
 }

@@ -38,7 +38,9 @@ struct CLIRunner {
         try signalscope(arguments)
     }
 
-    func signalscope(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Past `timeLimit` seconds the run is killed (status `SIGKILL`), so that a command that
+    /// hangs or turns quadratic fails its test instead of stalling the suite.
+    func signalscope(_ arguments: [String], environment: [String: String] = [:], timeLimit: Double = 300) throws -> Result {
         let process = Process()
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.executableURL = URL(fileURLWithPath: Self.product("signalscope"))
@@ -49,6 +51,10 @@ struct CLIRunner {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        let child = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(child, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: watchdog)
+        defer { watchdog.cancel() }
         // Read before waiting, so that a full pipe cannot block the child.
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         let errData = errors.fileHandleForReading.readDataToEndOfFile()

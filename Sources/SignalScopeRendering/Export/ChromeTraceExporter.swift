@@ -9,8 +9,8 @@ import SignalScopeTracing
 public enum ChromeTraceExporter {
     /// The JSON of `trace` (which must keep its records: read it with `.everything`).
     public static func json(_ trace: Trace) throws -> Data {
-        let start = trace.records.first?.timestamp ?? 0
-        func microseconds(_ timestamp: UInt64) -> Double { Double(timestamp &- start) / 1_000 }
+        let times = trace.timeRange ?? 0...0
+        func microseconds(_ timestamp: UInt64) -> Double { Double(timestamp - times.lowerBound) / 1_000 }
         var events: [[String: Any]] = []
         var began: [SubscriptionID: UInt64] = [:]
         var flows = 0
@@ -27,7 +27,7 @@ public enum ChromeTraceExporter {
         for record in trace.records {
             let ts = microseconds(record.timestamp)
             guard let subscription = record.event.subscription else { continue }
-            let track = Int(subscription.rawValue)
+            let track = subscription.rawValue
             switch record.event {
             case .subscribe(_, _, _, let site):
                 began[subscription] = record.timestamp
@@ -42,7 +42,7 @@ public enum ChromeTraceExporter {
                 {
                     flows += 1
                     events.append(["name": "causes", "cat": "flow", "ph": "s", "id": flows, "pid": 1,
-                                   "tid": Int(previous.subscription.rawValue), "ts": microseconds(previous.timestamp)])
+                                   "tid": previous.subscription.rawValue, "ts": microseconds(previous.timestamp)])
                     events.append(["name": "causes", "cat": "flow", "ph": "f", "bp": "e", "id": flows, "pid": 1,
                                    "tid": track, "ts": ts])
                 }
@@ -62,9 +62,9 @@ public enum ChromeTraceExporter {
                 break
             }
         }
-        let end = microseconds(trace.records.last?.timestamp ?? start)
+        let end = microseconds(times.upperBound)
         for (subscription, begin) in began.sorted(by: { $0.key < $1.key }) {
-            events.append(["name": name(of: subscription), "ph": "X", "pid": 1, "tid": Int(subscription.rawValue),
+            events.append(["name": name(of: subscription), "ph": "X", "pid": 1, "tid": subscription.rawValue,
                            "ts": microseconds(begin), "dur": end - microseconds(begin), "args": ["ended": "still live"]])
         }
         events.insert(["name": "process_name", "ph": "M", "pid": 1, "args": ["name": "signals"]], at: 0)

@@ -39,28 +39,7 @@ public enum DOTWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `text` as a DOT string: quotes and backslashes escaped, newlines as DOT line breaks,
-    /// control characters dropped, and `<`, `>`, `&` and non-ASCII characters as character
-    /// references (which Graphviz decodes, and escapes again in SVG).
-    public static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            default:
-                if let replacement = Markup.replacement(for: scalar) {
-                    result += replacement
-                } else if scalar.value > 0x7E {
-                    result += "&#\(scalar.value);"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
+    private static func quoted(_ text: String) -> String { DOTText.quoted(text) }
 
     private static func statement(_ node: SignalGraph.Node) -> String {
         var label = node.title

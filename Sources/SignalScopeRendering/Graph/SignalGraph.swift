@@ -126,7 +126,10 @@ public struct SignalGraph: Sendable {
     private static func neighbourhood(of focus: String, depth: Int, _ nodes: [Node], _ edges: [Edge]) -> ([Node], [Edge]) {
         var kept = Set(nodes.filter { $0.title.contains(focus) || $0.id == focus }.map(\.id))
         var frontier = kept
-        for _ in 0..<max(0, depth) {
+        // Stops when a step reaches nothing new, so a huge depth costs no more than the graph.
+        var steps = 0
+        while steps < depth, !frontier.isEmpty {
+            steps += 1
             var next: Set<String> = []
             for edge in edges {
                 if frontier.contains(edge.from), !kept.contains(edge.to) { next.insert(edge.to) }

@@ -54,8 +54,9 @@ public struct MarbleTimeline {
     /// that `report`'s findings name.
     public init(trace: Trace, report: AnalysisReport? = nil, options: Options = Options()) {
         self.options = options
-        start = trace.records.first?.timestamp ?? 0
-        end = max(start &+ 1, trace.records.last?.timestamp ?? start)
+        let times = trace.timeRange ?? 0...0
+        start = times.lowerBound
+        end = times.upperBound
         let named = Set(report?.findings.flatMap(\.entities) ?? [])
         var bySubscription: [SubscriptionID: Lane] = [:]
         var order: [SubscriptionID] = []
@@ -153,7 +154,7 @@ public struct MarbleTimeline {
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>",
-            "<text x=\"10\" y=\"20\" font-size=\"13\" font-weight=\"bold\">signal timeline · \(Self.escaped(String(format: "%.3f", Double(end - start) / 1e6))) ms</text>",
+            "<text x=\"10\" y=\"20\" font-size=\"13\" font-weight=\"bold\">signal timeline · \(XMLText.escaped(String(format: "%.3f", Double(end - start) / 1e6))) ms</text>",
         ]
         if lanes.isEmpty { out.append("<text x=\"10\" y=\"\(Self.top + 20)\">no subscriptions to draw</text>") }
         for (index, lane) in lanes.enumerated() {
@@ -164,7 +165,7 @@ public struct MarbleTimeline {
     }
 
     private func x(_ time: UInt64) -> Double {
-        Self.labelWidth + Self.plotWidth * Double(time &- start) / Double(end - start)
+        Self.labelWidth + Self.plotWidth * Double(time - start) / Double(max(end - start, 1))
     }
 
     private func draw(_ lane: Lane, at y: Double) -> [String] {
@@ -174,7 +175,7 @@ public struct MarbleTimeline {
             out.append("<rect class=\"highlight\" x=\"0\" y=\"\(y + 2)\" width=\"\(Int(Self.labelWidth + Self.plotWidth + 30))\" height=\"\(Self.laneHeight - 4)\" fill=\"#fde0e0\" stroke=\"#d00000\"/>")
         }
         let indent = 10 + Double(min(lane.depth, 8)) * 12
-        out.append("<text x=\"\(indent)\" y=\"\(middle + 4)\">\(Self.escaped(Self.shortened(lane.title, 52)))</text>")
+        out.append("<text x=\"\(indent)\" y=\"\(middle + 4)\">\(XMLText.escaped(Self.shortened(lane.title, 52)))</text>")
         let from = x(lane.start)
         let to = lane.end.map(x) ?? Self.labelWidth + Self.plotWidth + 20
         out.append("<line x1=\"\(from)\" y1=\"\(middle)\" x2=\"\(to)\" y2=\"\(middle)\" stroke=\"#444444\" stroke-width=\"1.5\"/>")
@@ -188,7 +189,7 @@ public struct MarbleTimeline {
             for mark in values {
                 out.append("<circle class=\"next\" cx=\"\(x(mark.time))\" cy=\"\(middle)\" r=\"5\" fill=\"#4a90d9\" stroke=\"#1f5f99\"/>")
                 if let text = mark.text {
-                    out.append("<text class=\"value\" x=\"\(x(mark.time))\" y=\"\(middle - 8)\" font-size=\"9\" text-anchor=\"middle\">\(Self.escaped(Self.shortened(text, 16)))</text>")
+                    out.append("<text class=\"value\" x=\"\(x(mark.time))\" y=\"\(middle - 8)\" font-size=\"9\" text-anchor=\"middle\">\(XMLText.escaped(Self.shortened(text, 16)))</text>")
                 }
             }
         }
@@ -198,9 +199,9 @@ public struct MarbleTimeline {
             case .completed:
                 out.append("<line class=\"completed\" x1=\"\(position)\" y1=\"\(middle - 9)\" x2=\"\(position)\" y2=\"\(middle + 9)\" stroke=\"#222222\" stroke-width=\"3\"/>")
             case .error:
-                out.append("<path class=\"error\" d=\"M \(position - 6) \(middle - 6) L \(position + 6) \(middle + 6) M \(position - 6) \(middle + 6) L \(position + 6) \(middle - 6)\" stroke=\"#c62828\" stroke-width=\"3\"><title>\(Self.escaped(mark.text ?? "error"))</title></path>")
+                out.append("<path class=\"error\" d=\"M \(position - 6) \(middle - 6) L \(position + 6) \(middle + 6) M \(position - 6) \(middle + 6) L \(position + 6) \(middle - 6)\" stroke=\"#c62828\" stroke-width=\"3\"><title>\(XMLText.escaped(mark.text ?? "error"))</title></path>")
             case .disposed:
-                out.append("<rect class=\"disposed\" x=\"\(position - 5)\" y=\"\(middle - 5)\" width=\"10\" height=\"10\" fill=\"#f4c542\" stroke=\"#b8860b\"><title>disposed: \(Self.escaped(mark.text ?? ""))</title></rect>")
+                out.append("<rect class=\"disposed\" x=\"\(position - 5)\" y=\"\(middle - 5)\" width=\"10\" height=\"10\" fill=\"#f4c542\" stroke=\"#b8860b\"><title>disposed: \(XMLText.escaped(mark.text ?? ""))</title></rect>")
             case .next:
                 break
             }
@@ -215,7 +216,7 @@ public struct MarbleTimeline {
         var counts = [Int](repeating: 0, count: bins)
         for mark in values {
             let position = (x(mark.time) - Self.labelWidth) / Self.plotWidth
-            counts[min(bins - 1, max(0, Int(position * Double(bins))))] += 1
+            counts[min(bins - 1, Int(position * Double(bins)))] += 1
         }
         let busiest = Double(counts.max() ?? 1)
         var out = ["<g class=\"density\"><title>\(values.count) values</title>"]
@@ -232,21 +233,4 @@ public struct MarbleTimeline {
         text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
     }
 
-    /// Text made safe for SVG content and attributes.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default:
-                if let replacement = Markup.replacement(for: scalar) {
-                    result += replacement
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result
-    }
 }

@@ -49,6 +49,6 @@ struct Graph: ParsableCommand {
             throw CLIError(error.description)
         }
         try writeOutput(data, to: output)
-        print("wrote \(output) (\(graph.nodes.count) nodes, \(graph.edges.count) edges)")
+        print("wrote \(TerminalText.sanitized(output)) (\(graph.nodes.count) nodes, \(graph.edges.count) edges)")
     }
 }

@@ -14,6 +14,7 @@ struct Stats: ParsableCommand {
     var top = 10
 
     func run() throws {
+        guard top >= 0 else { throw CLIError("--top must be 0 or more, not \(top)") }
         let loaded = try TraceLoading.load(trace)
         var kinds: [String: Int] = [:]
         var eventsPerNode: [NodeID: Int] = [:]
@@ -27,7 +28,7 @@ struct Stats: ParsableCommand {
         }
         let timestamps = loaded.records.map(\.timestamp)
         let duration = Double((timestamps.max() ?? 0) - (timestamps.min() ?? 0)) / 1e6
-        print("\(trace): \(loaded.records.count) records over \(String(format: "%.3f", duration)) ms")
+        print("\(TerminalText.sanitized(trace)): \(loaded.records.count) records over \(String(format: "%.3f", duration)) ms")
         print("\nrecords by kind")
         for (kind, count) in kinds.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
             print("  \(pad(kind, 18)) \(count)")
@@ -35,7 +36,7 @@ struct Stats: ParsableCommand {
         print("\nbusiest nodes (values sent)")
         for (node, count) in eventsPerNode.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }).prefix(top) {
             guard let info = loaded.nodes[node] else { continue }
-            print("  \(pad(info.userName ?? info.name, 28)) \(pad(String(count), 8)) \(info.site)")
+            print("  \(pad(TerminalText.sanitized(info.userName ?? info.name), 28)) \(pad(String(count), 8)) \(TerminalText.sanitized(info.site.description))")
         }
         let liveNodes = loaded.nodes.values.count { $0.retainCountAtEnd != nil }
         let liveSubscriptions = loaded.subscriptions.values.count { $0.retainCountAtEnd != nil }
@@ -44,7 +45,7 @@ struct Stats: ParsableCommand {
         print("  nodes alive          \(liveNodes) of \(loaded.nodes.count)")
         print("  subscriptions alive  \(liveSubscriptions) of \(loaded.subscriptions.count)")
         print("  never terminated     \(openSubscriptions)")
-        for warning in loaded.warnings { print("\nwarning: \(warning)") }
+        for warning in loaded.warnings { print("\nwarning: \(TerminalText.sanitized(warning))") }
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

@@ -26,6 +26,6 @@ struct Timeline: ParsableCommand {
         let timeline = MarbleTimeline(
             trace: loaded, report: loaded.analyze(), options: .init(lanes: laneKind, node: node))
         try writeOutput(Data(timeline.svg().utf8), to: output)
-        print("wrote \(output)")
+        print("wrote \(TerminalText.sanitized(output))")
     }
 }

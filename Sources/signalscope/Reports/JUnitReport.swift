@@ -20,21 +20,21 @@ enum JUnitReport {
             xml += "    <testcase classname=\"signalscope\" name=\"\(rule)\">\n"
             for entry in entries where entry.isFailing {
                 let finding = entry.finding
-                xml += "      <failure type=\"\(finding.severity)\" message=\"\(Markup.xmlEscaped("\(entry.path):\(finding.location.line): \(finding.message)"))\">"
-                xml += "\(Markup.xmlEscaped(entry.details))</failure>\n"
+                xml += "      <failure type=\"\(finding.severity)\" message=\"\(XMLText.escaped("\(entry.path):\(finding.location.line): \(finding.message)"))\">"
+                xml += "\(XMLText.escaped(entry.details))</failure>\n"
             }
             let passed = entries.filter { !$0.isFailing }
             if !passed.isEmpty {
                 let text = passed.map { entry in
                     "\(entry.path):\(entry.finding.location.line): \(entry.finding.severity)\(entry.isBaseline ? " (baseline)" : ""): \(entry.finding.message)"
                 }.joined(separator: "\n")
-                xml += "      <system-out>\(Markup.xmlEscaped(text))</system-out>\n"
+                xml += "      <system-out>\(XMLText.escaped(text))</system-out>\n"
             }
             xml += "    </testcase>\n"
         }
         xml += "    <testcase classname=\"signalscope\" name=\"complete-analysis\">\n"
         if !report.limitations.isEmpty {
-            let text = Markup.xmlEscaped(report.limitations.joined(separator: "\n"))
+            let text = XMLText.escaped(report.limitations.joined(separator: "\n"))
             xml += report.isIncompleteFailing
                 ? "      <failure type=\"incomplete\" message=\"the analysis could not see the whole heap\">\(text)</failure>\n"
                 : "      <system-out>\(text)</system-out>\n"

@@ -7,6 +7,8 @@ enum TextReport {
         func paint(_ text: String, _ code: String) -> String {
             colored ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
         }
+        // Everything but the report's own words comes from the trace: sanitized before painting.
+        let safe = TerminalText.sanitized
         var lines: [String] = []
         for entry in report.entries {
             let finding = entry.finding
@@ -18,16 +20,16 @@ enum TextReport {
             let times = finding.count > 1 ? " (×\(finding.count))" : ""
             let baseline = entry.isBaseline ? paint(" [baseline]", "2") : ""
             lines.append(
-                "\(paint("\(entry.path):\(finding.location.line)", "1")): "
-                    + "\(paint(finding.severity.rawValue, severityColor)): [\(finding.rule)] \(finding.message)\(times)\(baseline)")
+                "\(paint("\(safe(entry.path)):\(finding.location.line)", "1")): "
+                    + "\(paint(finding.severity.rawValue, severityColor)): [\(finding.rule)] \(safe(finding.message))\(times)\(baseline)")
             for (index, step) in finding.path.enumerated() {
-                lines.append("    \(index == 0 ? "  " : "→ ")\(step)")
+                lines.append("    \(index == 0 ? "  " : "→ ")\(safe(step))")
             }
-            lines.append("    \(paint("fix:", "32")) \(finding.hint)")
+            lines.append("    \(paint("fix:", "32")) \(safe(finding.hint))")
             lines.append("")
         }
         for limitation in report.limitations {
-            lines.append("\(paint("incomplete:", report.isIncompleteFailing ? "1;33" : "2")) \(limitation)")
+            lines.append("\(paint("incomplete:", report.isIncompleteFailing ? "1;33" : "2")) \(safe(limitation))")
         }
         if !report.limitations.isEmpty { lines.append("") }
         let failing = report.failing.count

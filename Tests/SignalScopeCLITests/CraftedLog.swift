@@ -1,0 +1,102 @@
+import Foundation
+
+/// Writes an event log byte by byte, as docs/event-log.md specifies it, so that tests can
+/// hand the tool what no recorder writes: huge ids, clocks that go back, hostile text,
+/// logs cut anywhere. Independent of the reader on purpose: it is the specification's word
+/// against the code's.
+struct CraftedLog {
+    private(set) var bytes: [UInt8] = Array("SIGSCOPE".utf8) + [1, 0, 2, 0, 0, 0, 0, 0]
+    private var sequence: UInt64 = 1
+    private var strings: [String: UInt32] = [:]
+
+    enum Entity: UInt8 { case node = 0, subscription = 1, object = 2 }
+
+    mutating func node(
+        _ id: UInt64, name: String = "subject", file: String = "App/Main.swift", function: String = "main()",
+        line: UInt32 = 3, kind: UInt8 = 0, traits: UInt8 = 0, parents: [UInt64] = []
+    ) {
+        let ids = (string(name), string(file), string(function))
+        var payload = le(id) + [kind, traits, 0, 0] + le(ids.0) + le(ids.1) + le(ids.2) + le(line) + le(UInt32(parents.count))
+        for parent in parents { payload += le(parent) + [0, 0, 0, 0, 0, 0, 0, 0] }
+        record(2, payload)
+    }
+
+    mutating func named(_ node: UInt64, _ name: String) { record(3, le(node) + le(string(name))) }
+
+    mutating func edge(to node: UInt64, from parent: UInt64) { record(4, le(node) + le(parent) + [0]) }
+
+    mutating func subscribe(
+        _ id: UInt64, to node: UInt64, parent: UInt64 = 0, file: String = "App/Main.swift", function: String = "main()",
+        line: UInt32 = 5, timestamp: UInt64? = nil
+    ) {
+        let ids = (string(file), string(function))
+        record(5, le(id) + le(node) + le(parent) + le(ids.0) + le(ids.1) + le(line), timestamp: timestamp)
+    }
+
+    /// The subscription keeps its observer; `handlers` bit 0 next, 1 error, 2 completed.
+    mutating func observerStored(_ subscription: UInt64, handlers: UInt8 = 7) { record(6, le(subscription) + [handlers]) }
+
+    mutating func next(_ subscription: UInt64, _ value: String, timestamp: UInt64? = nil) {
+        record(8, le(subscription) + le(UInt32(value.utf8.count)) + Array(value.utf8), timestamp: timestamp)
+    }
+
+    mutating func error(_ subscription: UInt64, _ description: String) {
+        record(9, le(subscription) + le(UInt32(description.utf8.count)) + Array(description.utf8))
+    }
+
+    mutating func disposed(_ subscription: UInt64) { record(11, le(subscription) + [0]) }
+
+    mutating func violation(node: UInt64, stack: String, file: String, function: String, line: UInt32) {
+        let ids = (string(stack), string(file), string(function))
+        record(12, le(node) + le(UInt64(0)) + [0, 0, 0, 0] + le(ids.0) + le(ids.1) + le(ids.2) + le(line))
+    }
+
+    mutating func object(_ id: UInt64, address: UInt64, typeName: String) {
+        record(14, le(id) + le(address) + le(string(typeName)))
+    }
+
+    mutating func capture(_ subscription: UInt64, object: UInt64) {
+        record(15, le(subscription) + [0, 0, 0, 0] + le(UInt32(1)) + le(object))
+    }
+
+    /// The closing snapshot, with the heap walk's budgets and flags (bit 2: memory unreadable).
+    mutating func snapshot(flags: UInt8 = 0) { record(16, le(UInt64(200_000)) + le(UInt64(10_000)) + [flags]) }
+
+    /// In the snapshot, a user object the heap walk reached (category 0: user).
+    mutating func heapObject(_ id: UInt64, typeName: String, retainCount: UInt64 = 1) {
+        record(19, le(id) + le(UInt64(0x1000 + id * 16)) + le(string(typeName)) + [0, 0, 0, 0] + le(retainCount) + le(UInt64(0)))
+    }
+
+    /// In the snapshot, a strong reference held in a stored property.
+    mutating func reference(from: UInt64, to: UInt64, path: String) {
+        record(20, le(from) + le(to) + [0, 0, 0, 0] + le(string(path)) + le(UInt32.max) + [UInt8](repeating: 0, count: 20))
+    }
+
+    mutating func alive(_ entity: Entity, _ id: UInt64, retainCount: UInt64) {
+        record(17, [entity.rawValue, 0, 0, 0, 0, 0, 0, 0] + le(id) + le(retainCount))
+    }
+
+    mutating func end() { record(13, le(sequence)) }
+
+    func write(to path: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
+
+    private mutating func string(_ text: String) -> UInt32 {
+        if let id = strings[text] { return id }
+        let id = UInt32(strings.count + 1)
+        strings[text] = id
+        record(1, le(id) + le(UInt32(text.utf8.count)) + Array(text.utf8))
+        return id
+    }
+
+    private mutating func record(_ kind: UInt8, _ payload: [UInt8], timestamp: UInt64? = nil) {
+        let size = (32 + payload.count + 7) & ~7
+        bytes += le(UInt32(size)) + [kind, 0, 0, 0] + le(UInt32(1)) + le(UInt32(0)) + le(sequence)
+            + le(timestamp ?? 1_000_000 + sequence * 1_000) + payload
+        bytes += [UInt8](repeating: 0, count: size - 32 - payload.count)
+        sequence += 1
+    }
+
+    private func le<Integer: FixedWidthInteger>(_ value: Integer) -> [UInt8] {
+        withUnsafeBytes(of: value.littleEndian, Array.init)
+    }
+}
