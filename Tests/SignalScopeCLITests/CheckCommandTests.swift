@@ -137,3 +137,42 @@ struct CheckCommandTests {
         #expect(subject["count"] as? Int == 2)
     }
 }
+
+@Suite("Source locations in reports")
+struct SourceResolutionTests {
+    /// A finding at each file ID: an error nobody handles, reported where it was subscribed.
+    private func unhandledErrors(at fileIDs: [String]) -> CraftedLog {
+        var log = CraftedLog()
+        for (index, fileID) in fileIDs.enumerated() {
+            let id = UInt64(index + 1)
+            log.node(id)
+            log.subscribe(id, to: id, file: fileID, line: 5)
+            log.observerStored(id, handlers: 1)
+            log.error(id, "boom")
+        }
+        log.snapshot()
+        log.end()
+        return log
+    }
+
+    @Test("A file ID resolves to the package's module folder first, never into dependencies, else by a bounded search")
+    func resolution() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        for file in [
+            "Sources/App/Main.swift", "Legacy/App/Main.swift", "node_modules/kit/App/Main.swift",
+            "Pods/Kit/Kit/Pod.swift", "Modules/Feature/Sources/Feature/Screen.swift",
+        ] {
+            let url = URL(fileURLWithPath: cli.path(file))
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data().write(to: url)
+        }
+        try unhandledErrors(at: ["App/Main.swift", "Kit/Pod.swift", "Feature/Screen.swift", "Gone/Missing.swift"])
+            .write(to: cli.path("t.sslog"))
+        let result = try cli.signalscope("check", "t.sslog", "--fail-on", "never", "--format", "github")
+        let files = Set(result.standardOutput.split(separator: "\n").compactMap { line in
+            line.split(separator: ",").first?.split(separator: "file=").last.map(String.init)
+        })
+        #expect(files == ["Sources/App/Main.swift", "Kit/Pod.swift", "Modules/Feature/Sources/Feature/Screen.swift", "Gone/Missing.swift"], "\(result.standardOutput)")
+    }
+}

@@ -3,13 +3,23 @@ import Foundation
 /// Turns the `Module/File.swift` a trace stores into a path relative to the current
 /// directory, so that SARIF and GitHub annotations land on the right file.
 ///
-/// Traces store `#fileID`, which names the module and file but not the folder; the
-/// resolver finds the file under the current directory (skipping hidden folders and build
-/// products), preferring one whose folder is named after the module.
+/// Traces store `#fileID`, which names the module and file but not the folder. The
+/// resolver first looks where a package keeps a module (`Sources/<Module>`,
+/// `Tests/<Module>`, `<Module>`), which resolves a package's own files without walking the
+/// folder; only then does it search the current directory, skipping hidden folders,
+/// build products and dependency folders, and stopping after ``walkBudget`` entries so
+/// that a check run from a huge folder (a home directory, a monorepo) stays quick. A file it
+/// cannot find keeps its file ID.
 final class SourceResolver {
+    /// At most this many folder entries are visited in the fallback walk.
+    static let walkBudget = 50_000
+    private static let skippedFolders: Set<String> = [".build", "node_modules", "Pods", "Carthage", "DerivedData"]
+
     private let root: URL
-    private lazy var swiftFiles: [String: [String]] = indexSwiftFiles()
+    private lazy var swiftFiles: [String: [String]] = indexSwiftFiles(under: root)
     private var cache: [String: String] = [:]
+    /// The Swift files of each module folder looked in, by file name.
+    private var moduleFolders: [String: [String: [String]]] = [:]
 
     init(root: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
         self.root = root.standardizedFileURL
@@ -21,30 +31,52 @@ final class SourceResolver {
         let parts = fileID.split(separator: "/").map(String.init)
         let name = parts.last ?? fileID
         let module = parts.count > 1 ? parts[parts.count - 2] : nil
-        let candidates = swiftFiles[name] ?? []
-        let resolved =
-            candidates.first { candidate in module.map { candidate.hasSuffix("\($0)/\(name)") } ?? false }
-            ?? (candidates.count == 1 ? candidates[0] : fileID)
+        let resolved = module.flatMap { inModuleFolder($0, name) } ?? bestCandidate(name, module: module) ?? fileID
         cache[fileID] = resolved
         return resolved
     }
 
-    private func indexSwiftFiles() -> [String: [String]] {
+    /// `name` under the folder a package gives `module`, if there is one such file.
+    private func inModuleFolder(_ module: String, _ name: String) -> String? {
+        for base in ["Sources/\(module)", "Tests/\(module)", module] {
+            let folder = root.appendingPathComponent(base)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            if moduleFolders[base] == nil { moduleFolders[base] = indexSwiftFiles(under: folder) }
+            let found = moduleFolders[base]?[name] ?? []
+            if found.count == 1 { return found[0] }
+        }
+        return nil
+    }
+
+    /// Of the files called `name`, the one in a folder named after `module`, or the only one.
+    private func bestCandidate(_ name: String, module: String?) -> String? {
+        let candidates = swiftFiles[name] ?? []
+        return candidates.first { candidate in module.map { candidate.hasSuffix("\($0)/\(name)") } ?? false }
+            ?? (candidates.count == 1 ? candidates[0] : nil)
+    }
+
+    /// The Swift files under `folder` by file name, as paths relative to the root.
+    private func indexSwiftFiles(under folder: URL) -> [String: [String]] {
         var index: [String: [String]] = [:]
         guard
             let walker = FileManager.default.enumerator(
-                at: root, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
+                at: folder, includingPropertiesForKeys: nil, options: [.skipsHiddenFiles])
         else { return index }
         let prefix = root.path.hasSuffix("/") ? root.path : root.path + "/"
+        var visited = 0
         for case let url as URL in walker {
-            if url.lastPathComponent == ".build" || url.lastPathComponent.hasPrefix(".build-") {
+            visited += 1
+            if visited > Self.walkBudget { break }
+            let name = url.lastPathComponent
+            if Self.skippedFolders.contains(name) || name.hasPrefix(".build-") {
                 walker.skipDescendants()
                 continue
             }
             guard url.pathExtension == "swift" else { continue }
             let path = url.standardizedFileURL.path
             let relative = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
-            index[url.lastPathComponent, default: []].append(relative)
+            index[name, default: []].append(relative)
         }
         for key in index.keys { index[key]?.sort() }
         return index
