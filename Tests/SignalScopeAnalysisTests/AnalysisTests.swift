@@ -53,6 +53,28 @@ extension LeakCorpusTests {
         #expect(finding.message == "a subscription to Subject<String> (made before the trace started) never ends and its disposable was dropped")
     }
 
+    /// One link of a long chain: it observes the previous link's subject, capturing itself.
+    final class Link {
+        let changes = Subject<Int>()
+        var seen = 0
+        func observe(_ previous: Link) { previous.changes.subscribeNext { _ in self.seen += 1 } }
+    }
+
+    @Test("A ring of 2,000 objects each observing the previous one's subject is judged without exhausting the stack")
+    func longRing() throws {
+        weak var first: Link?
+        let trace = SignalScope.record {
+            let links = (0..<2_000).map { _ in Link() }
+            for (link, previous) in zip(links, [links[links.count - 1]] + links.dropLast()) { link.observe(previous) }
+            first = links[0]
+        }
+        try #require(first != nil, "each link's subject keeps the next link alive, round the ring")
+        let findings = trace.analyze().findings
+        let cycle = try #require(findings.first { $0.rule == .retainCycle }, "\(findings)")
+        #expect(cycle.path.count > 2_000, "every link of the ring is a step of the path")
+        first?.changes.sendCompleted()
+    }
+
     @Test("Analysing a log file keeping only live entities finds the same as keeping everything")
     func liveEntitiesDetail() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-\(UUID()).sslog")
