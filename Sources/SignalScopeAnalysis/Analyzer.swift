@@ -30,6 +30,13 @@ extension Trace {
         var model = LeakModel(self)
         var findings: [Finding] = []
         for analyzer in Analyzers.standard { findings += analyzer.analyze(&model) }
+        return AnalysisReport(findings: AnalysisReport.grouped(findings), limitations: analysisLimitations)
+    }
+
+    /// Why an analysis of this trace cannot see everything, in words (empty when it can):
+    /// what ``analyze()`` reports as ``AnalysisReport/limitations``, known without analysing,
+    /// so that a command that draws or counts can say it too.
+    public var analysisLimitations: [String] {
         var limitations = heap.limitations
         if heap.hasSnapshot && !isComplete {
             limitations.append("the recording was cut off during its closing heap snapshot: objects and references it did not write count as held from outside, so leaks through them are not reported")
@@ -37,7 +44,7 @@ extension Trace {
         if !recordsNodeTraits {
             limitations.append("the trace predates format 1.2 and records no node traits, so no node reads as cold, hot or bounding: never-completed-subject and repeated-cold-subscription cannot fire, and leaked-subscription may report a subscription that take or takeUntil bounds (record it again)")
         }
-        return AnalysisReport(findings: AnalysisReport.grouped(findings), limitations: limitations)
+        return limitations
     }
 }
 

@@ -36,10 +36,35 @@ struct IncompleteTraceTests {
         #expect(result.standardError.contains("killed.sslog has no end record"))
         #expect(result.standardOutput.contains("incomplete: the trace has no closing heap snapshot"))
         #expect(result.standardOutput.contains("check incomplete: leaks may be missing"))
-        let stats = try cli.signalscope("stats", "killed.sslog")
-        #expect(stats.status == 0 && stats.standardError.contains("has no end record"), "every command says so")
+        for command in [["stats", "killed.sslog"], ["graph", "killed.sslog", "-o", "g.dot"], ["timeline", "killed.sslog", "-o", "t.svg"]] {
+            let result = try cli.signalscope(command)
+            #expect(result.status == 0, "\(command): \(result.standardError)")
+            #expect(result.standardError.contains("has no end record"), "every command says so: \(command)")
+            #expect(result.standardError.contains("warning: incomplete: the trace has no closing heap snapshot"), "\(command)")
+        }
         let accepted = try cli.signalscope("check", "killed.sslog", "--allow-incomplete")
         #expect(accepted.status == 0 && accepted.standardOutput.contains("check passed"))
+    }
+
+    @Test("A trace whose process could not read its own memory fails check (exit 3), and every command says so")
+    func memoryUnreadable() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        var log = CraftedLog()
+        log.node(1)
+        log.subscribe(1, to: 1)
+        log.snapshot(flags: 1 << 2)
+        log.end()
+        try log.write(to: cli.path("sandboxed.sslog"))
+        let check = try cli.signalscope("check", "sandboxed.sslog", "--format", "text", "--format", "github")
+        #expect(check.status == 3, "\(check.standardOutput)\(check.standardError)")
+        #expect(check.standardOutput.contains("incomplete: the process could not read its own memory"))
+        #expect(check.standardOutput.contains("::error title=signalscope incomplete::the process could not read its own memory"))
+        #expect(try cli.signalscope("check", "sandboxed.sslog", "--allow-incomplete").status == 0)
+        for command in [["stats", "sandboxed.sslog"], ["graph", "sandboxed.sslog", "-o", "g.svg"], ["export", "sandboxed.sslog", "--jsonl", "r.jsonl"]] {
+            let result = try cli.signalscope(command)
+            #expect(result.status == 0 && result.standardError.contains("warning: incomplete: the process could not read its own memory"), "\(command): \(result.standardError)")
+        }
     }
 
     @Test(

@@ -86,7 +86,7 @@ struct Check: ParsableCommand {
         var reports: [AnalysisReport] = []
         var warnings: [String] = []
         for path in tracePaths {
-            let loaded = try TraceLoading.load(path, detail: .liveEntities)
+            let loaded = try TraceLoading.load(path, detail: .liveEntities, reportsLimitations: false)
             reports.append(loaded.analyze())
             warnings += loaded.warnings
         }

@@ -6,7 +6,11 @@ enum TraceLoading {
     /// Reads the trace at `path`, reporting a truncated tail as a warning on standard error
     /// (the records before it are still used) and a one-line status on a terminal while it works.
     /// `detail` is what the command needs: analysis alone reads only what is still alive.
-    static func load(_ path: String, detail: Trace.Detail = .everything) throws -> Trace {
+    ///
+    /// What keeps an analysis from seeing everything (no closing snapshot, memory reads
+    /// denied, a spent budget) is a warning too, so that every command says a trace is
+    /// incomplete; `check`, whose reports say it in each format, passes `reportsLimitations: false`.
+    static func load(_ path: String, detail: Trace.Detail = .everything, reportsLimitations: Bool = true) throws -> Trace {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CLIError("no such trace: \(path)")
@@ -25,6 +29,9 @@ enum TraceLoading {
             throw CLIError(error.description)
         }
         for warning in trace.warnings { standardError("signalscope: warning: \(warning)") }
+        if reportsLimitations {
+            for limitation in trace.analysisLimitations { standardError("signalscope: warning: incomplete: \(limitation)") }
+        }
         return trace
     }
 }
