@@ -5,8 +5,8 @@ import SignalScope
 /// The `signalscope` command: traces programs, analyses traces for leaks, draws them.
 ///
 /// Exit codes are part of the contract (see `docs/cli.md`): 0 no failing findings,
-/// 1 a usage or I/O error, 2 failing findings. A wrapped command's own non-zero exit is
-/// passed through unless `check --ignore-exit-code` is given.
+/// 1 a usage or I/O error, 2 failing findings, 3 an incomplete analysis. A wrapped
+/// command's own non-zero exit is passed through unless `check --ignore-exit-code` is given.
 @main
 struct SignalScopeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,6 +17,8 @@ struct SignalScopeCommand: ParsableCommand {
               0  no failing findings (or the command succeeded)
               1  usage or I/O error: bad option, unreadable trace, command not found, unwritable output
               2  failing findings (see check --fail-on)
+              3  check: an incomplete analysis (a trace with no end record or closing heap snapshot,
+                 memory reads denied, the heap walk's budget spent) unless --allow-incomplete
               a wrapped command's own non-zero exit code is passed through unless --ignore-exit-code
             """,
         subcommands: [Check.self, Record.self, Graph.self, Timeline.self, Export.self, Stats.self, Demo.self]
