@@ -116,7 +116,8 @@ struct HostileStringTests {
         #expect(check.status == 0, "\(check.standardError)")
         for arguments in [
             ["graph", "hostile.sslog", "-o", "graph.svg"], ["graph", "hostile.sslog", "-o", "all.svg", "--no-collapse"],
-            ["graph", "hostile.sslog", "-o", "graph.dot"], ["timeline", "hostile.sslog", "-o", "timeline.svg"],
+            ["graph", "hostile.sslog", "-o", "graph.dot"], ["graph", "hostile.sslog", "-o", "graph.png"],
+            ["graph", "hostile.sslog", "-o", "graph.pdf"], ["timeline", "hostile.sslog", "-o", "timeline.svg"],
             ["timeline", "hostile.sslog", "-o", "nodes.svg", "--lanes", "nodes"],
             ["export", "hostile.sslog", "--chrome-trace", "chrome.json", "--jsonl", "records.jsonl"],
         ] {
@@ -143,5 +144,20 @@ struct HostileStringTests {
         #expect(Set(values) == Set(Self.hostile))
         let lines = try String(contentsOfFile: cli.path("records.jsonl"), encoding: .utf8).split(separator: "\n")
         for line in lines { _ = try JSONSerialization.jsonObject(with: Data(line.utf8)) }
+    }
+
+    @Test("A baseline of hostile findings is written as JSON and, read back, matches every one of them")
+    func baseline() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        try Self.hostileTrace().write(to: cli.path("hostile.sslog"))
+        let written = try cli.signalscope("check", "hostile.sslog", "--fail-on", "never", "--write-baseline", "baseline.json")
+        #expect(written.status == 0, "\(written.standardError)")
+        _ = try json(cli.path("baseline.json"))
+        let checked = try cli.signalscope("check", "hostile.sslog", "--fail-on", "warning", "--baseline", "baseline.json", "--format", "json")
+        #expect(checked.status == 0, "every finding is baseline: \(checked.standardOutput)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(checked.standardOutput.utf8)) as? [String: Any])
+        let findings = report["findings"] as? [[String: Any]] ?? []
+        #expect(!findings.isEmpty)
     }
 }
