@@ -65,7 +65,7 @@ struct EventLogReader {
 
     private mutating func read(progress: (Double) -> Void, _ visit: (TraceRecord) -> Void) throws(TraceReadError) {
         var header = LogWindow(chunk: EventLogFormat.headerSize)
-        guard header.load(0..<EventLogFormat.headerSize, from: source),
+        guard header.load(0..<EventLogFormat.headerSize, from: source, limit: EventLogFormat.headerSize),
             header.withBytes(0..<8, { Array($0) }) == EventLogFormat.magic
         else {
             throw .notAnEventLog(path: path)
@@ -185,12 +185,13 @@ struct EventLogReader {
             while run < runs.count {
                 while offset < runs[run].end {
                     // The first pass checked the prefix; the file may have shrunk since.
-                    guard window.load(offset..<(offset + EventLogFormat.prefixSize), from: reader.source) else {
+                    let end = runs[run].end
+                    guard window.load(offset..<(offset + EventLogFormat.prefixSize), from: reader.source, limit: end) else {
                         shrunk = true
                         return nil
                     }
                     let raw = window.withBytes(offset..<(offset + EventLogFormat.prefixSize)) { Raw(at: offset, prefix: $0) }
-                    guard raw.size >= EventLogFormat.prefixSize, window.load(raw.range, from: reader.source) else {
+                    guard raw.size >= EventLogFormat.prefixSize, window.load(raw.range, from: reader.source, limit: end) else {
                         shrunk = true
                         return nil
                     }
@@ -213,7 +214,7 @@ struct EventLogReader {
         while offset < count {
             let remaining = count - offset
             let prefix = offset..<(offset + EventLogFormat.prefixSize)
-            guard remaining >= EventLogFormat.prefixSize, window.load(prefix, from: source) else {
+            guard remaining >= EventLogFormat.prefixSize, window.load(prefix, from: source, limit: count) else {
                 return ("\(path): truncated record at byte offset \(offset) (\(remaining) bytes); reading stopped there", offset)
             }
             let raw = window.withBytes(prefix) { Raw(at: offset, prefix: $0) }
@@ -221,7 +222,7 @@ struct EventLogReader {
             guard size >= EventLogFormat.prefixSize, size % 8 == 0, size <= EventLogFormat.maximumRecordSize else {
                 return ("\(path): corrupt record at byte offset \(offset) (size \(size)); the last \(remaining) bytes were skipped", offset)
             }
-            guard size <= remaining, window.load(raw.range, from: source) else {
+            guard size <= remaining, window.load(raw.range, from: source, limit: count) else {
                 return ("\(path): truncated record at byte offset \(offset) (\(remaining) of \(size) bytes); reading stopped there", offset)
             }
             window.withBytes(raw.range) { visit(raw, $0) }

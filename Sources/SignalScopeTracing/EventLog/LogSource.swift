@@ -59,11 +59,14 @@ struct LogWindow {
     }
 
     /// Whether the window holds `range`, reading it from `source` (with what follows, up to
-    /// a chunk) if it does not; `false` if the log ends, or the file shrank, before its end.
-    mutating func load(_ range: Range<Int>, from source: LogSource) -> Bool {
+    /// a chunk but not past `limit`) if it does not; `false` if the log ends, or the file
+    /// shrank, before its end. The limit keeps a window to the stretch it serves: a log
+    /// of many threads' short runs must not cost a whole chunk per thread.
+    mutating func load(_ range: Range<Int>, from source: LogSource, limit: Int) -> Bool {
         if range.lowerBound >= start, range.upperBound <= start + storage.count { return true }
         start = range.lowerBound
-        storage = [UInt8](unsafeUninitializedCapacity: max(chunk, range.count)) { buffer, count in
+        let wanted = max(range.count, min(chunk, limit - range.lowerBound))
+        storage = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
             count = source.read(into: UnsafeMutableRawBufferPointer(buffer), at: range.lowerBound)
         }
         return range.count <= storage.count
