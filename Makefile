@@ -1,7 +1,7 @@
 # The README's two commands, `make demo` (the main job) and `make test`, and the benchmarks.
 SWIFT ?= swift
 
-.PHONY: setup build demo test bench bench-json
+.PHONY: setup build demo test fuzz bench bench-json
 
 setup:
 	@scripts/setup.sh
@@ -18,6 +18,11 @@ demo: setup
 test: setup
 	$(SWIFT) test
 	$(SWIFT) test -c release --filter "CaptureScannerTests|HeapWalkerTests|KeptClosureTests|LeakCorpusTests|RetainCountTests"
+
+# libFuzzer over the event log reader and every consumer of a trace, FUZZ_SECONDS long
+# (default 60); see docs/fuzzing.md. CI runs it after the tests.
+fuzz: setup
+	@scripts/fuzz.sh
 
 # The benchmarks are a package of their own (Benchmarks/), so that SignalScope's users never
 # fetch their peer, OpenCombine; they are never part of `make test`. Build output goes to

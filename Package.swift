@@ -65,6 +65,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The fuzz target for the reader and everything that consumes a trace; `make fuzz`
+        // builds it with libFuzzer, a plain build replays saved inputs.
+        .executableTarget(
+            name: "signalscope-fuzz",
+            dependencies: ["SignalScope", "SignalScopeTracing", "CSignalScopeCLISupport"]
+        ),
         .plugin(
             name: "SignalScopeCheck",
             capability: .command(

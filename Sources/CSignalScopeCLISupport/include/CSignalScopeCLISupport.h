@@ -1,1 +1,10 @@
-// No API: linking this target keeps the signalscope tool from tracing itself.
+// Linking this target keeps SignalScope's own executables (the signalscope tool, the fuzz
+// target) from tracing themselves; see optout.c.
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// libFuzzer's driver, present only in a `-sanitize=fuzzer` build (`make fuzz`): the fuzz
+/// target runs it from its own `main`, because SwiftPM renames an executable's `main` and
+/// so libFuzzer's cannot be used.
+int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*test_one_input)(const uint8_t *data, size_t size));

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs libFuzzer over the event log reader and everything that consumes a trace
+# (Sources/signalscope-fuzz, docs/fuzzing.md) for FUZZ_SECONDS seconds (default 60).
+# Seeds are traces of the example programs, recorded with values; the corpus grows in
+# .build-fuzz/corpus across runs. Exit codes: 0 nothing found; 1 a crash, a hang (more than
+# 10 s on one input), a leak or an out-of-memory, saved under .build-fuzz/findings/ and
+# replayable with `swift run signalscope-fuzz <file>`; 2 the build failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${FUZZ_SECONDS:-60}
+examples=(PlantedLeaks ObserveSelfLeak SubjectNeverCompleted CellReuseLeak InfiniteSignalDropped ColdSignalTwice
+  Countdown SearchHints UsernameCheck TokenRefresh ZipRefresh LikeCommand ViewModelErrors CacheThenNetwork DelegateSignal)
+seeds=.build-fuzz/seeds
+corpus=.build-fuzz/corpus
+findings=.build-fuzz/findings
+mkdir -p "$seeds" "$corpus" "$findings"
+
+swift build --product signalscope >&2 || exit 2
+for example in "${examples[@]}"; do
+  [ -s "$seeds/$example.sslog" ] && continue
+  swift build --product "$example" >&2 || exit 2
+  # A planted leak exits non-zero on purpose: the trace is what matters.
+  .build/debug/signalscope record --values -o "$seeds/$example.sslog" -- ".build/debug/$example" >/dev/null 2>&1 || true
+  [ -s "$seeds/$example.sslog" ] || { echo "fuzz: $example wrote no trace" >&2; exit 2; }
+done
+
+# lld: gold fails on the sanitizer runtime's debug information.
+swift build --build-path .build-fuzz --product signalscope-fuzz \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld >&2 || exit 2
+
+.build-fuzz/debug/signalscope-fuzz "$corpus" "$seeds" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+  -artifact_prefix="$findings/" -print_final_stats=1 || { echo "fuzz: found a failing input, saved in $findings/" >&2; exit 1; }
