@@ -77,4 +77,14 @@ final class TraceFileSafetyTests {
         #expect(refusal(path("linked.sslog"))?.hasSuffix("it has other hard links, so it is not replaced") == true)
         #expect(try FileManager.default.attributesOfItem(atPath: original)[.size] as? Int == EventLogFormat.headerSize)
     }
+
+    @Test("A source path under no project is recorded by its file name alone, never the machine's folders")
+    func pathsOutsideAnyProject() throws {
+        let project = folder.appendingPathComponent("App")
+        try FileManager.default.createDirectory(at: project.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: project.appendingPathComponent("Package.swift").path, contents: Data())
+        #expect(ProjectPaths.relative(project.appendingPathComponent("Sources/App/Main.swift").path) == "Sources/App/Main.swift")
+        let loose = folder.appendingPathComponent("loose/Deep/Helper.swift").path
+        #expect(ProjectPaths.relative(loose) == "Helper.swift")
+    }
 }
