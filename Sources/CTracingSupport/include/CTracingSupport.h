@@ -33,6 +33,10 @@ const void *_Nullable swift_getTypeByMangledNameInEnvironment(
 /// Whether a native Swift object has started deinitializing. Exported by libswiftCore.
 bool swift_isDeallocating(void *_Nonnull object);
 
+/// Loads a weak reference stored at `reference`: the object, retained, or NULL once it is
+/// gone. Exported by libswiftCore.
+void *_Nullable swift_weakLoadStrong(void *_Nonnull reference);
+
 /// The case of an enum value (payload cases first, in declaration order), read through the
 /// type's value witnesses; `value` is not changed.
 unsigned signalscope_enum_tag(const void *_Nonnull value, const void *_Nonnull metadata);

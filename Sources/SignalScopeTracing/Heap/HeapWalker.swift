@@ -78,11 +78,10 @@ struct HeapWalker {
     /// Walks from `roots`. Objects closures refer to weakly are walked too (a `[weak self]`
     /// observer's `self`), so that a cycle no runtime object is part of can still be found.
     ///
-    /// The walk holds a root only while it reads it (and leaves that reference out of its
-    /// retain count): an object the app lets go of meanwhile is freed then, not when the
-    /// walk ends, so that a test checking a deinit is not fooled by a recording ending on
-    /// another thread. Everything else it only reads, never retains or loads: other threads
-    /// run on, and may free what the walk reached a moment ago.
+    /// The walk holds a root, or an object it loads from a weak reference, only while it
+    /// reads it (and leaves that reference out of its retain count): an object the app
+    /// lets go of meanwhile is freed then, not when the walk ends, so that a test checking
+    /// a deinit is not fooled by a recording ending on another thread.
     func walk(roots: [Root]) -> Result {
         var result = Result()
         guard Memory.isReadable else {
@@ -101,6 +100,12 @@ struct HeapWalker {
             visited.append(false)
             queue.append(result.vertices.count - 1)
             return result.vertices.count - 1
+        }
+        /// Objects loaded from weak references, held until read.
+        var loaded: [(index: Int, object: UnsafeMutableRawPointer)] = []
+        func release(_ object: UnsafeMutableRawPointer) {
+            pins[UInt(bitPattern: object), default: 1] -= 1
+            Unmanaged<AnyObject>.fromOpaque(object).release()
         }
         func explore(_ index: Int) {
             guard !visited[index] else { return }
@@ -124,13 +129,27 @@ struct HeapWalker {
                 guard let target = add(reference.target, depth: vertex.depth + 1) else { continue }
                 result.edges.append(Edge(from: index, to: target, reference: reference))
             }
-            // Learn of what closures refer to weakly.
+            // Learn of what closures refer to weakly; the load retains it until it is read.
             for slot in contents.weakReferences where vertex.category == .closureContext {
-                guard let address = Self.weakReferent(at: slot), let target = add(address, depth: vertex.depth + 1) else { continue }
+                guard let object = swift_weakLoadStrong(UnsafeMutableRawPointer(bitPattern: slot)!) else { continue }
+                let address = UInt(bitPattern: object)
+                pins[address, default: 0] += 1
+                guard let target = add(address, depth: vertex.depth + 1) else {
+                    release(object)
+                    continue
+                }
+                loaded.append((target, object))
                 let weak = FoundReference(
                     target: address, kind: .capture, path: "", function: nil, offset: Int(slot - vertex.address), isExact: true,
                     isWeak: true)
                 result.edges.append(Edge(from: index, to: target, reference: weak))
+            }
+        }
+        /// Reads what was loaded from weak references, then lets it go.
+        func readLoaded() {
+            while let (index, object) = loaded.popLast() {
+                explore(index)
+                release(object)
             }
         }
         for root in roots {
@@ -141,6 +160,7 @@ struct HeapWalker {
                 if let entity = root.entity { result.entities[address] = entity }
                 if let id = root.knownID { result.knownIDs[address] = id }
                 explore(index)
+                readLoaded()
             }
             pins[address, default: 1] -= 1
             withExtendedLifetime(object) {}
@@ -148,6 +168,7 @@ struct HeapWalker {
         var next = 0
         while next < queue.count {
             explore(queue[next])
+            readLoaded()
             next += 1
         }
         return result
@@ -184,25 +205,6 @@ struct HeapWalker {
         guard !swift_isDeallocating(object) else { return nil }
         let count = Int(swift_retainCount(object)) - (pins[address] ?? 0)
         return Vertex(address: address, typeName: typeName, category: category, retainCount: count, depth: depth)
-    }
-
-    /// The object the weak reference at `slot` refers to, if it is not being deinitialized,
-    /// read through the kernel rather than loaded.
-    ///
-    /// `swift_weakLoadStrong` would retain it through its side table; but `slot` lies in
-    /// an object the walk only read, which another thread may free meanwhile, and then the
-    /// runtime would write to whatever memory now holds what was a side table. A native weak
-    /// reference holds its referent's side table's address (with a marker bit where
-    /// Objective-C shares the format), and the side table starts with the object's address,
-    /// followed by its reference counts.
-    private static func weakReferent(at slot: UInt) -> UInt? {
-        guard let bits = Memory.word(at: slot), bits != 0 else { return nil }
-        let sideTable = bits & ~(1 << 63 | 1)
-        guard Memory.isPlausibleObjectAddress(sideTable), let object = Memory.word(at: sideTable),
-            Memory.isPlausibleObjectAddress(object), let counts = Memory.word(at: sideTable + 8)
-        else { return nil }
-        let isDeiniting: UInt = 1 << 32
-        return counts & isDeiniting == 0 ? object : nil
     }
 
     /// Reads the metadata words of many new objects in one system call, so that checking
