@@ -1,4 +1,5 @@
 import Foundation
+import SignalScope
 import Testing
 
 /// Logs no recorder writes, handed to every command: each once crashed or hung the tool.
@@ -18,7 +19,7 @@ struct CraftedInputTests {
         ]
     }
 
-    private func expectEveryCommandRuns(_ log: CraftedLog, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    private func expectEveryCommandRuns(_ log: CraftedLog, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }
         try log.write(to: cli.path("crafted.sslog"))
@@ -139,5 +140,35 @@ struct LargeLogTests {
         let stats = try cli.signalscope(["stats", "search.sslog"], timeLimit: 120)
         #expect(stats.status == 0, "\(stats.standardError)")
         #expect(stats.standardOutput.contains("100001"), "\(stats.standardOutput)")
+    }
+}
+
+@Suite("Both details judge alike")
+struct DetailAgreementTests {
+    @Test("A subscription disposed while the snapshot was written, and an error nobody disposed, are judged the same with either detail")
+    func disposedDuringTheSnapshot() throws {
+        var log = CraftedLog()
+        log.node(1)
+        log.subscribe(1, to: 1, line: 8)
+        log.observerStored(1)
+        log.node(2)
+        log.subscribe(2, to: 2, line: 9)
+        log.observerStored(2, handlers: 1)
+        log.error(2, "boom")
+        log.snapshot()
+        log.alive(.node, 1, retainCount: 1)
+        log.alive(.subscription, 1, retainCount: 1)
+        // Subscription 1 never ends and nothing but itself holds its disposable.
+        log.heapObject(10, typeName: "SignalScopeCore.Subscription", category: 1, entityKind: 2, entityID: 1)
+        log.heapObject(11, typeName: "SignalScopeCore.SerialDisposable", category: 1, entityKind: 3, entityID: 1)
+        log.reference(from: 10, to: 11, path: "disposable")
+        log.disposed(1)
+        log.end()
+        let summary = { (detail: Trace.Detail) in
+            try Trace(data: Data(log.bytes), path: "crafted", detail: detail).analyze().findings.map { "\($0.rule)@\($0.location.line)" }.sorted()
+        }
+        let everything = try summary(.everything)
+        #expect(try summary(.liveEntities) == everything)
+        #expect(everything == ["leaked-subscription@8", "unhandled-error@9"], "judged as the snapshot saw it")
     }
 }

@@ -62,9 +62,12 @@ struct CraftedLog {
     /// The closing snapshot, with the heap walk's budgets and flags (bit 2: memory unreadable).
     mutating func snapshot(flags: UInt8 = 0) { record(16, le(UInt64(200_000)) + le(UInt64(10_000)) + [flags]) }
 
-    /// In the snapshot, a user object the heap walk reached (category 0: user).
-    mutating func heapObject(_ id: UInt64, typeName: String, retainCount: UInt64 = 1) {
-        record(19, le(id) + le(UInt64(0x1000 + id * 16)) + le(string(typeName)) + [0, 0, 0, 0] + le(retainCount) + le(UInt64(0)))
+    /// In the snapshot, an object the heap walk reached: by default a user object (category
+    /// 0); a runtime entity (category 1) names its kind (2 subscription, 3 its disposable) and id.
+    mutating func heapObject(
+        _ id: UInt64, typeName: String, retainCount: UInt64 = 1, category: UInt8 = 0, entityKind: UInt8 = 0, entityID: UInt64 = 0
+    ) {
+        record(19, le(id) + le(UInt64(0x1000 + id * 16)) + le(string(typeName)) + [category, 0, entityKind, 0] + le(retainCount) + le(entityID))
     }
 
     /// In the snapshot, a strong reference held in a stored property.
