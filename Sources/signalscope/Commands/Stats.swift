@@ -26,8 +26,7 @@ struct Stats: ParsableCommand {
                 eventsPerNode[node, default: 0] += 1
             }
         }
-        let timestamps = loaded.records.map(\.timestamp)
-        let duration = Double((timestamps.max() ?? 0) - (timestamps.min() ?? 0)) / 1e6
+        let duration = Double(loaded.timeRange.map { $0.upperBound - $0.lowerBound } ?? 0) / 1e6
         print("\(TerminalText.sanitized(trace)): \(loaded.records.count) records over \(String(format: "%.3f", duration)) ms")
         print("\nrecords by kind")
         for (kind, count) in kinds.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
