@@ -15,12 +15,17 @@ demo: setup
 # The heap walk reads compiler-generated layouts (closure contexts, reabstraction thunks,
 # enum payloads), which differ between debug and release builds, so the suites that check
 # it, and the leak corpus that depends on it, run in both.
+#
+# Then a short fuzz of the trace reader and every consumer of a trace (docs/fuzzing.md):
+# CI runs exactly this target.
+TEST_FUZZ_SECONDS ?= 20
 test: setup
 	$(SWIFT) test
 	$(SWIFT) test -c release --filter "CaptureScannerTests|HeapWalkerTests|KeptClosureTests|LeakCorpusTests|RetainCountTests"
+	@FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
 
 # libFuzzer over the event log reader and every consumer of a trace, FUZZ_SECONDS long
-# (default 60); see docs/fuzzing.md. CI runs it after the tests.
+# (default 60); see docs/fuzzing.md.
 fuzz: setup
 	@scripts/fuzz.sh
 
