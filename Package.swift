@@ -1,22 +1,34 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Module layering (dependencies point one way):
-//   SignalScopeCore (runtime + instrumentation seam)
-//     <- SignalScopeTracing (recorder, event log, reader; CSignalScopeBootstrap starts it
-//        from SIGNALSCOPE_TRACE at load)
+// SignalScope is built and tested on Linux only: the tracer reads the process's own heap
+// through Linux system calls, and no Darwin build is tested (see the README's Platforms).
+#if !os(Linux)
+#error("SignalScope builds on Linux only; see the README's Platforms section")
+#endif
+
+// Products by what they cost, dependencies pointing one way:
+//   SignalScope (the runtime; what apps import: the toolchain and swift-collections only)
+//     <- SignalScopeTracing (recorder, event log, reader, heap walk)
+//        <- SignalScopeAutoTrace (opt-in: a program that links it records itself when
+//           SIGNALSCOPE_TRACE is set)
 //     <- SignalScopeAnalysis (leak analyzers reading traces)
-//     <- SignalScopeRendering (signal graphs to DOT, and through CGraphviz, the only module
-//        that imports it, to SVG, PNG and PDF)
-//     <- SignalScope (umbrella that users import)
-//     <- SignalScopeTesting (helpers for tests written on the runtime)
-//     <- signalscope (the command-line tool: check, record, graph, timeline, export, stats, demo)
+//     <- SignalScopeRendering (pure Swift: signal graphs to DOT, timelines, exports)
+//     <- SignalScopeGraphviz (DOT to SVG, PNG and PDF through Graphviz's C library)
+//     <- SignalScopeTesting (leak assertions and helpers for tests written on the runtime)
+//     <- SignalScopeTools (umbrella for tools: everything above but the auto-trace)
+//     <- signalscope (the command-line tool)
 let package = Package(
     name: "SignalScope",
-    platforms: [.macOS(.v15)],
     products: [
         .library(name: "SignalScope", targets: ["SignalScope"]),
+        .library(name: "SignalScopeTracing", targets: ["SignalScopeTracing"]),
+        .library(name: "SignalScopeAutoTrace", targets: ["SignalScopeAutoTrace"]),
+        .library(name: "SignalScopeAnalysis", targets: ["SignalScopeAnalysis"]),
+        .library(name: "SignalScopeRendering", targets: ["SignalScopeRendering"]),
+        .library(name: "SignalScopeGraphviz", targets: ["SignalScopeGraphviz"]),
         .library(name: "SignalScopeTesting", targets: ["SignalScopeTesting"]),
+        .library(name: "SignalScopeTools", targets: ["SignalScopeTools"]),
         .executable(name: "signalscope", targets: ["signalscope"]),
         .executable(name: "RuntimeTour", targets: ["RuntimeTour"]),
         .plugin(name: "SignalScopeCheck", targets: ["SignalScopeCheck"]),
@@ -27,50 +39,38 @@ let package = Package(
     ],
     targets: [
         .target(
-            name: "SignalScopeCore",
+            name: "SignalScope",
             dependencies: [.product(name: "DequeModule", package: "swift-collections")]
         ),
         .target(
             name: "SignalScopeTracing",
             dependencies: [
-                "SignalScopeCore", "CSignalScopeBootstrap", "CTracingSupport",
+                "SignalScope", "CTracingSupport",
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
-        .target(name: "SignalScopeAnalysis", dependencies: ["SignalScopeCore", "SignalScopeTracing"]),
-        .target(
-            name: "SignalScopeRendering",
-            dependencies: ["SignalScopeCore", "SignalScopeTracing", "SignalScopeAnalysis", "CGraphviz"]
-        ),
-        .systemLibrary(
-            name: "CGraphviz",
-            pkgConfig: "libgvc",
-            providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
-        ),
-        .target(name: "CSignalScopeBootstrap"),
         .target(name: "CTracingSupport"),
-        .target(name: "CSignalScopeCLISupport"),
+        .target(name: "SignalScopeAutoTrace", dependencies: ["SignalScopeTracing", "CSignalScopeBootstrap"]),
+        .target(name: "CSignalScopeBootstrap"),
+        .target(name: "SignalScopeAnalysis", dependencies: ["SignalScope", "SignalScopeTracing"]),
+        .target(name: "SignalScopeRendering", dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAnalysis"]),
+        .target(name: "SignalScopeGraphviz", dependencies: ["SignalScopeRendering", "CGraphviz"]),
+        .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
+        .target(name: "SignalScopeTesting", dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAnalysis"]),
         .target(
-            name: "SignalScope",
-            dependencies: ["SignalScopeCore", "SignalScopeTracing", "SignalScopeAnalysis", "SignalScopeRendering"]
-        ),
-        .target(
-            name: "SignalScopeTesting",
-            dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAnalysis"]
+            name: "SignalScopeTools",
+            dependencies: [
+                "SignalScope", "SignalScopeTracing", "SignalScopeAnalysis", "SignalScopeRendering", "SignalScopeGraphviz",
+            ]
         ),
         .executableTarget(
             name: "signalscope",
-            dependencies: [
-                "SignalScope", "SignalScopeRendering", "CSignalScopeCLISupport",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["SignalScopeTools", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The fuzz target for the reader and everything that consumes a trace; `make fuzz`
         // builds it with libFuzzer, a plain build replays saved inputs.
-        .executableTarget(
-            name: "signalscope-fuzz",
-            dependencies: ["SignalScope", "SignalScopeTracing", "CSignalScopeCLISupport"]
-        ),
+        .executableTarget(name: "signalscope-fuzz", dependencies: ["SignalScopeTools", "CFuzzDriver"]),
+        .target(name: "CFuzzDriver"),
         .plugin(
             name: "SignalScopeCheck",
             capability: .command(
@@ -79,58 +79,59 @@ let package = Package(
                     description: "Run a command with SignalScope tracing on and fail on the leaks it finds")),
             dependencies: ["signalscope"]
         ),
+        // The examples are apps written on the runtime, traced from the environment.
         .executableTarget(
             name: "PlantedLeaks",
-            dependencies: ["SignalScope"],
+            dependencies: ["SignalScope", "SignalScopeAutoTrace"],
             path: "Examples/PlantedLeaks"
         ),
-        .executableTarget(name: "Countdown", dependencies: ["SignalScope"], path: "Examples/Countdown"),
-        .executableTarget(name: "SearchHints", dependencies: ["SignalScope"], path: "Examples/SearchHints"),
-        .executableTarget(name: "UsernameCheck", dependencies: ["SignalScope"], path: "Examples/UsernameCheck"),
-        .executableTarget(name: "TokenRefresh", dependencies: ["SignalScope"], path: "Examples/TokenRefresh"),
-        .executableTarget(name: "ZipRefresh", dependencies: ["SignalScope"], path: "Examples/ZipRefresh"),
-        .executableTarget(name: "LikeCommand", dependencies: ["SignalScope"], path: "Examples/LikeCommand"),
-        .executableTarget(name: "ViewModelErrors", dependencies: ["SignalScope"], path: "Examples/ViewModelErrors"),
-        .executableTarget(name: "CacheThenNetwork", dependencies: ["SignalScope"], path: "Examples/CacheThenNetwork"),
-        .executableTarget(name: "DelegateSignal", dependencies: ["SignalScope"], path: "Examples/DelegateSignal"),
-        .executableTarget(name: "ObserveSelfLeak", dependencies: ["SignalScope"], path: "Examples/ObserveSelfLeak"),
-        .executableTarget(name: "SubjectNeverCompleted", dependencies: ["SignalScope"], path: "Examples/SubjectNeverCompleted"),
-        .executableTarget(name: "CellReuseLeak", dependencies: ["SignalScope"], path: "Examples/CellReuseLeak"),
-        .executableTarget(name: "InfiniteSignalDropped", dependencies: ["SignalScope"], path: "Examples/InfiniteSignalDropped"),
-        .executableTarget(name: "ColdSignalTwice", dependencies: ["SignalScope"], path: "Examples/ColdSignalTwice"),
+        .executableTarget(name: "Countdown", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/Countdown"),
+        .executableTarget(name: "SearchHints", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/SearchHints"),
+        .executableTarget(name: "UsernameCheck", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/UsernameCheck"),
+        .executableTarget(name: "TokenRefresh", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/TokenRefresh"),
+        .executableTarget(name: "ZipRefresh", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/ZipRefresh"),
+        .executableTarget(name: "LikeCommand", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/LikeCommand"),
+        .executableTarget(name: "ViewModelErrors", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/ViewModelErrors"),
+        .executableTarget(name: "CacheThenNetwork", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/CacheThenNetwork"),
+        .executableTarget(name: "DelegateSignal", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/DelegateSignal"),
+        .executableTarget(name: "ObserveSelfLeak", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/ObserveSelfLeak"),
+        .executableTarget(name: "SubjectNeverCompleted", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/SubjectNeverCompleted"),
+        .executableTarget(name: "CellReuseLeak", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/CellReuseLeak"),
+        .executableTarget(name: "InfiniteSignalDropped", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/InfiniteSignalDropped"),
+        .executableTarget(name: "ColdSignalTwice", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/ColdSignalTwice"),
         .executableTarget(
             name: "RuntimeTour",
-            dependencies: ["SignalScope"],
+            dependencies: ["SignalScope", "SignalScopeAutoTrace"],
             path: "Examples/RuntimeTour"
         ),
         .executableTarget(
             name: "RenderGallery",
-            dependencies: ["SignalScope"],
+            dependencies: ["SignalScopeTools"],
             path: "Examples/RenderGallery"
         ),
         .testTarget(
-            name: "SignalScopeCoreTests",
-            dependencies: ["SignalScope", "SignalScopeTesting"]
+            name: "SignalScopeTests",
+            dependencies: ["SignalScopeTools", "SignalScopeTesting"]
         ),
         .testTarget(
             name: "SignalScopeTracingTests",
-            dependencies: ["SignalScope", "SignalScopeTesting", .product(name: "DequeModule", package: "swift-collections")]
+            dependencies: ["SignalScopeTools", "SignalScopeTesting", .product(name: "DequeModule", package: "swift-collections")]
         ),
         .testTarget(
             name: "SignalScopeAnalysisTests",
-            dependencies: ["SignalScope", "SignalScopeTesting", "CSandbox"]
+            dependencies: ["SignalScopeTools", "SignalScopeTesting", "CSandbox"]
         ),
         // A seccomp filter for tests that show what happens in a sandbox.
         .target(name: "CSandbox", path: "Tests/CSandbox"),
         .testTarget(
             name: "SignalScopeRenderingTests",
-            dependencies: ["SignalScope", "SignalScopeTesting"],
+            dependencies: ["SignalScopeTools", "SignalScopeTesting"],
             exclude: ["Golden"]
         ),
         .testTarget(
             name: "SignalScopeCLITests",
             dependencies: [
-                "signalscope", "SignalScope", "PlantedLeaks",
+                "signalscope", "SignalScopeTools", "PlantedLeaks",
                 "ObserveSelfLeak", "SubjectNeverCompleted", "CellReuseLeak", "InfiniteSignalDropped", "ColdSignalTwice",
                 "Countdown", "SearchHints", "UsernameCheck", "TokenRefresh", "ZipRefresh", "LikeCommand", "ViewModelErrors",
                 "CacheThenNetwork", "DelegateSignal",

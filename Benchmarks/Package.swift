@@ -5,7 +5,6 @@ import PackageDescription
 // OpenCombine: `make bench` builds it in release and runs it (see docs/performance.md).
 let package = Package(
     name: "SignalScopeBenchmarks",
-    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "SignalScope", path: ".."),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
@@ -15,7 +14,7 @@ let package = Package(
         .executableTarget(
             name: "signalscope-bench",
             dependencies: [
-                .product(name: "SignalScope", package: "SignalScope"),
+                .product(name: "SignalScopeTools", package: "SignalScope"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

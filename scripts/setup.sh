@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what building and testing SignalScope needs on a fresh Debian machine.
+# Installs what building and testing SignalScope needs on a fresh Debian machine (SignalScope
+# is built and tested on Linux only; see the README's Platforms).
 # Idempotent: does nothing when everything is already there.
 # Exit codes: 0 ready; 1 something is missing that this script cannot install.
 set -euo pipefail
@@ -23,6 +24,6 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
   apt-get update -qq >/dev/null
   apt-get install -y -qq "${missing[@]}" >/dev/null
 else
-  echo "setup: missing ${missing[*]}; install them (Debian/Ubuntu: sudo apt-get install ${missing[*]}; macOS: brew install graphviz pkg-config)" >&2
+  echo "setup: missing ${missing[*]}; install them (Debian/Ubuntu: sudo apt-get install ${missing[*]})" >&2
   exit 1
 fi

@@ -2,7 +2,7 @@
 // folder given as the first argument (docs/images by default). scripts/render-examples.sh
 // runs it; docs/rendering.md shows the results.
 import Foundation
-import SignalScope
+import SignalScopeTools
 
 let folder = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "docs/images")
 
@@ -41,7 +41,7 @@ func write(_ data: Data, _ name: String) throws {
 do {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let onlyThisProgram = { (site: TraceSite) in site.file.hasPrefix("RenderGallery/") }
-    let trace = SignalScope.record(values: true) {
+    let trace = Tracer.record(values: true) {
         searchScene()
         _ = LoginScreen()
     }.restricted(to: onlyThisProgram)

@@ -1,4 +1,4 @@
-import SignalScopeCore
+import SignalScope
 import SignalScopeTracing
 
 /// How serious a finding is.

@@ -1,4 +1,4 @@
-import SignalScopeCore
+import SignalScope
 import SignalScopeTracing
 
 /// The heap at the end of a trace as the analyzers judge it: every object the closing walk

@@ -1,4 +1,4 @@
-import SignalScopeCore
+import SignalScope
 import SignalScopeTracing
 
 /// Words a chain of heap references as the steps of a finding's path, the way a memory

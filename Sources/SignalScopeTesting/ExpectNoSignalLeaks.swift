@@ -59,7 +59,7 @@ public func expectNoSignalLeaks(
     sourceLocation: Testing.SourceLocation = #_sourceLocation,
     _ body: () throws -> Void
 ) rethrows {
-    let recording = try SignalScope.recordOnCallingThread(body)
+    let recording = try Tracer.recordOnCallingThread(body)
     let failures = allowance.failures(of: recording.callingThread)
     for finding in failures.findings {
         let location = Testing.SourceLocation(
@@ -79,7 +79,7 @@ public func XCTAssertNoSignalLeaks(
     file: StaticString = #filePath, line: UInt = #line,
     _ body: () throws -> Void
 ) rethrows {
-    let recording = try SignalScope.recordOnCallingThread(body)
+    let recording = try Tracer.recordOnCallingThread(body)
     let failures = allowance.failures(of: recording.callingThread)
     for finding in failures.findings {
         XCTFail("signal leak: \(finding)", file: file, line: line)

@@ -1,6 +1,6 @@
-import CSignalScopeCLISupport
+import CFuzzDriver
 import Foundation
-import SignalScope
+import SignalScopeTools
 
 /// Hands bytes to the event log reader and then to every consumer of a `Trace`: the
 /// analysis, the graph and its DOT, both timelines, both exports, and the restriction to one

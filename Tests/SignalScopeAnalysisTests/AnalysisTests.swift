@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+import SignalScopeTools
 @testable import SignalScopeTracing
 import Testing
 
@@ -63,7 +63,7 @@ extension LeakCorpusTests {
     @Test("A ring of 2,000 objects each observing the previous one's subject is judged without exhausting the stack")
     func longRing() throws {
         weak var first: Link?
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let links = (0..<2_000).map { _ in Link() }
             for (link, previous) in zip(links, [links[links.count - 1]] + links.dropLast()) { link.observe(previous) }
             first = links[0]

@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 import Testing
 
 /// Where `event-after-terminal` says the late event came from: the user's line that sent it,
@@ -18,7 +18,7 @@ struct EventAfterTerminalTests {
 
     @Test("The finding points at the line that sent after the terminal event, with its user frames and project-relative paths")
     func pointsAtTheLateSend() throws {
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let uploader = Uploader()
             uploader.finish()
             uploader.reportLate()
@@ -33,7 +33,7 @@ struct EventAfterTerminalTests {
         #expect(frames.first?.contains("reportLate()") == true, "\(finding.path)")
         #expect(frames.first?.hasSuffix("(Tests/SignalScopeAnalysisTests/EventAfterTerminalTests.swift:\(Self.lateSendLine))") == true, "\(finding.path)")
         #expect(frames.contains { $0.contains("pointsAtTheLateSend()") }, "the caller's frame follows: \(finding.path)")
-        #expect(!frames.contains { $0.contains("SignalScopeCore") || $0.contains("SignalScopeTracing") || $0.contains("/Sources/") }, "\(finding.path)")
+        #expect(!frames.contains { $0.contains("Sources/SignalScope") || $0.contains("SignalScope.") || $0.contains("SignalScopeTracing.") }, "no runtime or tracer frames: \(finding.path)")
         #expect(!frames.contains { $0.contains("(/") || $0.contains("+0x") }, "no absolute paths or raw addresses: \(finding.path)")
     }
 }

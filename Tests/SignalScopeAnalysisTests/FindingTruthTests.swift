@@ -1,5 +1,5 @@
 import CTracingSupport
-import SignalScope
+import SignalScopeTools
 @testable import SignalScopeTracing
 import Testing
 

@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 import Testing
 
 /// Serialized: scenarios judge findings by the file they are in, so two scenarios recording

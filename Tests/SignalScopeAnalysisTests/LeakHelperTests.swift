@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 import SignalScopeTesting
 import Testing
 import XCTest

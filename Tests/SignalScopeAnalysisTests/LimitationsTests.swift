@@ -1,6 +1,6 @@
 import CSandbox
 import Foundation
-import SignalScope
+import SignalScopeTools
 import Synchronization
 import Testing
 
@@ -23,7 +23,7 @@ struct LimitationsTests {
     func budget() {
         // Other suites record alongside: judge only this file's findings.
         let here = { (report: AnalysisReport) in report.findings.filter { $0.location.file == "SignalScopeAnalysisTests/LimitationsTests.swift" } }
-        let trace = SignalScope.record(heapLimits: TraceHeap.Limits(objects: 3, depth: 100)) { Screen().observe() }
+        let trace = Tracer.record(heapLimits: TraceHeap.Limits(objects: 3, depth: 100)) { Screen().observe() }
         #expect(trace.heap.objectLimitReached && !trace.heap.isComplete)
         let report = trace.analyze()
         // The cycle was not explored whole, so no leak through it is proven; what the walk
@@ -33,10 +33,10 @@ struct LimitationsTests {
         #expect(report.limitations.first?.hasPrefix("the heap walk stopped at its budget of 3 objects") == true)
         #expect(report.limitations.first?.contains("SIGNALSCOPE_HEAP_OBJECTS") == true)
 
-        let shallow = SignalScope.record(heapLimits: TraceHeap.Limits(objects: 1_000, depth: 1)) { Screen().observe() }
+        let shallow = Tracer.record(heapLimits: TraceHeap.Limits(objects: 1_000, depth: 1)) { Screen().observe() }
         #expect(shallow.analyze().limitations.first?.hasPrefix("the heap walk stopped at its depth budget of 1 references") == true)
 
-        let whole = SignalScope.record { Screen().observe() }
+        let whole = Tracer.record { Screen().observe() }
         #expect(whole.heap.isComplete && whole.analyze().limitations.isEmpty)
         #expect(here(whole.analyze()).map(\.rule) == [.selfCapturedObserver])
     }
@@ -58,7 +58,7 @@ struct LimitationsTests {
     func memoryUnreadable() async {
         await #expect(processExitsWith: .success) {
             guard signalscope_test_deny_process_vm_readv() else { exit(2) }  // no seccomp here: nothing to show
-            let trace = SignalScope.record { Screen().observe() }
+            let trace = Tracer.record { Screen().observe() }
             let report = trace.analyze()
             let said = trace.heap.memoryUnreadable && report.findings.isEmpty
                 && report.limitations.first?.hasPrefix("the process could not read its own memory") == true
@@ -84,7 +84,7 @@ struct LimitationsTests {
     @Test("Risk: a reference inside a noncopyable field of an app's class (a Mutex) is not seen, so a leak through it is not reported")
     func noncopyableField() throws {
         weak var watched: GuardedScreen?
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let screen = GuardedScreen()
             let child = ChildView()
             child.taps.subscribeNext { _ in withExtendedLifetime(screen) {} }
@@ -110,7 +110,7 @@ struct LimitationsTests {
     func inUseAtTheSnapshot() throws {
         weak var watched: Worker?
         var inUse: Worker?
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let worker = Worker()
             worker.start()
             watched = worker

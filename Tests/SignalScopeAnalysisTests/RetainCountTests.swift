@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+import SignalScopeTools
 @testable import SignalScopeAnalysis
 import Testing
 
@@ -44,7 +44,7 @@ struct RetainCountTests {
     @Test("In a leak running through every kind of runtime object, every retain count is explained")
     func everyRetainCountExplained() throws {
         weak var watched: Hub?
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let hub = Hub()
             hub.bindEverything()
             watched = hub

@@ -10,14 +10,7 @@ struct CLIRunner {
     }
 
     /// Where SwiftPM put the products the test target depends on.
-    static let productsFolder: URL = {
-        #if os(macOS)
-        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
-            return bundle.bundleURL.deletingLastPathComponent()
-        }
-        #endif
-        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    }()
+    static let productsFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 
     static func product(_ name: String) -> String { productsFolder.appendingPathComponent(name).path }
 

@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+import SignalScopeTools
 import Testing
 
 /// Logs no recorder writes, handed to every command: each once crashed or hung the tool.
@@ -159,8 +159,8 @@ struct DetailAgreementTests {
         log.alive(.node, 1, retainCount: 1)
         log.alive(.subscription, 1, retainCount: 1)
         // Subscription 1 never ends and nothing but itself holds its disposable.
-        log.heapObject(10, typeName: "SignalScopeCore.Subscription", category: 1, entityKind: 2, entityID: 1)
-        log.heapObject(11, typeName: "SignalScopeCore.SerialDisposable", category: 1, entityKind: 3, entityID: 1)
+        log.heapObject(10, typeName: "SignalScope.Subscription", category: 1, entityKind: 2, entityID: 1)
+        log.heapObject(11, typeName: "SignalScope.SerialDisposable", category: 1, entityKind: 3, entityID: 1)
         log.reference(from: 10, to: 11, path: "disposable")
         log.disposed(1)
         log.end()

@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+import SignalScopeTools
 import Testing
 
 /// A CI gate never passes on what it did not see: a program killed while traced, and a
@@ -20,7 +20,7 @@ struct IncompleteTraceTests {
         setenv("SIGNALSCOPE_TEST_KILLED_TRACE", path, 1)
         await #expect(processExitsWith: .signal(SIGKILL)) {
             let path = String(cString: getenv("SIGNALSCOPE_TEST_KILLED_TRACE"))
-            try SignalScope.startRecording(to: URL(fileURLWithPath: path))
+            try Tracer.startRecording(to: URL(fileURLWithPath: path))
             var screens: [Screen] = []
             let start = Date()
             while Date().timeIntervalSince(start) < 0.3 {

@@ -1,6 +1,6 @@
 import Foundation
 import FoundationXML
-import SignalScope
+import SignalScopeTools
 import Testing
 
 /// Scenarios record the whole process, so every graph here is restricted to what this file
@@ -11,7 +11,7 @@ private func ownPart(of trace: Trace) -> Trace {
 
 /// The search hints screen: typing maps to requests, switchToLatest keeps the latest.
 private func searchHints() -> Trace {
-    ownPart(of: SignalScope.record {
+    ownPart(of: Tracer.record {
         let text = Subject<String>().named("search text")
         let hints = text.map { query in Signal.just(["\(query)1", "\(query)2"]) }.switchToLatest()
         let shown = hints.subscribeNext { _ in }
@@ -28,7 +28,7 @@ private final class Listener {
 
 /// A subject never completed, with a subscriber capturing an object: a finding to highlight.
 private func neverCompleted() -> (Trace, AnalysisReport) {
-    let trace = ownPart(of: SignalScope.record {
+    let trace = ownPart(of: Tracer.record {
         let updates = Subject<Int>()
         let listener = Listener()
         updates.subscribeNext { _ in listener.count += 1 }
@@ -114,7 +114,7 @@ struct RenderingTests {
     @Test("Hostile names cannot break the DOT or put live markup into the SVG")
     func hostileLabels() throws {
         let hostile = "\"];\n digraph x { <script>alert(1)</script> \\ & \u{0007} ünïcode ✓"
-        let trace = ownPart(of: SignalScope.record {
+        let trace = ownPart(of: Tracer.record {
             let subject = Subject<Int>().named(hostile)
             subject.map { $0 }.named("</text><script>evil()</script>").subscribe()
             subject.sendCompleted()
@@ -159,7 +159,7 @@ struct RenderingTests {
     @Test("Fifty thousand identical subscriptions collapse into one node with a count, under the cap")
     func collapseAtScale() throws {
         let cells = 50_000
-        let trace = ownPart(of: SignalScope.record {
+        let trace = ownPart(of: Tracer.record {
             let taps = Subject<Void>()
             for _ in 0..<cells { taps.subscribeNext { _ in } }
             taps.sendCompleted()

@@ -1,6 +1,6 @@
 import Foundation
 import FoundationXML
-import SignalScope
+import SignalScopeTools
 import Testing
 
 /// What this file created, out of a whole-process recording.
@@ -10,7 +10,7 @@ private func ownPart(of trace: Trace) -> Trace {
 
 /// A map over a subject: two values, then an error; and a never-ending subscription.
 private func scenario() -> Trace {
-    ownPart(of: SignalScope.record(values: true) {
+    ownPart(of: Tracer.record(values: true) {
         let source = Subject<Int>().named("source")
         source.map { $0 * 10 }.subscribe(next: { _ in }, error: { _ in })
         Subject<String>().named("endless").subscribeNext { _ in }
@@ -57,7 +57,7 @@ struct TimelineAndExportTests {
 
     @Test("A lane named by a finding is highlighted")
     func highlightedLane() throws {
-        let trace = ownPart(of: SignalScope.record {
+        let trace = ownPart(of: Tracer.record {
             let bus = Subject<Int>()
             bus.subscribeNext { _ in }
             withExtendedLifetime(bus) {}
@@ -70,7 +70,7 @@ struct TimelineAndExportTests {
 
     @Test("A lane with more values than fit is drawn as a density strip")
     func density() throws {
-        let trace = ownPart(of: SignalScope.record {
+        let trace = ownPart(of: Tracer.record {
             let busy = Subject<Int>()
             busy.subscribeNext { _ in }
             for value in 0..<5_000 { busy.sendNext(value) }
@@ -83,7 +83,7 @@ struct TimelineAndExportTests {
 
     @Test("Hostile value summaries stay text in the SVG")
     func hostileValues() throws {
-        let trace = ownPart(of: SignalScope.record(values: true) {
+        let trace = ownPart(of: Tracer.record(values: true) {
             Signal.just("</text><script>alert(1)</script>").subscribe()
         })
         let document = try svg(MarbleTimeline(trace: trace).svg())

@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+import SignalScopeTools
 import Testing
 
 @Suite("Recording with no code change")

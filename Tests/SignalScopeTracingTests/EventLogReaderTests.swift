@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import SignalScope
+import SignalScopeTools
 @testable import SignalScopeTracing
 import Testing
 
@@ -258,7 +258,7 @@ final class EventLogReaderTests {
         let url = URL(fileURLWithPath: "/tmp/signalscope-sigkill-test.sslog")
         try? FileManager.default.removeItem(at: url)
         await #expect(processExitsWith: .signal(SIGKILL)) {
-            try SignalScope.startRecording(to: URL(fileURLWithPath: "/tmp/signalscope-sigkill-test.sslog"))
+            try Tracer.startRecording(to: URL(fileURLWithPath: "/tmp/signalscope-sigkill-test.sslog"))
             let subject = Subject<Int>()
             subject.subscribe()
             let start = Date()

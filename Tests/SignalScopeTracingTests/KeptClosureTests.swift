@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+import SignalScopeTools
 import Testing
 
 /// Every closure the runtime keeps must be found in the closing snapshot under its role and
@@ -100,7 +100,7 @@ struct KeptClosureTests {
         defer { source.sendCompleted() }
         let sentinel = Sentinel()
         var made: (line: Int?, keep: Any)?
-        let trace = SignalScope.record { made = kept.make(source, sentinel) }
+        let trace = Tracer.record { made = kept.make(source, sentinel) }
         let heap = trace.heap
         let address = UInt64(UInt(bitPattern: Unmanaged.passUnretained(sentinel).toOpaque()))
         let target = try #require(heap.objects.values.first { $0.address == address })

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import SignalScope
+import SignalScopeTools
 import Testing
 
 /// Hooks are global and other tests may record at the same time, so each test reads its
@@ -15,7 +15,7 @@ struct RecordTests {
         var mapped: Signal<Int>!
         var evens: Signal<Int>!
         var lines: [UInt] = []
-        let trace = SignalScope.record(values: true) {
+        let trace = Tracer.record(values: true) {
             source = Subject<Int>(); lines.append(#line)
             mapped = source.map { $0 * 10 }; lines.append(#line)
             evens = mapped.filter { $0 > 10 }.named("big"); lines.append(#line)
@@ -59,7 +59,7 @@ struct RecordTests {
     func terminalsAndViolations() throws {
         var subject: Subject<String>!
         var lateLine = 0
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             subject = Subject<String>()
             subject.subscribe()
             subject.sendNext("secret")
@@ -83,7 +83,7 @@ struct RecordTests {
     @Test("Value summaries are cut to 80 characters")
     func boundedSummaries() throws {
         var signal: Signal<String>!
-        let trace = SignalScope.record(values: true) {
+        let trace = Tracer.record(values: true) {
             signal = Signal.just(String(repeating: "x", count: 500))
             signal.subscribe()
         }
@@ -95,7 +95,7 @@ struct RecordTests {
     @Test("A recording ends with its scope: later events are not in it")
     func scopeEnds() throws {
         let subject = Subject<Int>()
-        let trace = SignalScope.record { subject.subscribe() }
+        let trace = Tracer.record { subject.subscribe() }
         subject.sendNext(1)
         let subscription = try #require(trace.subscriptions.values.first { $0.node == subject.id })
         #expect(subscription.values.isEmpty)
@@ -106,7 +106,7 @@ struct RecordTests {
         let threads = 4
         let perThread = 20_000
         let subject = Subject<Int>()
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             subject.subscribe()
             DispatchQueue.concurrentPerform(iterations: threads) { worker in
                 for value in 0..<perThread { subject.sendNext(worker * perThread + value) }
@@ -125,14 +125,14 @@ struct RecordTests {
     func fileRecording() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-\(UUID()).sslog")
         defer { try? FileManager.default.removeItem(at: url) }
-        try SignalScope.startRecording(to: url)
-        #expect(SignalScope.isRecording)
-        #expect(throws: RecordingError.alreadyRecording) { try SignalScope.startRecording(to: url) }
+        try Tracer.startRecording(to: url)
+        #expect(Tracer.isRecording)
+        #expect(throws: RecordingError.alreadyRecording) { try Tracer.startRecording(to: url) }
         let signal = Signal.just(1).map { $0 + 1 }
         signal.subscribe()
-        try SignalScope.stopRecording()
-        #expect(!SignalScope.isRecording)
-        try SignalScope.stopRecording()
+        try Tracer.stopRecording()
+        #expect(!Tracer.isRecording)
+        try Tracer.stopRecording()
 
         let trace = try Trace(contentsOf: url)
         #expect(trace.isComplete)
@@ -144,8 +144,8 @@ struct RecordTests {
     func unwritablePath() {
         let url = URL(fileURLWithPath: "/nonexistent-directory/trace.sslog")
         #expect(throws: RecordingError.cannotCreate(path: url.path, reason: "No such file or directory")) {
-            try SignalScope.startRecording(to: url)
+            try Tracer.startRecording(to: url)
         }
-        #expect(!SignalScope.isRecording)
+        #expect(!Tracer.isRecording)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+import SignalScopeTools
 import Testing
 
 @Suite("Captured objects and the closing snapshot")
@@ -18,7 +18,7 @@ struct SnapshotTests {
         var subject: Subject<Int>!
         var mapped: Signal<Int>!
         var kept: LoginScreen?
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             subject = Subject<Int>()
             mapped = subject.map { $0 + 1 }
             let screen = LoginScreen()
@@ -39,7 +39,7 @@ struct SnapshotTests {
     func selfCapturedOnNeverCompletedSubject() throws {
         var errors: Subject<String>!
         weak var leaked: LoginScreen?
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             errors = Subject<String>()
             let screen = LoginScreen()
             leaked = screen
@@ -67,7 +67,7 @@ struct SnapshotTests {
     @Test("[weak self] is not recorded as a capture, and a completed subscription is not alive at the end")
     func weakSelfAndCompleted() throws {
         var errors: Subject<String>!
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             errors = Subject<String>()
             let screen = LoginScreen()
             screen.subscription = errors.subscribeNext { [weak screen] in screen?.title = $0 }
@@ -82,7 +82,7 @@ struct SnapshotTests {
     @Test("An object captured again at a reused address after the first one died gets a new id")
     func objectIdentity() throws {
         let subject = Subject<Int>()
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             for _ in 0..<3 {
                 let screen = LoginScreen()
                 subject.subscribeNext { screen.title = "\($0)" }.dispose()

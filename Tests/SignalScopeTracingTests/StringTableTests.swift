@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 @testable import SignalScopeTracing
 import Testing
 
@@ -20,7 +20,7 @@ struct StringTableTests {
     @Test("Names met again after the table forgot them read back under their new ids")
     func repeatedStringsReadBack() throws {
         var subjects: [Subject<Int>] = []
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             for index in 0..<(StringTable.capacity + 100) { subjects.append(Subject<Int>().named("query \(index)")) }
             subjects.append(Subject<Int>().named("query 0"))
         }

@@ -1,4 +1,4 @@
-import SignalScopeCore
+import SignalScope
 import SignalScopeTracing
 
 /// A subject that never sent a terminal event keeps its subscribers, which keep it (as

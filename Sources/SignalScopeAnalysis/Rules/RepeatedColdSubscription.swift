@@ -1,4 +1,4 @@
-import SignalScopeCore
+import SignalScope
 import SignalScopeTracing
 
 /// One cold signal's creation block ran more than once because of separate subscriptions:

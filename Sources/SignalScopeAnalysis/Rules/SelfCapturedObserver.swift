@@ -1,4 +1,4 @@
-import SignalScopeCore
+import SignalScope
 import SignalScopeTracing
 
 /// A closure SignalScope keeps (an observer, an operator's closure, a signal's creation

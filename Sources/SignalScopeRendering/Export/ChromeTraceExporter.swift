@@ -1,5 +1,5 @@
 import Foundation
-import SignalScopeCore
+import SignalScope
 import SignalScopeTracing
 
 /// Exports a trace as Chrome Trace Event JSON, which the Perfetto UI and `chrome://tracing`

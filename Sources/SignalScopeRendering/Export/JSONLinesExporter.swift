@@ -1,5 +1,5 @@
 import Foundation
-import SignalScopeCore
+import SignalScope
 import SignalScopeTracing
 
 /// Exports a trace as JSON Lines: one object per record, in order, for `jq`, scripts and

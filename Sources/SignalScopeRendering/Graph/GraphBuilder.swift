@@ -1,5 +1,5 @@
 import SignalScopeAnalysis
-import SignalScopeCore
+import SignalScope
 import SignalScopeTracing
 
 /// Turns a trace into graph nodes and edges, then merges look-alikes.

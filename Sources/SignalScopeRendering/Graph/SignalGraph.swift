@@ -1,5 +1,5 @@
 import SignalScopeAnalysis
-import SignalScopeCore
+import SignalScope
 import SignalScopeTracing
 
 /// A trace's signal graph, ready to draw: nodes are signals, subjects, properties, commands,

@@ -1,6 +1,6 @@
 import Foundation
 import SignalScopeAnalysis
-import SignalScopeCore
+import SignalScope
 import SignalScopeTracing
 
 /// Draws a trace as a marble diagram in SVG: time runs left to right, one lane per

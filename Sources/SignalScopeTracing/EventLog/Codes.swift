@@ -1,4 +1,4 @@
-import SignalScopeCore
+import SignalScope
 
 // The numbers the log uses for the runtime's enumerations. They are part of the format
 // (docs/event-log.md): add new ones at the end, never renumber.

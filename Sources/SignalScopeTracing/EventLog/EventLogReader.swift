@@ -1,10 +1,6 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import HeapModule
-import SignalScopeCore
+import SignalScope
 
 /// Decodes an event log (see EventLogFormat and docs/event-log.md) and visits its records
 /// in sequence order, the order things happened, without keeping them.

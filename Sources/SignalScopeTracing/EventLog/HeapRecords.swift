@@ -1,4 +1,4 @@
-import SignalScopeCore
+import SignalScope
 
 // The snapshot's heap records: each layout written once, for the recorder and the reader
 // (docs/event-log.md is their specification).

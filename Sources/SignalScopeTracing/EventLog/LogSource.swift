@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where an event log's bytes are read from: a file, read with `pread` a window at a time,
 /// or bytes already in memory.

@@ -1,4 +1,4 @@
-import SignalScopeCore
+import SignalScope
 
 /// Where something was created or subscribed, as a trace stores it.
 public struct TraceSite: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import CTracingSupport
-import SignalScopeCore
+import SignalScope
 import Synchronization
 
 /// What the heap walk knows about the objects that share one metadata record, decoded once
@@ -57,7 +57,7 @@ extension TraceHeap.Category {
     init?(typeName: String) {
         let module = typeName.prefix { $0 != "." && $0 != "<" }
         switch module {
-        case "SignalScopeCore": self = .runtime
+        case "SignalScope": self = .runtime
         case "SignalScopeTracing", "SignalScopeTesting": return nil
         case "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization", "Dispatch",
             "Synchronization", "DequeModule", "_Concurrency", "_StringProcessing":

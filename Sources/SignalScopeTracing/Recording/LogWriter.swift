@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import Synchronization
 
@@ -176,7 +172,7 @@ final class FileSink: LogSink, @unchecked Sendable {
     }
 }
 
-/// Keeps the log in memory, for `SignalScope.record { }`.
+/// Keeps the log in memory, for `Tracer.record { }`.
 final class MemorySink: LogSink, Sendable {
     private let storage = Mutex<[UInt8]>([])
 
@@ -199,7 +195,7 @@ public enum RecordingError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .cannotCreate(let path, let reason): "cannot create trace file \(path): \(reason)"
         case .cannotWrite(let path, let reason): "cannot write trace file \(path): \(reason)"
-        case .alreadyRecording: "a recording to a file is already running; call SignalScope.stopRecording() first"
+        case .alreadyRecording: "a recording to a file is already running; call Tracer.stopRecording() first"
         }
     }
 }

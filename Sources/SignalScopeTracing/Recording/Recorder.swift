@@ -1,10 +1,6 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
-import SignalScopeCore
+import SignalScope
 import Synchronization
 
 /// Writes everything the runtime reports into an event log: the tracer's
@@ -146,7 +142,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             }
             // The runtime's own objects (disposables, ended subscriptions, ...) are not user
             // objects; the references among them are modelled apart (docs/analyzers.md).
-            guard !typeName.hasPrefix("SignalScopeCore.") else { continue }
+            guard !typeName.hasPrefix("SignalScope.") else { continue }
             let (object, isNew) = live.object(at: address)
             if isNew {
                 let name = string(typeName)

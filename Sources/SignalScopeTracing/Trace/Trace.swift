@@ -1,10 +1,10 @@
 import Foundation
-import SignalScopeCore
+import SignalScope
 
 /// A recorded trace: every record of an event log, and the signal graph and subscriptions
 /// they describe.
 ///
-/// Get one from `SignalScope.record { }`, or read a log file with
+/// Get one from `Tracer.record { }`, or read a log file with
 /// ``init(contentsOf:)``.
 public struct Trace: Sendable {
     /// A node of the signal graph.

@@ -1,4 +1,4 @@
-import SignalScopeCore
+import SignalScope
 
 /// What the closing heap walk found: every object it reached from the runtime's live
 /// entities (and from what closures referred to weakly), each with its strong retain count,

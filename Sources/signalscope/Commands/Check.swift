@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SignalScope
+import SignalScopeTools
 
 /// `signalscope check`: analyses a trace (or runs a command traced and analyses its trace)
 /// and fails the run on findings.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SignalScope
+import SignalScopeTools
 
 /// `signalscope demo`: records a bundled MVVM scenario and writes every output SignalScope
 /// makes of it, to show what the tool does in one command.
@@ -16,13 +16,13 @@ struct Demo: ParsableCommand {
         let tracePath = folder.appendingPathComponent("demo.sslog").path
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try SignalScope.startRecording(to: URL(fileURLWithPath: tracePath), values: true)
+            try Tracer.startRecording(to: URL(fileURLWithPath: tracePath), values: true)
         } catch {
             throw CLIError("cannot record into \(output): \(error)")
         }
         DemoScenario.run()
         do {
-            try SignalScope.stopRecording()
+            try Tracer.stopRecording()
         } catch {
             throw CLIError("cannot finish \(tracePath): \(error)")
         }

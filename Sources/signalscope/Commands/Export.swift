@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SignalScope
+import SignalScopeTools
 
 /// `signalscope export`: converts a trace for other tools.
 struct Export: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SignalScope
+import SignalScopeTools
 
 /// `signalscope graph`: draws a trace's signal graph, with findings highlighted.
 struct Graph: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SignalScope
+import SignalScopeTools
 
 /// `signalscope stats`: what a trace holds, at a glance.
 struct Stats: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SignalScope
+import SignalScopeTools
 
 /// `signalscope timeline`: draws a trace as marble diagrams in SVG.
 struct Timeline: ParsableCommand {

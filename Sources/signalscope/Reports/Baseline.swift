@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+import SignalScopeTools
 
 /// Findings a project has accepted for now: `check --baseline` reports them as baseline
 /// rather than failures, so that a gate can be switched on before every old leak is fixed.

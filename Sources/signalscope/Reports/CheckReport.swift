@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 
 /// What `check` reports: the findings, which of them the baseline already accepts, and
 /// which of them fail the run.

@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 
 /// GitHub Actions workflow commands (`::error file=…,line=…,title=…::…`), which put each
 /// finding as an annotation on the pull request's changed line.

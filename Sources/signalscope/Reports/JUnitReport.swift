@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 import SignalScopeRendering
 
 /// JUnit XML: one test case per rule, a failure per failing finding, so that CI test

@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 
 /// SARIF 2.1.0, the format GitHub code scanning reads: every rule with its help, and a
 /// result per finding with its level and a physical location relative to the current

@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 
 /// The human-readable report: one block per finding with its reference path drawn step by
 /// step and the usual fix, then a summary line. Colour only when writing to a terminal.

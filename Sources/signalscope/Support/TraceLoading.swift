@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+import SignalScopeTools
 
 /// Options every command that reads a trace shares.
 enum TraceLoading {

@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 
 // A command keeps its execution block for as long as it lives, so a command stored on the
 // object its block captures keeps that object alive.

@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 
 // An observer that captures a container or an enum holding self keeps self as surely as one
 // capturing self: through an array's, a dictionary's or a set's storage, or an enum's payload.

@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 
 // A signal keeps its creation block for as long as it lives, to run it on every
 // subscription: a signal stored on the object its block captures keeps that object alive.

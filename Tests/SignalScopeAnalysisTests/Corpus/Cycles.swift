@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 
 // Cycles that close through an object no observer captures: a child the screen stores, a
 // router that points back at the coordinator owning it.

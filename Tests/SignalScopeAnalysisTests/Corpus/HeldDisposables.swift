@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 
 // Whether an object holds a subscription's disposable decides whether the subscription is
 // leaked: a finding must never say that nothing holds a disposable that something does.
@@ -36,7 +36,7 @@ extension LeakCorpus {
     /// The model stays alive while the scenario looks, as a screen on display would.
     private static func feed(_ follow: (FeedViewModel) -> () -> Void, leakAt line: Int?) -> CorpusOutcome {
         let model = FeedViewModel()
-        let trace = SignalScope.record { follow(model)() }
+        let trace = Tracer.record { follow(model)() }
         return CorpusOutcome(
             trace: trace, expected: line.map { [Expected(rule: .leakedSubscription, line: $0)] } ?? [])
     }

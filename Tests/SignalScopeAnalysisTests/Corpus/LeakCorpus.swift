@@ -1,7 +1,7 @@
-import SignalScope
+import SignalScopeTools
 
 // The leak corpus: small scenarios written as an app would, each leaky (with the findings it
-// must produce: rule and line) or clean (none). Each records itself with SignalScope.record.
+// must produce: rule and line) or clean (none). Each records itself with Tracer.record.
 // The scenarios of one class of leak share a file, and each leaky one has a fixed twin;
 // expected lines are those of the file, so keep its declarations where they are.
 
@@ -158,52 +158,52 @@ enum LeakCorpus {
     /// made outlived the recording.
     static func recordWatching<Object: AnyObject>(_ make: () -> Object) -> (trace: Trace, survived: Bool) {
         weak var watched: Object?
-        let trace = SignalScope.record { watched = make() }
+        let trace = Tracer.record { watched = make() }
         return (trace, watched != nil)
     }
 
     static func observeCapturingSelf() -> CorpusOutcome {
-        let trace = SignalScope.record { SearchViewModel().observeCapturingSelf() }
+        let trace = Tracer.record { SearchViewModel().observeCapturingSelf() }
         return CorpusOutcome(trace: trace, expected: [Expected(rule: .selfCapturedObserver, line: 14)])
     }
 
     static func observeWeakly() -> CorpusOutcome {
-        CorpusOutcome(trace: SignalScope.record { withExtendedLifetime(SearchViewModel()) { $0.observeWeakly() } }, expected: [])
+        CorpusOutcome(trace: Tracer.record { withExtendedLifetime(SearchViewModel()) { $0.observeWeakly() } }, expected: [])
     }
 
     static func observeUnowned() -> CorpusOutcome {
-        CorpusOutcome(trace: SignalScope.record { SearchViewModel().observeUnowned() }, expected: [])
+        CorpusOutcome(trace: Tracer.record { SearchViewModel().observeUnowned() }, expected: [])
     }
 
     static func nestedClosure() -> CorpusOutcome {
-        let trace = SignalScope.record { SearchViewModel().observeThroughNestedClosure() }
+        let trace = Tracer.record { SearchViewModel().observeThroughNestedClosure() }
         return CorpusOutcome(trace: trace, expected: [Expected(rule: .selfCapturedObserver, line: 21)])
     }
 
     static func capturedStruct() -> CorpusOutcome {
-        let trace = SignalScope.record { SearchViewModel().observeThroughStruct() }
+        let trace = Tracer.record { SearchViewModel().observeThroughStruct() }
         return CorpusOutcome(trace: trace, expected: [Expected(rule: .selfCapturedObserver, line: 30)])
     }
 
     static func varBox() -> CorpusOutcome {
-        let trace = SignalScope.record { SearchViewModel().observeThroughVar() }
+        let trace = Tracer.record { SearchViewModel().observeThroughVar() }
         return CorpusOutcome(trace: trace, expected: [Expected(rule: .selfCapturedObserver, line: 35)])
     }
 
     static func finiteSignal() -> CorpusOutcome {
-        CorpusOutcome(trace: SignalScope.record { SearchViewModel().loadOnce() }, expected: [])
+        CorpusOutcome(trace: Tracer.record { SearchViewModel().loadOnce() }, expected: [])
     }
 
     static func infiniteWithDisposable() -> CorpusOutcome {
         // The scheduler outlives the scenario, as the main queue would.
         let scheduler = TestScheduler()
-        let trace = SignalScope.record { SearchViewModel().poll(on: scheduler) }
+        let trace = Tracer.record { SearchViewModel().poll(on: scheduler) }
         return CorpusOutcome(trace: trace, expected: [Expected(rule: .selfCapturedObserver, line: 44)])
     }
 
     static func subjectNeverCompleted() -> CorpusOutcome {
         let start = #line
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let updates = Subject<Int>()
             let listener = Listener()
             updates.subscribeNext { _ in listener.count += 1 }
@@ -213,7 +213,7 @@ enum LeakCorpus {
     }
 
     static func errorsCompletedInDeinit() -> CorpusOutcome {
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let model = ErrorsViewModel()
             model.errors.subscribeNext { _ in }
             model.errors.sendNext("offline")
@@ -223,7 +223,7 @@ enum LeakCorpus {
 
     static func cellWithoutTakeUntil() -> CorpusOutcome {
         let table = [ReusableCell()]
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             for text in ["a", "b", "c"] { table[0].configure(text) }
         }
         return CorpusOutcome(trace: trace, expected: [Expected(rule: .leakedSubscription, line: 62)])
@@ -231,7 +231,7 @@ enum LeakCorpus {
 
     static func cellWithTakeUntil() -> CorpusOutcome {
         let table = [ReusableCell()]
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             for text in ["a", "b", "c"] {
                 table[0].prepareForReuse()
                 table[0].configureUntilReuse(text)
@@ -242,7 +242,7 @@ enum LeakCorpus {
 
     static func globalSubject() -> CorpusOutcome {
         let start = #line
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             AppEvents.bus.subscribeNext { print("event:", $0) }
         }
         return CorpusOutcome(trace: trace, expected: [Expected(rule: .leakedSubscription, line: start + 2)])
@@ -251,7 +251,7 @@ enum LeakCorpus {
     static func keptAlive() -> CorpusOutcome {
         let start = #line
         let clicks = Subject<Int>()
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let listener = Listener()
             let subscription = clicks.subscribeNext { _ in listener.count += 1 }
             _ = subscription
@@ -262,7 +262,7 @@ enum LeakCorpus {
 
     static func propertyCycle() -> CorpusOutcome {
         let start = #line
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let alice = Partner()
             let bob = Partner()
             alice.name.signal.subscribeNext { _ in bob.other = nil }
@@ -273,7 +273,7 @@ enum LeakCorpus {
 
     static func coldTwice() -> CorpusOutcome {
         let start = #line
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let request = Signal<Int> { subscriber in
                 subscriber.sendNext(1)
                 subscriber.sendCompleted()
@@ -288,7 +288,7 @@ enum LeakCorpus {
     /// `defer` runs its factory for every subscription, as a creation block does.
     static func deferTwice() -> CorpusOutcome {
         let start = #line
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let request = Signal.defer { Signal.just(1) }
             request.subscribeNext { _ in }
             request.subscribeNext { _ in }
@@ -300,7 +300,7 @@ enum LeakCorpus {
     static func intervalTwice() -> CorpusOutcome {
         let start = #line
         let scheduler = TestScheduler()
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let ticks = Signal.interval(1, on: scheduler)
             ticks.take(2).subscribeNext { _ in }
             ticks.take(2).subscribeNext { _ in }
@@ -311,7 +311,7 @@ enum LeakCorpus {
 
     static func errorWithoutHandler() -> CorpusOutcome {
         let start = #line
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             Signal<Int>.error(APIError()).subscribeNext { _ in }
         }
         return CorpusOutcome(trace: trace, expected: [Expected(rule: .unhandledError, line: start + 2)])
@@ -319,7 +319,7 @@ enum LeakCorpus {
 
     static func eventAfterCompleted() -> CorpusOutcome {
         let start = #line
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let done = Subject<Int>()
             done.sendCompleted()
             done.sendNext(1)
@@ -328,7 +328,7 @@ enum LeakCorpus {
     }
 
     static func propertyCycleBrokenWeakly() -> CorpusOutcome {
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let alice = Partner()
             let bob = Partner()
             alice.name.signal.subscribeNext { [weak bob] _ in bob?.other = nil }
@@ -339,7 +339,7 @@ enum LeakCorpus {
 
     static func disposedCapture() -> CorpusOutcome {
         let clicks = Subject<Int>()
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let listener = Listener()
             clicks.subscribeNext { _ in listener.count += 1 }.dispose()
         }
@@ -347,7 +347,7 @@ enum LeakCorpus {
     }
 
     static func coldShared() -> CorpusOutcome {
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let request = Signal<Int> { subscriber in
                 subscriber.sendNext(1)
                 subscriber.sendCompleted()
@@ -360,14 +360,14 @@ enum LeakCorpus {
     }
 
     static func handledError() -> CorpusOutcome {
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             Signal<Int>.error(APIError()).subscribe(next: { _ in }, error: { _ in })
         }
         return CorpusOutcome(trace: trace, expected: [])
     }
 
     static func completedOnce() -> CorpusOutcome {
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             let done = Subject<Int>()
             done.sendNext(1)
             done.sendCompleted()

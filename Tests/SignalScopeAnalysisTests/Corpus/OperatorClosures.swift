@@ -1,4 +1,4 @@
-import SignalScope
+import SignalScopeTools
 
 // Operators' closures keep what they capture as long as the subscription runs, whatever the
 // observer at the end captures: `[weak self]` in `subscribeNext` alone does not help.

@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+import SignalScopeTools
 
 /// A recording to a temporary event log file, removed when the measurement is done with it.
 struct TraceFile {
@@ -11,11 +11,11 @@ struct TraceFile {
     }
 
     func start(values: Bool) throws {
-        try SignalScope.startRecording(to: url, values: values)
+        try Tracer.startRecording(to: url, values: values)
     }
 
     func stop() throws {
-        try SignalScope.stopRecording()
+        try Tracer.stopRecording()
     }
 
     /// How many events the log holds, read the way the analyzers read it.

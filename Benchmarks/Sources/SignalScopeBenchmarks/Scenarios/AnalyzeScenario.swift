@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+import SignalScopeTools
 
 /// Analysing a recorded trace the way `signalscope check` does: read it keeping live
 /// entities only, then run every rule. Each trace is analysed in a child process so its peak

@@ -1,5 +1,5 @@
 import OpenCombine
-import SignalScope
+import SignalScopeTools
 
 extension ThroughputScenario {
     /// Six map + filter pairs; every value passes every stage.

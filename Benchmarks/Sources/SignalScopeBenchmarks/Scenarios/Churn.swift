@@ -1,5 +1,5 @@
 import OpenCombine
-import SignalScope
+import SignalScopeTools
 
 extension ThroughputScenario {
     /// Subscribing to `just(1).map` and disposing, over and over: the cost of a

@@ -1,5 +1,5 @@
 import OpenCombine
-import SignalScope
+import SignalScopeTools
 
 extension ThroughputScenario {
     /// One subject, 100 subscribers; an operation is one value reaching one subscriber.

@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+import SignalScopeTools
 
 /// Drawing a trace's signal graph to SVG as `signalscope graph` does (trace → graph → DOT
 /// → Graphviz), for traces with about 1,000 and 10,000 nodes, with look-alike nodes
@@ -43,7 +43,7 @@ struct RenderScenario {
     /// graph nodes), all alive at the end: one row per three nodes asked for.
     static func trace(nodes: Int) -> Trace {
         var rows: [(Subject<Int>, Disposable)] = []
-        let trace = SignalScope.record {
+        let trace = Tracer.record {
             for row in 0..<max(1, nodes / 3) {
                 let subject = Subject<Int>()
                 let disposable = subject.map { $0 + row }.subscribeNext { _ in }

@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+import SignalScopeTools
 
 /// The closing heap snapshot: stopping a recording walks every object reachable from the
 /// live runtime objects (docs/analyzers.md). Measured for apps of about 1,000 and 10,000
@@ -85,7 +85,7 @@ struct SnapshotScenario {
         private static func objectsPerScreen() throws -> Int {
             let sample = 20
             var screens: [ScreenModel] = []
-            let trace = SignalScope.record {
+            let trace = Tracer.record {
                 screens = (0..<sample).map { _ in
                     let screen = ScreenModel()
                     screen.bind()

@@ -1,9 +1,9 @@
 import OpenCombine
-import SignalScope
+import SignalScopeTools
 
 /// The timed part of a streaming workload on SignalScope: sends `0..<count`, completes, then
 /// ends the subscriptions.
-func stream(_ count: Int, into subject: SignalScopeCore.Subject<Int>, thenDispose disposables: [Disposable]) {
+func stream(_ count: Int, into subject: SignalScope.Subject<Int>, thenDispose disposables: [Disposable]) {
     for value in 0..<count { subject.sendNext(value) }
     subject.sendCompleted()
     for disposable in disposables { disposable.dispose() }

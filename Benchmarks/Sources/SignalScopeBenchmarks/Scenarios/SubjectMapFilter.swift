@@ -1,5 +1,5 @@
 import OpenCombine
-import SignalScope
+import SignalScopeTools
 
 extension ThroughputScenario {
     /// subject → map → filter → subscriber; half the values pass the filter.

@@ -1,5 +1,5 @@
 import OpenCombine
-import SignalScope
+import SignalScopeTools
 
 extension ThroughputScenario {
     /// Every value becomes a new inner signal that switchToLatest subscribes to.

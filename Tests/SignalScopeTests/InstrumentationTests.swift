@@ -1,0 +1,252 @@
+import SignalScopeTools
+import SignalScopeTesting
+import Testing
+
+/// Hooks are global, so every test looks only at the nodes and subscriptions it made itself:
+/// other tests may have hooks installed at the same time.
+@Suite("Instrumentation seam", .serialized)
+struct InstrumentationTests {
+    private static let file = "SignalScopeTests/InstrumentationTests.swift"
+
+    @Test("I1: an uninstalled hook hears nothing of what is created afterwards")
+    func nothingAfterUninstall() {
+        let spy = RecordingInstrumentation.recording {}
+        let signal = Signal<Int> { subscriber in
+            subscriber.sendNext(1)
+            subscriber.sendCompleted()
+            return nil
+        }
+        signal.subscribe()
+        #expect(!spy.nodes.contains { $0.id == signal.id })
+        #expect(spy.subscriptions(of: signal.id).isEmpty)
+    }
+
+    @Test("I1: with no hook installed, subscriptions are untraced")
+    func untracedWithoutHooks() async {
+        // In a process of its own, where no other test has a hook installed.
+        await #expect(processExitsWith: .success) {
+            var id: SubscriptionID?
+            Signal<Int> { subscriber in
+                id = subscriber.id
+                return nil
+            }.subscribe()
+            precondition(Instrumentation.current == nil && id == .untraced)
+        }
+    }
+
+    @Test("I6: several hooks installed at once each receive every call")
+    func severalHooks() throws {
+        var signal: Signal<Int>!
+        var inner: RecordingInstrumentation!
+        let outer = RecordingInstrumentation.recording {
+            inner = RecordingInstrumentation.recording {
+                signal = Signal.just(1)
+                signal.subscribe()
+            }
+        }
+        for spy in [outer, inner!] {
+            let subscription = try #require(spy.subscriptions(of: signal.id).first)
+            #expect(spy.nodes.contains { $0.id == signal.id })
+            #expect(spy.calls(of: subscription.id).contains(.next(subscription.id, value: "1")))
+        }
+    }
+
+    @Test("I2: every node reports its kind, name, traits and creation site: the user's line, for every factory")
+    func nodesReportCreation() throws {
+        var made: [(NodeID, NodeKind, String, NodeTraits, UInt)] = []
+        var lifetimeToken: Lifetime.Token?
+        let spy = RecordingInstrumentation.recording {
+            let cold = Signal<Int> { _ in nil }
+            made.append((cold.id, .signal, "createSignal", .cold, #line - 1))
+            let just = Signal.just(1)
+            made.append((just.id, .signal, "just", [], #line - 1))
+            let empty = Signal<Int>.empty()
+            made.append((empty.id, .signal, "empty", [], #line - 1))
+            let never = Signal<Int>.never()
+            made.append((never.id, .signal, "never", [], #line - 1))
+            let error = Signal<Int>.error(TestError())
+            made.append((error.id, .signal, "error", [], #line - 1))
+            let deferred = Signal.defer { Signal.just(1) }
+            made.append((deferred.id, .signal, "defer", .cold, #line - 1))
+            let interval = Signal.interval(1, on: TestScheduler())
+            made.append((interval.id, .signal, "interval", .cold, #line - 1))
+            let subject = Subject<Int>()
+            made.append((subject.id, .subject, "subject", .hot, #line - 1))
+            let replay = ReplaySubject<Int>(capacity: 1)
+            made.append((replay.id, .replaySubject, "replaySubject", .hot, #line - 1))
+            let behavior = BehaviorSubject(0)
+            made.append((behavior.id, .behaviorSubject, "behaviorSubject", .hot, #line - 1))
+            let property = MutableProperty(0)
+            made.append((property.signal.id, .property, "property", [.hot, .completesByItself], #line - 1))
+            let (lifetime, token) = Lifetime.make()
+            made.append((lifetime.ended.id, .lifetime, "lifetime", [.hot, .completesByItself], #line - 1))
+            lifetimeToken = token
+        }
+        for (id, kind, name, traits, line) in made {
+            let node = try #require(spy.nodes.first { $0.id == id }, "node \(name) was not reported")
+            #expect(node.kind == kind)
+            #expect(node.name == name)
+            #expect(node.traits == traits, "\(name)")
+            #expect(node.site.file == Self.file)
+            #expect(node.site.line == line)
+            #expect(node.site.function.description == "nodesReportCreation()")
+            #expect(node.parents.isEmpty)
+        }
+        _ = lifetimeToken
+    }
+
+    @Test("I3: subscriptions report their node, site and the subscription that caused them")
+    func subscriptionsReportTree() throws {
+        let source = Subject<Int>()
+        var relay: Signal<Int>!
+        var disposable: Disposable!
+        var line: UInt = 0
+        let spy = RecordingInstrumentation.recording {
+            relay = Signal<Int> { subscriber in source.subscribe(subscriber) }
+            disposable = relay.subscribeNext { _ in }
+            line = #line - 1
+        }
+        let outer = try #require(spy.subscriptions(of: relay.id).first)
+        let inner = try #require(spy.subscriptions(of: source.id).first)
+        #expect(outer.parent == nil)
+        #expect(outer.site.file == Self.file && outer.site.line == line)
+        #expect(inner.parent == outer.id)
+        #expect(spy.calls(of: outer.id).contains(.observerStored(outer.id, closureCount: 1)))
+        #expect(spy.calls(of: inner.id).contains(.observerStored(inner.id, closureCount: 3)))
+        disposable.dispose()
+        #expect(spy.calls(of: outer.id).last == .observerReleased(outer.id))
+        #expect(spy.calls(of: inner.id).last == .observerReleased(inner.id))
+    }
+
+    @Test("I4: deliveries, terminal events and disposals with their causes reach the hook")
+    func eventsAndDisposals() throws {
+        let subject = Subject<String>()
+        var relay: Signal<String>!
+        var explicit: Disposable!
+        var scoped: ScopedDisposable?
+        let spy = RecordingInstrumentation.recording {
+            relay = Signal<String> { subscriber in subject.subscribe(subscriber) }
+            explicit = relay.subscribe()
+            scoped = subject.subscribe().asScoped()
+            subject.subscribe()
+        }
+        let relayed = try #require(spy.subscriptions(of: relay.id).first).id
+        let ids = spy.subscriptions(of: subject.id).map(\.id)
+        try #require(ids.count == 3)
+        let (upstreamOfRelay, scopedID, completing) = (ids[0], ids[1], ids[2])
+
+        subject.sendNext("hello")
+        explicit.dispose()
+        scoped = nil
+        subject.sendCompleted()
+
+        #expect(spy.calls(of: relayed).contains(.next(relayed, value: "hello")))
+        #expect(spy.calls(of: relayed).contains(.disposed(relayed, .explicit)))
+        #expect(spy.calls(of: upstreamOfRelay).contains(.disposed(upstreamOfRelay, .upstream)))
+        #expect(spy.calls(of: scopedID).contains(.disposed(scopedID, .scopedDeinit)))
+        #expect(spy.calls(of: completing).suffix(3) == [
+            .completed(completing), .disposed(completing, .terminal), .observerReleased(completing),
+        ])
+        _ = scoped
+    }
+
+    @Test("I4: errors and dropped events reach the hook")
+    func errorsAndViolations() throws {
+        let subject = Subject<Int>()
+        var captured: Subscriber<Int>?
+        let signal = Signal<Int> { subscriber in
+            captured = subscriber
+            return nil
+        }
+        let spy = RecordingInstrumentation.recording {
+            subject.subscribe()
+            signal.subscribe()
+            subject.sendError(TestError(code: 4))
+            subject.sendNext(1)
+            captured?.sendCompleted()
+            captured?.sendNext(2)
+        }
+        let subjectSubscription = try #require(spy.subscriptions(of: subject.id).first).id
+        let signalSubscription = try #require(spy.subscriptions(of: signal.id).first).id
+        #expect(spy.calls.contains(.error(subjectSubscription, description: "TestError(4)")))
+        #expect(spy.calls.contains(.dropped(DroppedEvent(kind: .next, node: subject.id, subscription: nil))))
+        #expect(spy.calls.contains(
+            .dropped(DroppedEvent(kind: .next, node: signal.id, subscription: signalSubscription))))
+    }
+
+    @Test("I4: a subscription keeps reporting to the hook installed when it was made")
+    func subscriptionKeepsItsHook() throws {
+        let subject = Subject<Int>()
+        let spy = RecordingInstrumentation.recording { subject.subscribe() }
+        subject.sendNext(1)
+        let id = try #require(spy.subscriptions(of: subject.id).first).id
+        #expect(spy.calls(of: id).contains(.next(id, value: "1")))
+    }
+
+    @Test("I5: operator stages report their parents, with control edges for triggers")
+    func operatorEdges() throws {
+        let source = Subject<Int>()
+        let trigger = Subject<Void>()
+        let other = Subject<Int>()
+        var mapped: Signal<Int>!
+        var until: Signal<Int>!
+        var merged: Signal<Int>!
+        let spy = RecordingInstrumentation.recording {
+            mapped = source.map { $0 + 1 }
+            until = mapped.takeUntil(trigger)
+            merged = Signal.merge([until, other])
+        }
+        let map = try #require(spy.nodes.first { $0.id == mapped.id })
+        #expect(map.kind == .operator && map.name == "map")
+        #expect(map.parents == [NodeEdge(parent: source.id, kind: .data)])
+        let takeUntil = try #require(spy.nodes.first { $0.id == until.id })
+        #expect(takeUntil.parents == [NodeEdge(parent: mapped.id, kind: .data), NodeEdge(parent: trigger.id, kind: .control)])
+        let merge = try #require(spy.nodes.first { $0.id == merged.id })
+        #expect(merge.parents.map(\.parent) == [until.id, other.id])
+    }
+
+    @Test("I5: a chain's subscriptions form a tree, and inner signals are reported as they arrive")
+    func chainTreeAndInnerEdges() throws {
+        let queries = Subject<String>()
+        var results: Signal<String>!
+        var inner: Signal<String>!
+        let spy = RecordingInstrumentation.recording {
+            results = queries.map { query -> Signal<String> in
+                inner = Signal.just("result for " + query)
+                return inner
+            }.switchToLatest().named("search results")
+            results.subscribe()
+            queries.sendNext("swift")
+        }
+        #expect(spy.calls.contains(.nodeNamed(results.id, "search results")))
+        #expect(spy.calls.contains(.edgeAdded(NodeEdge(parent: inner.id, kind: .data), to: results.id)))
+        let switchNode = try #require(spy.nodes.first { $0.id == results.id })
+        #expect(switchNode.parents.first?.kind == .control)
+        let downstream = try #require(spy.subscriptions(of: results.id).first)
+        let mapNode = try #require(switchNode.parents.first).parent
+        let middle = try #require(spy.subscriptions(of: mapNode).first)
+        let upstream = try #require(spy.subscriptions(of: queries.id).first)
+        #expect(middle.parent == downstream.id)
+        #expect(upstream.parent == middle.id)
+    }
+
+    @Test("I5: subscriptions an operator makes from an event handler name its subscription as their parent")
+    func handlerSubscriptionsHaveParents() throws {
+        let queries = Subject<String>()
+        var results: Signal<String>!
+        var inners: [Signal<String>] = []
+        let spy = RecordingInstrumentation.recording {
+            results = queries.flattenMap { query -> Signal<String> in
+                let inner = Signal.just(query)
+                inners.append(inner)
+                return inner
+            }
+            results.subscribe()
+            queries.sendNext("a")
+        }
+        let downstream = try #require(spy.subscriptions(of: results.id).first)
+        let innerSignal = try #require(inners.first)
+        let inner = try #require(spy.subscriptions(of: innerSignal.id).first)
+        #expect(inner.parent == downstream.id)
+    }
+}
