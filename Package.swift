@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // SignalScope is built and tested on Linux only: the tracer reads the process's own heap
@@ -33,6 +33,12 @@ let package = Package(
         .executable(name: "RuntimeTour", targets: ["RuntimeTour"]),
         .plugin(name: "SignalScopeCheck", targets: ["SignalScopeCheck"]),
     ],
+    // The command-line tool's argument parser is behind a trait, on by default: an app that
+    // depends on SignalScope with `traits: []` resolves swift-collections and nothing else.
+    traits: [
+        .trait(name: "CommandLineTool", description: "The signalscope tool and its plugin (swift-argument-parser)"),
+        .default(enabledTraits: ["CommandLineTool"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -65,7 +71,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "signalscope",
-            dependencies: ["SignalScopeTools", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "SignalScopeTools",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CommandLineTool"])),
+            ]
         ),
         // The fuzz target for the reader and everything that consumes a trace; `make fuzz`
         // builds it with libFuzzer, a plain build replays saved inputs.
