@@ -79,16 +79,24 @@ extension AnalysisReport {
             limitations: reports.flatMap(\.limitations).filter { seen.insert($0).inserted })
     }
 
-    /// The same problem at the same place is one finding with a count; errors come first.
+    /// Findings with one fingerprint (the same problem about the same thing in the same
+    /// function) at the same line are one finding with a count: a loop that leaks on every
+    /// pass is one problem. The same fingerprint at other lines stays apart, since each line
+    /// is a fix of its own. Errors come first.
     static func grouped(_ findings: [Finding]) -> [Finding] {
+        struct Place: Hashable {
+            let fingerprint: String
+            let line: Int
+        }
         var groups: [Finding] = []
+        var indexByPlace: [Place: Int] = [:]
         for finding in findings {
-            if let index = groups.firstIndex(where: {
-                $0.rule == finding.rule && $0.location == finding.location && $0.message == finding.message
-            }) {
+            let place = Place(fingerprint: finding.fingerprint, line: finding.location.line)
+            if let index = indexByPlace[place] {
                 groups[index].count += finding.count
                 groups[index].entities += finding.entities
             } else {
+                indexByPlace[place] = groups.count
                 groups.append(finding)
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import SignalScope
 import SignalScopeTracing
 
@@ -24,14 +25,52 @@ public enum RuleID: String, Sendable, Hashable, CaseIterable, CustomStringConver
     public var description: String { rawValue }
 }
 
+/// What a finding is about, in terms that survive edits: names and the file and function
+/// that made it, never a line, an identifier of one run, or a count.
+public struct FindingSubject: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// What sort of thing the finding is about.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// A signal, subject, property or operator (a node of the signal graph).
+        case node
+        /// Objects of the program, by type (one, or every user object of a cycle).
+        case objects
+    }
+
+    /// What sort of thing it is.
+    public let kind: Kind
+    /// Its name: `subject "query"` or `map` for a node, the type names for objects.
+    public let name: String
+    /// The file that made it (a node's creation site), when known.
+    public let file: String?
+    /// The function that made it, when known.
+    public let function: String?
+
+    /// Makes a subject from its parts.
+    public init(kind: Kind, name: String, file: String? = nil, function: String? = nil) {
+        self.kind = kind
+        self.name = name
+        self.file = file
+        self.function = function
+    }
+
+    public var description: String {
+        guard let file, let function else { return name }
+        return "\(name) made in \(function) (\(file))"
+    }
+}
+
 /// One problem an analyzer found, with its proof and the usual fix.
 public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// The rule that found it; its id is stable and documented in `docs/analyzers.md`.
     public let rule: RuleID
     /// How serious it is: errors are proven leaks, warnings likely problems, notes hints.
     public let severity: Severity
-    /// What is wrong, in one sentence.
+    /// What is wrong, in one sentence with no line numbers and no counts (the location and
+    /// the path carry those).
     public let message: String
+    /// What the finding is about; with the rule and the location's file and function it
+    /// makes the ``fingerprint``.
+    public let subject: FindingSubject
     /// Where the leaking subscription, subject or signal was created.
     public let location: TraceSite
     /// The chain of strong references (or events) that proves it, one labelled step each.
@@ -49,18 +88,31 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
 
     /// Makes a finding; analyzers do, and tools that merge reports may.
     public init(
-        rule: RuleID, severity: Severity, message: String, location: TraceSite, path: [String], hint: String,
-        entities: [TraceEntity] = [], evidence: [TraceHeap.Reference] = [], count: Int = 1
+        rule: RuleID, severity: Severity, message: String, subject: FindingSubject, location: TraceSite, path: [String],
+        hint: String, entities: [TraceEntity] = [], evidence: [TraceHeap.Reference] = [], count: Int = 1
     ) {
         self.rule = rule
         self.severity = severity
         self.message = message
+        self.subject = subject
         self.location = location
         self.path = path
         self.hint = hint
         self.entities = entities
         self.evidence = evidence
         self.count = count
+    }
+
+    /// The finding's identity across edits and runs: 16 hexadecimal digits from the rule,
+    /// the location's file and enclosing function, and the ``subject``; never a line or a
+    /// count, so moving code, adding lines or repeating the problem keeps it. Baselines,
+    /// SARIF `partialFingerprints` and grouping use it.
+    public var fingerprint: String {
+        let parts = [
+            rule.rawValue, location.file, location.function, subject.kind.rawValue, subject.name,
+            subject.file ?? "", subject.function ?? "",
+        ]
+        return String(format: "%016llx", StableHash.fnv1a(parts.joined(separator: "\u{0}")))
     }
 
     public var description: String {
@@ -81,4 +133,17 @@ public struct AnalysisReport: Sendable {
 
     /// The findings of `severity`.
     public func findings(_ severity: Severity) -> [Finding] { findings.filter { $0.severity == severity } }
+}
+
+/// A hash that is the same in every process and on every machine, which Swift's `Hasher`
+/// (seeded per process) is not: FNV-1a, 64 bits, over UTF-8.
+enum StableHash {
+    static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
 }

@@ -221,10 +221,27 @@ struct LeakModel {
     }
 
     /// `subject "errors" (File.swift:40)`, `property (File.swift:9)`, `map (File.swift:12)`.
+    /// A node with its creation site, line included, for a finding's path.
     func nodeLabel(_ id: NodeID) -> String {
         guard let node = trace.nodes[id] else { return untracedNodeLabel(id) }
+        return "\(nodeName(node)) (\(node.site))"
+    }
+
+    /// A node for a finding's message and subject: its name and where it was made, with no
+    /// line.
+    func nodeSubject(_ id: NodeID) -> FindingSubject {
+        guard let node = trace.nodes[id] else { return FindingSubject(kind: .node, name: untracedNodeLabel(id)) }
+        return FindingSubject(kind: .node, name: nodeName(node), file: node.site.file, function: node.site.function)
+    }
+
+    /// User objects for a finding's message and subject: their type names, once each.
+    func objectsSubject(_ ids: [ObjectID]) -> FindingSubject {
+        FindingSubject(kind: .objects, name: Set(ids.map(objectLabel)).sorted().joined(separator: " and "))
+    }
+
+    private func nodeName(_ node: Trace.Node) -> String {
         let what = [.operator, .signal].contains(node.kind) ? node.name : node.kind.rawValue
-        return "\(what)\(node.userName.map { " \"\($0)\"" } ?? "") (\(node.site))"
+        return "\(what)\(node.userName.map { " \"\($0)\"" } ?? "")"
     }
 
     /// A node made before the trace started (a global subject): the heap still knows its
@@ -236,7 +253,7 @@ struct LeakModel {
             }
         }
         guard let object = heap.object(for: .node(id))?.id ?? sources.first, let type = heap.objects[object]?.typeName else {
-            return "node \(id)"
+            return "a signal made before the trace started"
         }
         return "\(shortTypeName(type)) (made before the trace started)"
     }

@@ -11,7 +11,8 @@ struct EventAfterTerminal: Analyzer {
             let target = violation.subscription.map { model.subscriptionLabel($0) } ?? model.nodeLabel(node)
             return Finding(
                 rule: Self.rule, severity: .warning,
-                message: "\(violation.event.rawValue) was sent to \(model.nodeLabel(node)) after its terminal event and dropped",
+                message: "\(violation.event.rawValue) was sent to \(model.nodeSubject(node).name) after its terminal event and dropped",
+                subject: model.nodeSubject(node),
                 location: violation.site ?? model.trace.nodes[node]?.site ?? LeakModel.unknownSite,
                 path: ["sent to \(target)"] + violation.stack.split(separator: "\n").map { "at \($0)" },
                 hint: "send nothing after completed or error; check for a second completion path",

@@ -19,6 +19,7 @@ struct KeptAliveBySignal: Analyzer {
             findings.append(Finding(
                 rule: Self.rule, severity: .warning,
                 message: "\(name) is alive only because live signals capture it",
+                subject: model.objectsSubject([object]),
                 location: chains.lazy.compactMap(model.fixSite).first?.site ?? model.site(near: keepers.sorted()),
                 path: path + ["nothing else holds \(name)"],
                 hint: "capture [weak self], or end the subscriptions when \(name) goes away",

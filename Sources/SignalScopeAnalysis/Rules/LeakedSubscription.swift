@@ -16,7 +16,8 @@ struct LeakedSubscription: Analyzer {
             else { continue }
             findings.append(Finding(
                 rule: Self.rule, severity: .warning,
-                message: "a subscription to \(model.nodeLabel(subscription.node)) never ends and its disposable was dropped",
+                message: "a subscription to \(model.nodeSubject(subscription.node).name) never ends and its disposable was dropped",
+                subject: model.nodeSubject(subscription.node),
                 location: subscription.site,
                 path: ["\(model.subscriptionLabel(subscription.id)) is still live: its source never terminated",
                        "nothing but the subscription itself holds its disposable"],

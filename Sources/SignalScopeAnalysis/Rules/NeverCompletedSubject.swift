@@ -35,7 +35,8 @@ struct NeverCompletedSubject: Analyzer {
                 path += model.dependentsLine(cycle)
                 findings.append(Finding(
                     rule: Self.rule, severity: .error,
-                    message: "\(model.nodeLabel(id)) was never completed and leaks with its subscribers",
+                    message: "\(model.nodeSubject(id).name) was never completed and leaks with its subscribers",
+                    subject: model.nodeSubject(id),
                     location: node.site, path: path,
                     hint: "send completed (or error) when its owner goes away, for example in deinit",
                     entities: model.traceEntities(cycle + model.dependents(of: cycle)), evidence: keeps + source))

@@ -15,8 +15,9 @@ struct RepeatedColdSubscription: Analyzer {
             }
             return Finding(
                 rule: Self.rule, severity: .warning,
-                message: "the creation block of \(model.nodeLabel(node)) ran \(count) times, once per separate subscription",
-                location: site, path: sites,
+                message: "the creation block of \(model.nodeSubject(node).name) ran again for every separate subscription",
+                subject: model.nodeSubject(node),
+                location: site, path: ["its creation block ran \(count) times, once per subscription"] + sites,
                 hint: "subscribe once and share the result with replay() or publish()",
                 entities: [.node(node)] + roots[node]!.sorted().map { .subscription($0) })
         }

@@ -25,6 +25,7 @@ struct RetainCycle: Analyzer {
             findings.append(Finding(
                 rule: Self.rule, severity: .error,
                 message: names.count == 1 ? "\(who) keeps itself alive through a cycle of strong references" : "\(who) keep each other alive, and nothing else holds them",
+                subject: names.isEmpty ? FindingSubject(kind: .objects, name: who) : model.objectsSubject(cycle.filter(model.isUser)),
                 location: model.fixSite(of: around)?.site ?? model.site(near: cycle), path: path,
                 hint: "break the cycle: make one of these references weak (a back-reference, or self in a closure), or end the subscription when its owner goes away",
                 entities: model.traceEntities(cycle + model.dependents(of: cycle)), evidence: around))

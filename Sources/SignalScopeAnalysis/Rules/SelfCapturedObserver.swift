@@ -115,7 +115,8 @@ struct SelfCapturedObserver: Analyzer {
             path.append("nothing else holds \(name): every strong reference to it comes from closures of live signals")
         }
         return Finding(
-            rule: Self.rule, severity: .error, message: message, location: capture.site, path: path, hint: hint,
+            rule: Self.rule, severity: .error, message: message, subject: model.objectsSubject([capture.object]),
+            location: capture.site, path: path, hint: hint,
             entities: model.traceEntities(capture.handle.map(\.from) + capture.chain.map(\.from) + [capture.object]),
             evidence: capture.handle + capture.chain)
     }

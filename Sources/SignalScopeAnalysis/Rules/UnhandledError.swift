@@ -10,6 +10,7 @@ struct UnhandledError: Analyzer {
             return Finding(
                 rule: Self.rule, severity: .warning,
                 message: "an error reached a subscriber with no error handler: \(description)",
+                subject: model.nodeSubject(subscription.node),
                 location: subscription.site,
                 path: ["\(model.subscriptionLabel(subscription.id)) received error(\(description))"],
                 hint: "handle errors in subscribe(error:), or recover upstream with catch",

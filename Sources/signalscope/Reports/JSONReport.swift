@@ -1,3 +1,5 @@
+import SignalScopeTools
+
 /// The machine-readable report; its shape is documented in `docs/cli.md` and versioned.
 enum JSONReport {
     static func render(_ report: CheckReport) -> String {
@@ -7,6 +9,8 @@ enum JSONReport {
                 "rule": finding.rule.rawValue,
                 "severity": finding.severity.rawValue,
                 "message": finding.message,
+                "fingerprint": finding.fingerprint,
+                "subject": subject(finding.subject),
                 "location": ["file": entry.path, "line": finding.location.line, "function": finding.location.function],
                 "path": finding.path,
                 "hint": finding.hint,
@@ -28,5 +32,12 @@ enum JSONReport {
             "warnings": report.traceWarnings,
             "limitations": report.limitations,
         ])
+    }
+
+    private static func subject(_ subject: FindingSubject) -> [String: Any] {
+        var fields: [String: Any] = ["kind": subject.kind.rawValue, "name": subject.name]
+        if let file = subject.file { fields["file"] = file }
+        if let function = subject.function { fields["function"] = function }
+        return fields
     }
 }

@@ -26,7 +26,7 @@ enum SARIFReport {
                         "region": ["startLine": max(finding.location.line, 1)],
                     ]
                 ]],
-                "partialFingerprints": ["signalscope/v1": "\(finding.rule)|\(finding.location.file)|\(finding.location.function)|\(finding.message)"],
+                "partialFingerprints": ["signalscope/v2": finding.fingerprint],
             ]
             if entry.isBaseline { result["baselineState"] = "unchanged" }
             if finding.count > 1 { result["occurrenceCount"] = finding.count }
