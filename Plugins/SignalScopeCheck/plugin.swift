@@ -12,16 +12,37 @@ struct SignalScopeCheck: CommandPlugin {
         process.executableURL = tool.url
         process.arguments = ["check"] + Self.withOwnScratchPath(arguments, in: context.pluginWorkDirectoryURL)
         process.currentDirectoryURL = context.package.directoryURL
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
-        process.waitUntilExit()
-        // A plugin cannot choose its exit code; failing with the check's summary makes
-        // `swift package` exit non-zero, which is what a CI gate needs.
-        guard process.terminationStatus == 0 else {
-            let failure = CheckFailed(status: process.terminationStatus)
-            Diagnostics.error(failure.description)
-            throw failure
+        // signalscope's standard error is passed on line by line as it comes, except its
+        // one-line error, which becomes the plugin's: SwiftPM prints a plugin's thrown error,
+        // and the same error twice would read as two problems.
+        var fatal: String?
+        var pending = Data()
+        func pass(_ line: Data) {
+            let text = String(decoding: line, as: UTF8.self)
+            if text.hasPrefix(Self.errorPrefix) {
+                fatal = String(text.dropFirst(Self.errorPrefix.count)).trimmingCharacters(in: .newlines)
+            } else {
+                FileHandle.standardError.write(line)
+            }
         }
+        while case let chunk = errors.fileHandleForReading.availableData, !chunk.isEmpty {
+            pending.append(chunk)
+            while let end = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                pass(pending[...end])
+                pending = Data(pending[(end + 1)...])
+            }
+        }
+        if !pending.isEmpty { pass(pending) }
+        process.waitUntilExit()
+        // A plugin cannot choose its exit code; throwing makes `swift package` exit non-zero,
+        // which is what a CI gate needs.
+        guard process.terminationStatus == 0 else { throw CheckFailed(status: process.terminationStatus, error: fatal) }
     }
+
+    private static let errorPrefix = "signalscope: error: "
 
     /// `swift build|test|run` wrapped by the plugin would wait forever for the build folder
     /// that the running `swift package` holds locked, so it builds in the plugin's own folder.
@@ -37,13 +58,19 @@ struct SignalScopeCheck: CommandPlugin {
     }
 }
 
+/// What signalscope check's exit code means (docs/cli.md), in one line.
 struct CheckFailed: Error, CustomStringConvertible {
     let status: Int32
+    /// signalscope's own one-line error, for a check that could not run.
+    let error: String?
+
     var description: String {
         switch status {
-        case 2: "signalscope check found failing findings (exit 2)"
-        case 1: "signalscope check could not run (exit 1)"
-        default: "the checked command failed (exit \(status))"
+        case 1: "signalscope check could not run: \(error ?? "see its output")"
+        case 2: "signalscope check found failing findings"
+        case 3: "signalscope check could not see the whole heap (--allow-incomplete accepts that)"
+        case 4: "the checked command exited with a non-zero status"
+        default: "signalscope check exited with status \(status)"
         }
     }
 }

@@ -4,9 +4,9 @@ import SignalScopeTools
 
 /// The `signalscope` command: traces programs, analyses traces for leaks, draws them.
 ///
-/// Exit codes are part of the contract (see `docs/cli.md`): 0 no failing findings,
-/// 1 a usage or I/O error, 2 failing findings, 3 an incomplete analysis. A wrapped
-/// command's own non-zero exit is passed through unless `check --ignore-exit-code` is given.
+/// Exit codes are part of the contract (``ExitStatus``, `docs/cli.md`): 0 nothing failed,
+/// 1 a usage or I/O error, 2 failing findings, 3 an incomplete analysis, 4 a wrapped command
+/// that exited non-zero.
 @main
 struct SignalScopeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,12 +14,13 @@ struct SignalScopeCommand: ParsableCommand {
         abstract: "Trace reactive Swift programs, draw their signal graphs and find their leaks.",
         discussion: """
             EXIT CODES
-              0  no failing findings (or the command succeeded)
+              0  nothing failed
               1  usage or I/O error: bad option, unreadable trace, command not found, unwritable output
-              2  failing findings (see check --fail-on)
+              2  check: failing findings (see check --fail-on)
               3  check: an incomplete analysis (a trace with no end record or closing heap snapshot,
                  memory reads denied, the heap walk's budget spent) unless --allow-incomplete
-              a wrapped command's own non-zero exit code is passed through unless --ignore-exit-code
+              4  check, record: the wrapped command exited non-zero (its status is printed on
+                 standard error) unless check --ignore-exit-code
             """,
         subcommands: [Check.self, Record.self, Graph.self, Timeline.self, Export.self, Stats.self, Demo.self]
     )
@@ -38,7 +39,7 @@ struct SignalScopeCommand: ParsableCommand {
                 Foundation.exit(0)
             }
             standardError("signalscope: error: \(message(for: error))")
-            Foundation.exit(1)
+            Foundation.exit(ExitStatus.usageOrIO)
         }
     }
 }

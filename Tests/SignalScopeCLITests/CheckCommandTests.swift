@@ -18,7 +18,7 @@ struct CheckCommandTests {
         defer { cli.removeFolder() }
         let result = try cli.signalscope("check", "--format", "json=report.json", "--format", "text", "--", plantedLeaks)
         #expect(result.status == 2, "failing findings exit 2; stderr: \(result.standardError)")
-        #expect(result.standardOutput.contains("PlantedLeaks: two leaks planted"))
+        #expect(result.standardError.contains("PlantedLeaks: two leaks planted"), "the program's output goes to standard error")
         #expect(result.standardOutput.contains("check failed (2 failing)"))
 
         let report = try decodeJSON(cli.path("report.json"))
@@ -113,14 +113,51 @@ struct CheckCommandTests {
         #expect(try cli.signalscope("check", "leaks.sslog", "--rules", "retain-cycle").status == 0)
     }
 
-    @Test func aFailingWrappedCommandsExitCodeIsPassedThrough() throws {
+    @Test("A wrapped command that fails exits 4, with its own status on standard error; failing findings still exit 2")
+    func aFailingWrappedCommandExitsFour() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }
-        let failing = try cli.signalscope("check", "--", plantedLeaks, "clean", "3")
-        #expect(failing.status == 3)
-        #expect(failing.standardError.contains("exited with status 3"))
-        #expect(failing.standardOutput.contains("check passed"), "the trace is still analysed")
+        for status in ["1", "2", "3"] {
+            let failing = try cli.signalscope("check", "--", plantedLeaks, "clean", status)
+            #expect(failing.status == 4, "a command's status \(status) never reads as one of check's own")
+            #expect(failing.standardError.contains("the checked command \(plantedLeaks) exited with status \(status)"))
+            #expect(failing.standardOutput.contains("check passed"), "the trace is still analysed")
+        }
         #expect(try cli.signalscope("check", "--ignore-exit-code", "--", plantedLeaks, "clean", "3").status == 0)
+        #expect(try cli.signalscope("check", "--", plantedLeaks, "leaky", "1").status == 2)
+        let recorded = try cli.signalscope("record", "-o", "t.sslog", "--", plantedLeaks, "clean", "1")
+        #expect(recorded.status == 4)
+        #expect(FileManager.default.fileExists(atPath: cli.path("t.sslog")), "the trace is kept")
+    }
+
+    @Test("A report on standard output is never mixed with what the wrapped program prints")
+    func reportAloneOnStandardOutput() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        let result = try cli.signalscope("check", "--format", "json", "--", plantedLeaks)
+        #expect(result.status == 2)
+        let report = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        #expect(report?["findings"] != nil, "standard output is the JSON report alone: \(result.standardOutput)")
+        #expect(result.standardError.contains("PlantedLeaks: two leaks planted"), "the program's output went to standard error")
+    }
+
+    @Test("record warns when several processes write one trace, keeps the last, and %p keeps each")
+    func recordSeveralProcesses() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        let twice = "\"$0\" >/dev/null && \"$0\" clean >/dev/null"
+        let one = try cli.signalscope("record", "-o", "t.sslog", "--", "/bin/sh", "-c", twice, plantedLeaks)
+        #expect(one.status == 0, "\(one.standardError)")
+        #expect(one.standardError.contains("warning: 2 traced processes wrote traces"))
+        #expect(one.standardError.contains("-o 't-%p.sslog'"))
+        let kept = try cli.signalscope("check", "t.sslog", "--fail-on", "warning")
+        #expect(kept.status == 0, "the clean run finished last and is the one kept: \(kept.standardOutput)")
+
+        let each = try cli.signalscope("record", "-o", "each-%p.sslog", "--", "/bin/sh", "-c", twice, plantedLeaks)
+        #expect(each.status == 0)
+        #expect(!each.standardError.contains("warning"))
+        let files = try FileManager.default.contentsOfDirectory(atPath: cli.folder.path).filter { $0.hasPrefix("each-") }
+        #expect(files.count == 2)
     }
 
     @Test func everyTracedProcessOfACommandIsChecked() throws {

@@ -172,6 +172,29 @@ final class FileSink: LogSink, @unchecked Sendable {
     }
 }
 
+/// Copies a finished event log to `destination` under the rules a recording follows there
+/// (no symbolic link followed, only an empty file or a trace of this user replaced,
+/// readable by its owner only): for a tool that recorded into a private folder first.
+package func copyEventLog(from source: String, to destination: String) throws {
+    guard let input = FileHandle(forReadingAtPath: source) else {
+        throw RecordingError.cannotWrite(path: destination, reason: "cannot read \(source)")
+    }
+    defer { try? input.close() }
+    let sink = try FileSink(path: destination)
+    do {
+        while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+            try chunk.withUnsafeBytes { try sink.write($0) }
+        }
+    } catch let error as RecordingError {
+        try? sink.close()
+        throw error
+    } catch {
+        try? sink.close()
+        throw RecordingError.cannotWrite(path: destination, reason: "cannot read \(source): \(error.localizedDescription)")
+    }
+    try sink.close()
+}
+
 /// Keeps the log in memory, for `Tracer.record { }`.
 final class MemorySink: LogSink, Sendable {
     private let storage = Mutex<[UInt8]>([])

@@ -11,10 +11,17 @@ struct Check: ParsableCommand {
             signalscope check [options] <trace>
             signalscope check [options] -- <command> [args...]
 
-            Exits 0 when no finding fails, 2 when one does, 3 when none does but the analysis \
-            could not see the whole heap (no closing snapshot, unreadable memory, a heap walk \
-            out of budget), 1 on a usage or I/O error. A wrapped command's own non-zero exit is \
-            passed through unless --ignore-exit-code.
+            Exits 0 when no finding fails; 1 on a usage or I/O error; 2 when a finding fails; \
+            3 when none does but the analysis could not see the whole heap (no closing \
+            snapshot, unreadable memory, a heap walk out of budget); 4 when none does but the \
+            wrapped command exited non-zero (its status is printed on standard error), unless \
+            --ignore-exit-code.
+
+            A wrapped command's standard output goes to standard error, so that standard \
+            output carries the report alone (`check --format json -- swift test | jq` works).
+
+            Rules: \(RuleID.allCases.map(\.rawValue).joined(separator: ", ")) \
+            (`signalscope rules` describes each).
             """
     )
 
@@ -74,12 +81,13 @@ struct Check: ParsableCommand {
         case (nil, false):
             let folder = try traceFolder()
             if keepTraces == nil { temporaryFolder = folder }
-            let run = TracedRun(command: command, tracePath: "\(folder)/trace-%p.sslog", values: false)
+            var run = TracedRun(command: command, tracePath: "\(folder)/trace-%p.sslog", values: false)
+            run.outputToStandardError = true
             commandStatus = try run.run()
             if commandStatus != 0 {
-                standardError("signalscope: \(command[0]) exited with status \(commandStatus)")
+                standardError("signalscope: the checked command \(command[0]) exited with status \(commandStatus)")
             }
-            tracePaths = tracesWritten(in: folder)
+            tracePaths = TracedRun.tracesWritten(in: folder)
             guard !tracePaths.isEmpty else { throw run.wroteNoTrace }
         }
 
@@ -108,28 +116,22 @@ struct Check: ParsableCommand {
             try Baseline(findings: findings).write(to: writeBaseline)
             standardError("signalscope: wrote \(findings.count) findings to baseline \(writeBaseline)")
         }
-        if commandStatus != 0 && !ignoreExitCode { throw ExitCode(commandStatus) }
-        if !report.failing.isEmpty { throw ExitCode(2) }
-        if report.isIncompleteFailing { throw ExitCode(3) }
+        if !report.failing.isEmpty { throw ExitCode(ExitStatus.failingFindings) }
+        if commandStatus != 0 && !ignoreExitCode { throw ExitCode(ExitStatus.commandFailed) }
+        if report.isIncompleteFailing { throw ExitCode(ExitStatus.incomplete) }
     }
 
     /// Where the wrapped command's processes write their traces: `--keep-traces`, or a
     /// temporary folder removed afterwards.
     private func traceFolder() throws -> String {
-        let folder = keepTraces ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("signalscope-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)").path
+        guard let keepTraces else { return try TracedRun.temporaryFolder() }
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: keepTraces, withIntermediateDirectories: true)
         } catch {
-            throw CLIError("cannot create trace folder \(folder): \(reason(error))")
+            throw CLIError("cannot create trace folder \(keepTraces): \(reason(error))")
         }
-        for stale in tracesWritten(in: folder) { try? FileManager.default.removeItem(atPath: stale) }
-        return folder
-    }
-
-    private func tracesWritten(in folder: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { $0.hasPrefix("trace-") && $0.hasSuffix(".sslog") }.sorted().map { "\(folder)/\($0)" }
+        for stale in TracedRun.tracesWritten(in: keepTraces) { try? FileManager.default.removeItem(atPath: stale) }
+        return keepTraces
     }
 }
 
