@@ -4,6 +4,11 @@ import SignalScopeTracing
 /// and claims what it explained so that later rules do not report it again.
 protocol Analyzer: Sendable {
     static var rule: RuleID { get }
+    /// The severity of the rule's findings.
+    static var severity: Severity { get }
+    /// What the rule finds, in one sentence: `signalscope rules`, `check --help` and SARIF
+    /// show it.
+    static var summary: String { get }
     func analyze(_ model: inout LeakModel) -> [Finding]
 }
 
@@ -21,6 +26,20 @@ enum Analyzers {
         EventAfterTerminal(),
         UnhandledError(),
     ]
+}
+
+extension RuleID {
+    /// What the rule finds, in one sentence.
+    public var summary: String { Analyzers.analyzer(for: self).summary }
+    /// The severity of the rule's findings.
+    public var severity: Severity { Analyzers.analyzer(for: self).severity }
+}
+
+extension Analyzers {
+    static func analyzer(for rule: RuleID) -> any Analyzer.Type {
+        // Every rule has its analyzer: the registry test checks that standard covers RuleID.
+        type(of: standard.first { type(of: $0).rule == rule }!)
+    }
 }
 
 extension Trace {

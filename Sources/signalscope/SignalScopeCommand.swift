@@ -22,7 +22,8 @@ struct SignalScopeCommand: ParsableCommand {
               4  check, record: the wrapped command exited non-zero (its status is printed on
                  standard error) unless check --ignore-exit-code
             """,
-        subcommands: [Check.self, Record.self, Graph.self, Timeline.self, Export.self, Stats.self, Demo.self]
+        version: SignalScopeVersion.current,
+        subcommands: [Check.self, Rules.self, Record.self, Graph.self, Timeline.self, Export.self, Stats.self, Demo.self]
     )
 
     /// Runs the command with SignalScope's exit codes: argument errors exit 1, not

@@ -34,9 +34,14 @@ struct CLIRunner {
     /// Past `timeLimit` seconds the run is killed (status `SIGKILL`), so that a command that
     /// hangs or turns quadratic fails its test instead of stalling the suite.
     func signalscope(_ arguments: [String], environment: [String: String] = [:], timeLimit: Double = 300) throws -> Result {
+        try run(Self.product("signalscope"), arguments, environment: environment, timeLimit: timeLimit)
+    }
+
+    /// Runs any program in the folder, as ``signalscope(_:environment:timeLimit:)`` runs the tool.
+    func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], timeLimit: Double = 300) throws -> Result {
         let process = Process()
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.executableURL = URL(fileURLWithPath: Self.product("signalscope"))
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = folder
         let output = Pipe()
@@ -58,12 +63,14 @@ struct CLIRunner {
             standardError: String(decoding: errData, as: UTF8.self))
     }
 
+    /// The package's root folder.
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
     /// The `// planted: <rule>` markers of an example's `main.swift`, as `rule:line`: the
     /// findings `check` must report for it, exactly.
     static func plantedMarkers(in example: String) throws -> Set<String> {
-        let source = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Examples/\(example)/main.swift")
+        let source = repository.appendingPathComponent("Examples/\(example)/main.swift")
         let lines = try String(contentsOf: source, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         var markers: Set<String> = []
         for (index, line) in lines.enumerated() {

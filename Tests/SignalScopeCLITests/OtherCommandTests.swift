@@ -30,7 +30,7 @@ struct OtherCommandTests {
         #expect(try cli.signalscope("export", "t.sslog").status == 1)
         let stats = try cli.signalscope("stats", "t.sslog")
         #expect(stats.status == 0)
-        #expect(stats.standardOutput.contains("records by kind"))
+        #expect(stats.standardOutput.contains("what the program did"))
         #expect(stats.standardOutput.contains("subscriptions alive  3 of 3"))
     }
 

@@ -5,6 +5,8 @@ import SignalScopeTracing
 /// outside, so it is not a definite leak.
 struct KeptAliveBySignal: Analyzer {
     static let rule = RuleID.keptAliveBySignal
+    static let severity = Severity.warning
+    static let summary = "An object is alive only because closures of live signals capture it."
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
@@ -17,7 +19,7 @@ struct KeptAliveBySignal: Analyzer {
             var description = PathDescription(model)
             let path = chains.flatMap { description.lines($0) }
             findings.append(Finding(
-                rule: Self.rule, severity: .warning,
+                rule: Self.rule, severity: Self.severity,
                 message: "\(name) is alive only because live signals capture it",
                 subject: model.objectsSubject([object]),
                 location: chains.lazy.compactMap(model.fixSite).first?.site ?? model.site(near: keepers.sorted()),

@@ -5,6 +5,8 @@ import SignalScopeTracing
 /// `takeUntil`, `take`, `takeWhile` or `timeout` bounds it: nothing can ever stop it.
 struct LeakedSubscription: Analyzer {
     static let rule = RuleID.leakedSubscription
+    static let severity = Severity.warning
+    static let summary = "A subscription to a signal that never ends runs forever because its disposable was dropped."
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
@@ -15,7 +17,7 @@ struct LeakedSubscription: Analyzer {
                 model.runtimeKeepers(of: disposable) == [object]
             else { continue }
             findings.append(Finding(
-                rule: Self.rule, severity: .warning,
+                rule: Self.rule, severity: Self.severity,
                 message: "a subscription to \(model.nodeSubject(subscription.node).name) never ends and its disposable was dropped",
                 subject: model.nodeSubject(subscription.node),
                 location: subscription.site,

@@ -11,6 +11,8 @@ import SignalScopeTracing
 /// here is read from their traits: hot, and not completing by themselves.
 struct NeverCompletedSubject: Analyzer {
     static let rule = RuleID.neverCompletedSubject
+    static let severity = Severity.error
+    static let summary = "A subject that never sent completed or error keeps its subscribers, and what they capture, alive in a cycle."
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
@@ -34,7 +36,7 @@ struct NeverCompletedSubject: Analyzer {
                 path.append("nothing else holds the subject or its subscribers: every strong reference to them comes from this cycle")
                 path += model.dependentsLine(cycle)
                 findings.append(Finding(
-                    rule: Self.rule, severity: .error,
+                    rule: Self.rule, severity: Self.severity,
                     message: "\(model.nodeSubject(id).name) was never completed and leaks with its subscribers",
                     subject: model.nodeSubject(id),
                     location: node.site, path: path,

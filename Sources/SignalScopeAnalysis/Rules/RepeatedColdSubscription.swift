@@ -5,6 +5,8 @@ import SignalScopeTracing
 /// its side effects (a network request, say) repeated.
 struct RepeatedColdSubscription: Analyzer {
     static let rule = RuleID.repeatedColdSubscription
+    static let severity = Severity.warning
+    static let summary = "A cold signal was subscribed more than once, so its creation block (a request, say) ran once per subscription."
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         let roots = model.trace.rootSubscriptions
@@ -14,7 +16,7 @@ struct RepeatedColdSubscription: Analyzer {
                 model.trace.subscriptions[root].map { "subscribed at \($0.site)" } ?? "subscription #\(root.rawValue)"
             }
             return Finding(
-                rule: Self.rule, severity: .warning,
+                rule: Self.rule, severity: Self.severity,
                 message: "the creation block of \(model.nodeSubject(node).name) ran again for every separate subscription",
                 subject: model.nodeSubject(node),
                 location: site, path: ["its creation block ran \(count) times, once per subscription"] + sites,

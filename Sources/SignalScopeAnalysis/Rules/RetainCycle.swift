@@ -5,6 +5,8 @@ import SignalScopeTracing
 /// coordinator that owns it), collections, commands or signals.
 struct RetainCycle: Analyzer {
     static let rule = RuleID.retainCycle
+    static let severity = Severity.error
+    static let summary = "Objects, signals and subscriptions keep each other alive through strong references, and nothing else holds them."
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
@@ -23,7 +25,7 @@ struct RetainCycle: Analyzer {
             path.append("nothing else holds them: every strong reference to them comes from this cycle")
             path += model.dependentsLine(cycle)
             findings.append(Finding(
-                rule: Self.rule, severity: .error,
+                rule: Self.rule, severity: Self.severity,
                 message: names.count == 1 ? "\(who) keeps itself alive through a cycle of strong references" : "\(who) keep each other alive, and nothing else holds them",
                 subject: names.isEmpty ? FindingSubject(kind: .objects, name: who) : model.objectsSubject(cycle.filter(model.isUser)),
                 location: model.fixSite(of: around)?.site ?? model.site(near: cycle), path: path,

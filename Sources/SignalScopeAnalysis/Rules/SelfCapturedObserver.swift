@@ -13,6 +13,8 @@ import SignalScopeTracing
 /// disposable), as in `self.disposable = timer.subscribeNext { self... }`.
 struct SelfCapturedObserver: Analyzer {
     static let rule = RuleID.selfCapturedObserver
+    static let severity = Severity.error
+    static let summary = "An object is captured by a closure the runtime keeps (an observer, an operator, a creation block, a command) that it keeps alive itself, so neither is freed."
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var captures: [Capture] = []
@@ -115,7 +117,7 @@ struct SelfCapturedObserver: Analyzer {
             path.append("nothing else holds \(name): every strong reference to it comes from closures of live signals")
         }
         return Finding(
-            rule: Self.rule, severity: .error, message: message, subject: model.objectsSubject([capture.object]),
+            rule: Self.rule, severity: Self.severity, message: message, subject: model.objectsSubject([capture.object]),
             location: capture.site, path: path, hint: hint,
             entities: model.traceEntities(capture.handle.map(\.from) + capture.chain.map(\.from) + [capture.object]),
             evidence: capture.handle + capture.chain)

@@ -3,12 +3,14 @@ import SignalScopeTracing
 /// An error reached a subscriber that had no error handler: it was silently lost.
 struct UnhandledError: Analyzer {
     static let rule = RuleID.unhandledError
+    static let severity = Severity.warning
+    static let summary = "An error reached a subscriber that has no error handler."
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         model.trace.errorsWithoutHandler.compactMap { subscription in
             guard case .error(let description) = subscription.ending else { return nil }
             return Finding(
-                rule: Self.rule, severity: .warning,
+                rule: Self.rule, severity: Self.severity,
                 message: "an error reached a subscriber with no error handler: \(description)",
                 subject: model.nodeSubject(subscription.node),
                 location: subscription.site,

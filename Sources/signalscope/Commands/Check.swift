@@ -29,11 +29,15 @@ struct Check: ParsableCommand {
         name: .customLong("format"),
         help: ArgumentHelp(
             "A report format, optionally written to a file: text|json|junit|sarif|github[=path]. Repeatable.",
-            valueName: "format[=path]"))
+            valueName: "format[=path]"),
+        completion: .list(ReportFormat.allCases.map(\.rawValue)))
     var formats: [String] = []
 
-    @Option(help: "The lowest severity that fails the check: error, warning or never.")
-    var failOn: String = "error"
+    @Option(help: "The lowest severity that fails the check.")
+    var failOn: FailureThreshold = .error
+
+    @Option(help: "Colour the text report: auto (a terminal, unless NO_COLOR is set or TERM=dumb), always or never.")
+    var color: ColorChoice = .auto
 
     @Option(help: "Findings listed in this file are reported as baseline, not failures.")
     var baseline: String?
@@ -41,16 +45,16 @@ struct Check: ParsableCommand {
     @Option(help: "Write the current findings to this file as a baseline.")
     var writeBaseline: String?
 
-    @Option(help: ArgumentHelp("Only these rules (comma-separated).", valueName: "rules"))
+    @Option(help: ArgumentHelp("Only these rules (comma-separated).", valueName: "rules"), completion: .list(RuleID.allCases.map(\.rawValue)))
     var rules: String?
 
-    @Option(help: ArgumentHelp("Skip these rules (comma-separated).", valueName: "rules"))
+    @Option(help: ArgumentHelp("Skip these rules (comma-separated).", valueName: "rules"), completion: .list(RuleID.allCases.map(\.rawValue)))
     var disableRules: String?
 
     @Option(help: "When wrapping a command, keep its traces (one per traced process) in this folder.")
     var keepTraces: String?
 
-    @Flag(help: "When wrapping a command, do not pass its non-zero exit code through.")
+    @Flag(help: "When wrapping a command, do not fail (exit 4) when it exits non-zero.")
     var ignoreExitCode = false
 
     @Flag(help: "Pass even when the analysis could not see the whole heap (it still says so).")
@@ -64,9 +68,6 @@ struct Check: ParsableCommand {
 
     func run() throws {
         let destinations = try (formats.isEmpty ? ["text"] : formats).map(ReportDestination.init(parsing:))
-        guard let threshold = FailureThreshold(rawValue: failOn) else {
-            throw CLIError("unknown --fail-on '\(failOn)' (expected error, warning or never)")
-        }
         let selected = try RuleSelection(only: rules, disabled: disableRules)
         let accepted = try baseline.map(Baseline.read(from:))
 
@@ -101,14 +102,14 @@ struct Check: ParsableCommand {
         let merged = AnalysisReport(merging: reports)
         let findings = merged.findings.filter { selected.includes($0.rule) }
         let report = CheckReport(
-            findings: findings, threshold: threshold, baseline: accepted, traceWarnings: warnings,
+            findings: findings, threshold: failOn, baseline: accepted, traceWarnings: warnings,
             limitations: merged.limitations, allowingIncomplete: allowIncomplete)
 
         for destination in destinations {
             if let path = destination.path {
                 try writeOutput(Data(destination.format.render(report, colored: false).utf8), to: path)
             } else {
-                let colored = destination.format == .text && isatty(STDOUT_FILENO) == 1
+                let colored = destination.format == .text && color.colors(STDOUT_FILENO)
                 print(destination.format.render(report, colored: colored), terminator: "")
             }
         }

@@ -52,7 +52,7 @@ struct Demo: ParsableCommand {
         try write(Data(ReportFormat.text.render(checkReport, colored: false).utf8), "findings.txt", "findings")
         try write(Data(ReportFormat.sarif.render(checkReport, colored: false).utf8), "findings.sarif", "findings (SARIF)")
         print("\n\(report.findings.count) findings (the demo leaks on purpose):\n")
-        print(ReportFormat.text.render(checkReport, colored: isatty(STDOUT_FILENO) == 1), terminator: "")
+        print(ReportFormat.text.render(checkReport, colored: ColorChoice.auto.colors(STDOUT_FILENO)), terminator: "")
     }
 }
 

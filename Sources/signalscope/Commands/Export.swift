@@ -32,7 +32,7 @@ struct Export: ParsableCommand {
                 throw CLIError("cannot export \(trace): \(error)")
             }
             try writeOutput(data, to: path)
-            if path != "-" { print("wrote \(TerminalText.sanitized(path))") }
+            announceWritten(path)
         }
     }
 }

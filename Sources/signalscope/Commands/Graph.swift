@@ -10,8 +10,11 @@ struct Graph: ParsableCommand {
     @Argument(help: "The trace to draw.")
     var trace: String
 
-    @Option(name: .shortAndLong, help: "The output file: .svg, .png, .pdf or .dot.")
+    @Option(name: .shortAndLong, help: "The output file: .svg, .png, .pdf or .dot, or - for standard output.")
     var output: String
+
+    @Option(help: "The output format, when the file's extension does not say it (svg for -).")
+    var format: GraphFormat?
 
     @Option(help: "Draw only the neighbourhood of nodes whose name or id contains this text.")
     var focus: String?
@@ -19,19 +22,16 @@ struct Graph: ParsableCommand {
     @Option(help: "How many edges away from the focus to draw.")
     var depth = 2
 
-    @Option(help: "The layout engine: dot or sfdp (for large graphs).")
-    var engine = "dot"
+    @Option(help: "The layout engine: dot, or sfdp for large graphs.")
+    var engine: LayoutEngine = .dot
 
     @Flag(help: "Draw every node, rather than merging nodes made at the same site.")
     var noCollapse = false
 
     func run() throws {
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
-        guard let format = GraphFormat(rawValue: ext) else {
-            throw CLIError("cannot tell the format of \(output): use .svg, .png, .pdf or .dot")
-        }
-        guard let layout = LayoutEngine(rawValue: engine) else {
-            throw CLIError("unknown --engine '\(engine)' (expected dot or sfdp)")
+        guard let format = format ?? GraphFormat(rawValue: ext) ?? (output == "-" ? .svg : nil) else {
+            throw CLIError("cannot tell the format of \(output): use .svg, .png, .pdf or .dot, or --format")
         }
         guard depth >= 0 else { throw CLIError("--depth must be 0 or more, not \(depth)") }
         let loaded = try TraceLoading.load(trace)
@@ -44,11 +44,11 @@ struct Graph: ParsableCommand {
         let dot = DOTWriter.dot(graph)
         let data: Data
         do {
-            data = format == .dot ? Data(dot.utf8) : try GraphvizRenderer.render(dot, format: format, engine: layout)
+            data = format == .dot ? Data(dot.utf8) : try GraphvizRenderer.render(dot, format: format, engine: engine)
         } catch {
             throw CLIError(error.description)
         }
         try writeOutput(data, to: output)
-        print("wrote \(TerminalText.sanitized(output)) (\(graph.nodes.count) nodes, \(graph.edges.count) edges)")
+        announceWritten(output, "\(graph.nodes.count) nodes, \(graph.edges.count) edges")
     }
 }

@@ -5,7 +5,7 @@ import SignalScopeTools
 /// `signalscope stats`: what a trace holds, at a glance.
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Summarise a trace: records by kind, busiest nodes, what was alive at the end, duration.")
+        abstract: "Summarise a trace: what the program did, its busiest nodes, what was alive at the end, duration.")
 
     @Argument(help: "The trace to summarise.")
     var trace: String
@@ -16,10 +16,10 @@ struct Stats: ParsableCommand {
     func run() throws {
         guard top >= 0 else { throw CLIError("--top must be 0 or more, not \(top)") }
         let loaded = try TraceLoading.load(trace)
-        var kinds: [String: Int] = [:]
+        var counts: [Activity: Int] = [:]
         var eventsPerNode: [NodeID: Int] = [:]
         for record in loaded.records {
-            kinds[record.event.name, default: 0] += 1
+            if let activity = Activity(record.event) { counts[activity, default: 0] += 1 }
             if case .next = record.event, let subscription = record.event.subscription,
                 let node = loaded.subscriptions[subscription]?.node
             {
@@ -28,9 +28,9 @@ struct Stats: ParsableCommand {
         }
         let duration = Double(loaded.timeRange.map { $0.upperBound - $0.lowerBound } ?? 0) / 1e6
         print("\(TerminalText.sanitized(trace)): \(loaded.records.count) records over \(String(format: "%.3f", duration)) ms")
-        print("\nrecords by kind")
-        for (kind, count) in kinds.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
-            print("  \(pad(kind, 18)) \(count)")
+        print("\nwhat the program did")
+        for activity in Activity.allCases {
+            print("  \(pad(activity.rawValue, 28)) \(counts[activity] ?? 0)")
         }
         print("\nbusiest nodes (values sent)")
         for (node, count) in eventsPerNode.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }).prefix(top) {
@@ -44,7 +44,35 @@ struct Stats: ParsableCommand {
         print("  nodes alive          \(liveNodes) of \(loaded.nodes.count)")
         print("  subscriptions alive  \(liveSubscriptions) of \(loaded.subscriptions.count)")
         print("  never terminated     \(openSubscriptions)")
+        if loaded.hasSnapshot {
+            print("  heap snapshot        \(loaded.heap.objects.count) objects, \(loaded.heap.references.count) strong references")
+        }
         for warning in loaded.warnings { print("\nwarning: \(TerminalText.sanitized(warning))") }
+    }
+
+    /// What a user did, by the records that say it; the rest of a log (heap snapshot,
+    /// captures, bookkeeping) is summarised under "at the end".
+    enum Activity: String, CaseIterable {
+        case nodes = "signals and subjects made"
+        case subscriptions = "subscriptions"
+        case values = "values sent"
+        case errors = "errors"
+        case completions = "completions"
+        case disposals = "disposals"
+        case violations = "events after a terminal"
+
+        init?(_ event: TraceEvent) {
+            switch event {
+            case .node: self = .nodes
+            case .subscribe: self = .subscriptions
+            case .next: self = .values
+            case .error: self = .errors
+            case .completed: self = .completions
+            case .disposed: self = .disposals
+            case .violation: self = .violations
+            default: return nil
+            }
+        }
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

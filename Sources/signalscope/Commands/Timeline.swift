@@ -9,23 +9,20 @@ struct Timeline: ParsableCommand {
     @Argument(help: "The trace to draw.")
     var trace: String
 
-    @Option(name: .shortAndLong, help: "The SVG file to write.")
+    @Option(name: .shortAndLong, help: "The SVG file to write, or - for standard output.")
     var output: String
 
-    @Option(help: "One lane per subscription or per node: subscriptions or nodes.")
-    var lanes = "subscriptions"
+    @Option(help: "One lane per subscription, or per node.")
+    var lanes: MarbleTimeline.Lanes = .subscriptions
 
     @Option(help: "Only the lanes of nodes whose name or site contains this text.")
     var node: String?
 
     func run() throws {
-        guard let laneKind = MarbleTimeline.Lanes(rawValue: lanes) else {
-            throw CLIError("unknown --lanes '\(lanes)' (expected subscriptions or nodes)")
-        }
         let loaded = try TraceLoading.load(trace)
         let timeline = MarbleTimeline(
-            trace: loaded, report: loaded.analyze(), options: .init(lanes: laneKind, node: node))
+            trace: loaded, report: loaded.analyze(), options: .init(lanes: lanes, node: node))
         try writeOutput(Data(timeline.svg().utf8), to: output)
-        print("wrote \(TerminalText.sanitized(output))")
+        announceWritten(output)
     }
 }

@@ -9,7 +9,8 @@ enum SARIFReport {
             [
                 "id": rule.rawValue,
                 "name": rule.rawValue,
-                "shortDescription": ["text": "SignalScope rule \(rule.rawValue)"],
+                "shortDescription": ["text": rule.summary],
+                "defaultConfiguration": ["level": rule.severity.rawValue],
                 "helpUri": "https://github.com/signalscope/signalscope/blob/main/docs/analyzers.md#\(rule.rawValue)",
             ]
         }

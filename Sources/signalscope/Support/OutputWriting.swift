@@ -1,4 +1,5 @@
 import Foundation
+import SignalScopeTools
 
 /// Writes `data` to `path` (`-` is standard output), creating its folder, with a one-line
 /// error naming the path.
@@ -30,6 +31,17 @@ func writeOutput(_ data: Data, to path: String) throws {
         throw error
     } catch {
         throw CLIError("cannot write \(path): \(reason(error))")
+    }
+}
+
+/// Says what was written: on standard output, unless the output itself went there (`-`),
+/// where a line of ours would corrupt it; then on standard error.
+func announceWritten(_ path: String, _ details: String? = nil) {
+    let line = "wrote \(path == "-" ? "standard output" : path)" + (details.map { " (\($0))" } ?? "")
+    if path == "-" {
+        standardError("signalscope: \(line)")
+    } else {
+        print(TerminalText.sanitized(line))
     }
 }
 
