@@ -38,51 +38,109 @@ public struct LeakAllowance: Sendable {
     }
 }
 
+/// Which threads' work a leak check judges.
+public enum LeakCheckThreads: Sendable {
+    /// What the checked code did on the thread that called the check: tests running
+    /// alongside cannot fail it, but a leak made on another thread (a queue the code
+    /// dispatched to) is not seen. The default for synchronous code.
+    case callingThread
+    /// What any thread did while the checked code ran: a leak made on a queue is seen, and
+    /// so is one made meanwhile by a test running in parallel, so run such tests
+    /// `.serialized`. The only choice for `async` code, which hops threads.
+    case allThreads
+}
+
 /// Runs `body` while recording what signals do, then analyses the recording and records a
-/// test issue for every leak finding, at the finding's own source line, with its path and
-/// hint.
+/// test issue for every leak finding, at the finding's own source file and line, with its
+/// path and hint.
 ///
 /// ```swift
-/// @Test func searchScreenDoesNotLeak() throws {
-///     try expectNoSignalLeaks {
+/// @Test func searchScreenDoesNotLeak() {
+///     expectNoSignalLeaks {
 ///         let model = SearchViewModel()
 ///         model.query.value = "swift"
 ///     }
 /// }
 /// ```
 ///
-/// Only what `body` creates on the calling thread is judged, so tests running alongside do
-/// not interfere. Warnings fail the check too; allow rules or outliving objects with
-/// `allowing`.
+/// `try` is needed only when `body` throws (the function rethrows). By default only what
+/// `body` does on the calling thread is judged, so tests running alongside do not
+/// interfere; pass `threads: .allThreads` when the code under test makes signals on other
+/// threads. Warnings fail the check too; allow rules or outliving objects with `allowing`.
+/// An analysis that could not see the whole heap fails it as well: it proves nothing.
 public func expectNoSignalLeaks(
     allowing allowance: LeakAllowance = LeakAllowance(),
+    threads: LeakCheckThreads = .callingThread,
     sourceLocation: Testing.SourceLocation = #_sourceLocation,
     _ body: () throws -> Void
 ) rethrows {
     let recording = try Tracer.recordOnCallingThread(body)
-    let failures = allowance.failures(of: recording.callingThread)
+    recordIssues(allowance.failures(of: threads == .allThreads ? recording.trace : recording.callingThread), at: sourceLocation)
+}
+
+/// The `async` form of ``expectNoSignalLeaks(allowing:threads:sourceLocation:_:)``: an
+/// `async` body may resume on any thread, so everything recorded on any thread while it
+/// runs is judged (``LeakCheckThreads/allThreads``); run such tests `.serialized`.
+/// Disfavoured, so that a closure with no `await` in an `async` test takes the synchronous
+/// form and needs no `await`.
+@_disfavoredOverload
+public func expectNoSignalLeaks(
+    allowing allowance: LeakAllowance = LeakAllowance(),
+    sourceLocation: Testing.SourceLocation = #_sourceLocation,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Void
+) async rethrows {
+    let trace = try await Tracer.record(body)
+    recordIssues(allowance.failures(of: trace), at: sourceLocation)
+}
+
+private func recordIssues(_ failures: (findings: [Finding], limitations: [String]), at sourceLocation: Testing.SourceLocation) {
+    let resolver = SourceResolver(packageOf: sourceLocation._filePath)
     for finding in failures.findings {
-        let location = Testing.SourceLocation(
-            fileID: finding.location.file, filePath: finding.location.file, line: max(1, finding.location.line),
-            column: 1)
-        Issue.record(Comment(rawValue: "signal leak: \(finding)"), sourceLocation: finding.location.line > 0 ? location : sourceLocation)
+        let location = finding.location.line > 0
+            ? Testing.SourceLocation(
+                fileID: finding.location.file,
+                filePath: resolver?.absolutePath(for: finding.location.file) ?? finding.location.file,
+                line: finding.location.line, column: 1)
+            : sourceLocation
+        Issue.record(Comment(rawValue: "signal leak: \(finding)"), sourceLocation: location)
     }
     for limitation in failures.limitations {
         Issue.record(Comment(rawValue: "signal leak check incomplete: \(limitation)"), sourceLocation: sourceLocation)
     }
 }
 
-/// XCTest's form of ``expectNoSignalLeaks(allowing:sourceLocation:_:)``: fails the test
-/// with every leak finding (each message names the finding's source line).
+/// XCTest's form of ``expectNoSignalLeaks(allowing:threads:sourceLocation:_:)``: fails the
+/// test at the assertion with every leak finding, each message starting with the path and
+/// line of the leak (XCTest on Linux records failures at the assertion only).
 public func XCTAssertNoSignalLeaks(
     allowing allowance: LeakAllowance = LeakAllowance(),
+    threads: LeakCheckThreads = .callingThread,
     file: StaticString = #filePath, line: UInt = #line,
     _ body: () throws -> Void
 ) rethrows {
     let recording = try Tracer.recordOnCallingThread(body)
-    let failures = allowance.failures(of: recording.callingThread)
+    xctFail(allowance.failures(of: threads == .allThreads ? recording.trace : recording.callingThread), file: file, line: line)
+}
+
+/// The `async` form of ``XCTAssertNoSignalLeaks(allowing:threads:file:line:_:)``, judging
+/// every thread (``LeakCheckThreads/allThreads``).
+@_disfavoredOverload
+public func XCTAssertNoSignalLeaks(
+    allowing allowance: LeakAllowance = LeakAllowance(),
+    file: StaticString = #filePath, line: UInt = #line,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: () async throws -> Void
+) async rethrows {
+    let trace = try await Tracer.record(body)
+    xctFail(allowance.failures(of: trace), file: file, line: line)
+}
+
+private func xctFail(_ failures: (findings: [Finding], limitations: [String]), file: StaticString, line: UInt) {
+    let resolver = SourceResolver(packageOf: "\(file)")
     for finding in failures.findings {
-        XCTFail("signal leak: \(finding)", file: file, line: line)
+        let path = resolver?.absolutePath(for: finding.location.file) ?? finding.location.file
+        XCTFail("signal leak at \(path):\(finding.location.line): \(finding)", file: file, line: line)
     }
     for limitation in failures.limitations {
         XCTFail("signal leak check incomplete: \(limitation)", file: file, line: line)

@@ -24,21 +24,28 @@ public enum Tracer {
         try recordOnCallingThread(values: values, heapLimits: heapLimits, body).trace
     }
 
-    /// Like ``record(values:_:)``, and also the part of the trace made on the calling
-    /// thread: what a test's own code created, apart from what tests running alongside did.
+    /// Records everything signals do while the `async` `body` runs, on every thread (an
+    /// `async` body may resume on any), in memory.
+    public static func record(
+        values: Bool = false, heapLimits: TraceHeap.Limits = .standard,
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
+    ) async rethrows -> Trace {
+        let recording = MemoryRecording(values: values, heapLimits: heapLimits)
+        defer { Instrumentation.uninstall(recording.recorder) }
+        try await body()
+        return recording.finish().trace
+    }
+
+    /// Like ``record(values:heapLimits:_:)``, and also the part of the trace made on the
+    /// calling thread: what a test's own code created, apart from what tests running
+    /// alongside did.
     package static func recordOnCallingThread(
         values: Bool = false, heapLimits: TraceHeap.Limits = .standard, _ body: () throws -> Void
     ) rethrows -> (trace: Trace, callingThread: Trace) {
-        let sink = MemorySink()
-        // A memory sink cannot fail to open or write, so neither can this recorder.
-        let recorder = try! Recorder(sink: sink, recordsValues: values, heapLimits: heapLimits)
-        Instrumentation.install(recorder)
-        defer { Instrumentation.uninstall(recorder) }
+        let recording = MemoryRecording(values: values, heapLimits: heapLimits)
+        defer { Instrumentation.uninstall(recording.recorder) }
         try body()
-        let thread = recorder.callingThreadID
-        try! recorder.finish()
-        let trace = try! Trace(data: Data(sink.bytes), path: "memory", detail: .everything)
-        return (trace, thread.map { trace.restricted(toThread: $0) } ?? trace.restricted { _ in false })
+        return recording.finish()
     }
 
     /// Starts recording to an event log file, until ``stopRecording()`` or the end of the
@@ -72,4 +79,26 @@ public enum Tracer {
     public static var isRecording: Bool { fileRecording.withLock { $0 != nil } }
 
     private static let fileRecording = Mutex<Recorder?>(nil)
+}
+
+/// A recording into memory, installed from its start until `finish()` or the caller's
+/// uninstall.
+private struct MemoryRecording {
+    let sink = MemorySink()
+    let recorder: Recorder
+
+    init(values: Bool, heapLimits: TraceHeap.Limits) {
+        // A memory sink cannot fail to open or write, so neither can this recorder.
+        recorder = try! Recorder(sink: sink, recordsValues: values, heapLimits: heapLimits)
+        Instrumentation.install(recorder)
+    }
+
+    /// Stops recording and reads back the whole trace and the calling thread's part of it.
+    func finish() -> (trace: Trace, callingThread: Trace) {
+        Instrumentation.uninstall(recorder)
+        let thread = recorder.callingThreadID
+        try! recorder.finish()
+        let trace = try! Trace(data: Data(sink.bytes), path: "memory", detail: .everything)
+        return (trace, thread.map { trace.restricted(toThread: $0) } ?? trace.restricted { _ in false })
+    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Turns the `Module/File.swift` a trace stores into a path relative to the current
-/// directory, so that SARIF and GitHub annotations land on the right file.
+/// Turns the `Module/File.swift` a trace stores into a path relative to a package's root,
+/// so that reports, annotations and test issues land on a file an editor can open.
 ///
 /// Traces store `#fileID`, which names the module and file but not the folder. The
 /// resolver first looks where a package keeps a module (`Sources/<Module>`,
@@ -10,7 +10,7 @@ import Foundation
 /// build products and dependency folders, and stopping after ``walkBudget`` entries so
 /// that a check run from a huge folder (a home directory, a monorepo) stays quick. A file it
 /// cannot find keeps its file ID.
-final class SourceResolver {
+public final class SourceResolver {
     /// At most this many folder entries are visited in the fallback walk.
     static let walkBudget = 50_000
     private static let skippedFolders: Set<String> = [".build", "node_modules", "Pods", "Carthage", "DerivedData"]
@@ -21,12 +21,35 @@ final class SourceResolver {
     /// The Swift files of each module folder looked in, by file name.
     private var moduleFolders: [String: [String: [String]]] = [:]
 
-    init(root: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+    /// A resolver for the files under `root` (the current directory by default).
+    public init(root: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
         self.root = root.standardizedFileURL
     }
 
-    /// The relative path of `fileID`, or `fileID` itself when no such file is found.
-    func path(for fileID: String) -> String {
+    /// A resolver for the package that holds `filePath` (a test's `#filePath`): the nearest
+    /// folder above it with a `Package.swift`, or `nil` when there is none.
+    public convenience init?(packageOf filePath: String) {
+        var folder = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+        while folder.path != "/" {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+                self.init(root: folder)
+                return
+            }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    /// The absolute path of `fileID`, or `nil` when no such file is found.
+    public func absolutePath(for fileID: String) -> String? {
+        let relative = path(for: fileID)
+        return relative == fileID && !FileManager.default.fileExists(atPath: root.appendingPathComponent(fileID).path)
+            ? nil : root.appendingPathComponent(relative).path
+    }
+
+    /// The path of `fileID` relative to the root, or `fileID` itself when no such file is
+    /// found.
+    public func path(for fileID: String) -> String {
         if let known = cache[fileID] { return known }
         let parts = fileID.split(separator: "/").map(String.init)
         let name = parts.last ?? fileID
