@@ -18,11 +18,15 @@ demo: setup
 #
 # Then a short fuzz of the trace reader and every consumer of a trace (docs/fuzzing.md):
 # CI runs exactly this target.
+#
+# Last, scripts/adoption-check.sh proves that an app on the runtime product alone builds
+# with Graphviz hidden and links nothing but the runtime.
 TEST_FUZZ_SECONDS ?= 20
 test: setup
 	$(SWIFT) test
 	$(SWIFT) test -c release --filter "CaptureScannerTests|HeapWalkerTests|KeptClosureTests|LeakCorpusTests|RetainCountTests"
 	@FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
+	@scripts/adoption-check.sh
 
 # libFuzzer over the event log reader and every consumer of a trace, FUZZ_SECONDS long
 # (default 60); see docs/fuzzing.md.
