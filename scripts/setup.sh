@@ -6,7 +6,7 @@
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
-  echo "setup: the Swift toolchain (6.0 or later) is not on PATH; install it from swift.org" >&2
+  echo "setup: the Swift toolchain (6.1 or later) is not on PATH; install it from swift.org" >&2
   exit 1
 fi
 

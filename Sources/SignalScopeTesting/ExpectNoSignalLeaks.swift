@@ -95,7 +95,7 @@ public func expectNoSignalLeaks(
 }
 
 private func recordIssues(_ failures: (findings: [Finding], limitations: [String]), at sourceLocation: Testing.SourceLocation) {
-    let resolver = SourceResolver(packageOf: sourceLocation._filePath)
+    let resolver = SourceResolver(packageOf: sourceLocation.filePath)
     for finding in failures.findings {
         let location = finding.location.line > 0
             ? Testing.SourceLocation(

@@ -19,7 +19,7 @@ struct LeakHelperTests {
             expectNoSignalLeaks { ProfileViewModel().bindCapturingSelf() }
         } matching: { issue in
             issue.sourceLocation?.line == 10 && "\(issue)".contains("self-captured-observer")
-                && issue.sourceLocation?._filePath == #filePath
+                && issue.sourceLocation?.filePath == #filePath
         }
     }
 

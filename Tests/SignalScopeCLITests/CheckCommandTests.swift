@@ -36,6 +36,25 @@ struct CheckCommandTests {
         #expect(summary["errors"] == 2 && summary["warnings"] == 0 && summary["notes"] == 0)
     }
 
+    @Test("A report names every source site in one style: the finding's location and each step of its path")
+    func oneStyleOfPath() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        let source = cli.folder.appendingPathComponent("Examples/PlantedLeaks")
+        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+        try Data().write(to: source.appendingPathComponent("main.swift"))
+        let result = try cli.signalscope("check", "--format", "json", "--", plantedLeaks)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        for finding in try #require(report["findings"] as? [[String: Any]]) {
+            #expect((finding["location"] as? [String: Any])?["file"] as? String == "Examples/PlantedLeaks/main.swift")
+            let steps = try #require(finding["path"] as? [String])
+            #expect(steps.contains { $0.contains("Examples/PlantedLeaks/main.swift:") })
+            for step in steps {
+                #expect(!step.replacingOccurrences(of: "Examples/PlantedLeaks/main.swift", with: "").contains("PlantedLeaks/main.swift"), "\(step)")
+            }
+        }
+    }
+
     @Test func aCleanRunPassesWithExitZero() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }

@@ -11,11 +11,14 @@ struct CheckReport {
         let isFailing: Bool
         /// The finding's file relative to the current directory, where it could be found.
         let path: String
+        /// The finding's proving path, one step each, with every source site in it resolved
+        /// as ``path`` is: one style of path throughout a report.
+        let steps: [String]
 
         /// The message, the proving path one step a line, and the fix: the body every
         /// format that has room for one shows.
         var details: String {
-            ([finding.message] + finding.path + ["fix: \(finding.hint)"]).joined(separator: "\n")
+            ([finding.message] + steps + ["fix: \(finding.hint)"]).joined(separator: "\n")
         }
     }
 
@@ -40,12 +43,26 @@ struct CheckReport {
             return Entry(
                 finding: finding, isBaseline: isBaseline,
                 isFailing: !isBaseline && threshold.fails(finding.severity),
-                path: resolver.path(for: finding.location.file))
+                path: resolver.path(for: finding.location.file),
+                steps: finding.path.map { Self.resolvingSites(in: $0, with: resolver) })
         }
         self.traceWarnings = traceWarnings
         self.limitations = limitations
         isIncompleteFailing = !limitations.isEmpty && !allowingIncomplete
     }
+
+    /// `step` with each `Module/File.swift:line` site in it (as traces store them) replaced
+    /// by the file's resolved path; a file the resolver cannot find stays as it was.
+    private static func resolvingSites(in step: String, with resolver: SourceResolver) -> String {
+        step.replacing(Self.site) { match in
+            // A longer path (a symbolicated frame's project-relative file) is already a path.
+            match.output.1 == nil ? "\(resolver.path(for: String(match.output.2))):" : String(match.output.0)
+        }
+    }
+
+    /// A site as a trace stores it in a path step: a module folder, a Swift file, a colon
+    /// before the line; with whatever folders come before it, so that those are told apart.
+    nonisolated(unsafe) private static let site = /([^\s():]*\/)?([A-Za-z0-9_.\-]+\/[^\s\/():]+\.swift):(?=\d)/
 
     var failing: [Entry] { entries.filter(\.isFailing) }
 

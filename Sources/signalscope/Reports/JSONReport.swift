@@ -12,7 +12,7 @@ enum JSONReport {
                 "fingerprint": finding.fingerprint,
                 "subject": subject(finding.subject),
                 "location": ["file": entry.path, "line": finding.location.line, "function": finding.location.function],
-                "path": finding.path,
+                "path": entry.steps,
                 "hint": finding.hint,
                 "count": finding.count,
                 "baseline": entry.isBaseline,

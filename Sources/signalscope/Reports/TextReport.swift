@@ -22,7 +22,7 @@ enum TextReport {
             lines.append(
                 "\(paint("\(safe(entry.path)):\(finding.location.line)", "1")): "
                     + "\(paint(finding.severity.rawValue, severityColor)): [\(finding.rule)] \(safe(finding.message))\(times)\(baseline)")
-            for (index, step) in finding.path.enumerated() {
+            for (index, step) in entry.steps.enumerated() {
                 lines.append("    \(index == 0 ? "  " : "→ ")\(safe(step))")
             }
             lines.append("    \(paint("fix:", "32")) \(safe(finding.hint))")
