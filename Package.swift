@@ -149,3 +149,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make test` runs the heap-walk suites a second time in release, where compiler-generated
+// layouts differ. Building every example, the tool and its tests in release for them took
+// most of `make test`'s time, so with SIGNALSCOPE_HEAP_SUITES=1 the package holds only the
+// libraries and the two test targets those suites live in.
+if Context.environment["SIGNALSCOPE_HEAP_SUITES"] == "1" {
+    let kept: Set<String> = [
+        "SignalScope", "SignalScopeTracing", "CTracingSupport", "SignalScopeAnalysis", "SignalScopeRendering",
+        "SignalScopeGraphviz", "CGraphviz", "SignalScopeTesting", "SignalScopeTools", "CSandbox",
+        "SignalScopeTracingTests", "SignalScopeAnalysisTests",
+    ]
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { !kept.contains($0.name) }
+}
