@@ -95,9 +95,9 @@ private struct MemoryRecording {
 
     /// Stops recording and reads back the whole trace and the calling thread's part of it.
     func finish() -> (trace: Trace, callingThread: Trace) {
-        Instrumentation.uninstall(recorder)
         let thread = recorder.callingThreadID
         try! recorder.finish()
+        Instrumentation.uninstall(recorder)
         let trace = try! Trace(data: Data(sink.bytes), path: "memory", detail: .everything)
         return (trace, thread.map { trace.restricted(toThread: $0) } ?? trace.restricted { _ in false })
     }

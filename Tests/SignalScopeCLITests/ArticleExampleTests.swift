@@ -31,6 +31,13 @@ struct ArticleExampleTests {
         #expect(CLIRunner.ruleAndLine(of: leaky.findings) == markers)
     }
 
+    @Test("A repeated cold subscription's path names where each subscription was made, though check keeps only live entities")
+    func repeatedColdSubscriptionNamesItsSites() throws {
+        let leaky = try findings(of: "ColdSignalTwice")
+        let steps = try #require(leaky.findings.first?["path"] as? [String])
+        #expect(steps.filter { $0.hasPrefix("subscribed at ColdSignalTwice/main.swift:") }.count == 2, "\(steps)")
+    }
+
     @Test(arguments: leakyExamples)
     func fixedVariantReportsNothing(example: String) throws {
         let fixed = try findings(of: example, "--fixed")

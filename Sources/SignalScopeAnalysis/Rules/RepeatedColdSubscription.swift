@@ -13,7 +13,7 @@ struct RepeatedColdSubscription: Analyzer {
         return roots.keys.sorted().compactMap { node in
             guard let count = roots[node]?.count, count > 1, let site = model.trace.nodes[node]?.site else { return nil }
             let sites = roots[node]!.sorted().prefix(8).map { root in
-                model.trace.subscriptions[root].map { "subscribed at \($0.site)" } ?? "subscription #\(root.rawValue)"
+                model.trace.rootSubscriptionSites[root].map { "subscribed at \($0)" } ?? "subscription #\(root.rawValue)"
             }
             return Finding(
                 rule: Self.rule, severity: Self.severity,

@@ -142,6 +142,9 @@ public struct Trace: Sendable {
     /// subscription: a creation block, `defer`, `interval`), the distinct subscriptions made
     /// by user code that caused that work to run (retries count once).
     public private(set) var rootSubscriptions: [NodeID: Set<SubscriptionID>] = [:]
+    /// Where user code made each subscription of ``rootSubscriptions``, kept even when the
+    /// trace keeps only live entities.
+    public private(set) var rootSubscriptionSites: [SubscriptionID: TraceSite] = [:]
     /// Whether the log records node traits (format 1.2 and later): without them no node
     /// reads as cold, hot or bounding, so the rules that depend on traits cannot judge.
     public private(set) var recordsNodeTraits = true
@@ -256,6 +259,8 @@ public struct Trace: Sendable {
         copy.violations = violations.filter { copy.nodes[$0.node] != nil }
         copy.errorsWithoutHandler = errorsWithoutHandler.filter { copy.nodes[$0.node] != nil }
         copy.rootSubscriptions = rootSubscriptions.filter { copy.nodes[$0.key] != nil }
+        let keptRoots = Set(copy.rootSubscriptions.values.joined())
+        copy.rootSubscriptionSites = rootSubscriptionSites.filter { keptRoots.contains($0.key) }
         return copy
     }
 
@@ -337,7 +342,10 @@ public struct Trace: Sendable {
             subscriptions[id] = Subscription(id: id, node: node, parent: parent, site: site)
             let root = parent.map { roots[$0] ?? $0 } ?? id
             roots[id] = root
-            if nodes[node]?.traits.contains(.cold) == true { rootSubscriptions[node, default: []].insert(root) }
+            if nodes[node]?.traits.contains(.cold) == true {
+                rootSubscriptions[node, default: []].insert(root)
+                if let rootSite = subscriptions[root]?.site { rootSubscriptionSites[root] = rootSite }
+            }
         case .observerStored(let id, let handlers):
             subscriptions[id]?.holdsObserver = true
             subscriptions[id]?.handlers = handlers
