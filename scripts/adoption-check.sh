@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Proves what adopting the runtime costs an app: a scratch app that depends on the
+# Proves what adopting SignalScope costs: no library product but SignalScopeGraphviz reaches
+# Graphviz, none but SignalScopeAutoTrace records at load; and a scratch app that depends on the
 # `SignalScope` product alone builds with Graphviz's headers and pkg-config file hidden,
 # resolves no package but swift-collections, links none of Graphviz's libraries, carries no
 # tracer and no load-time recording, and still compiles `SignalScope.Signal` next to an app
@@ -48,6 +49,33 @@ SWIFT
 
 fail() { echo "adoption-check: $1" >&2; exit 1; }
 
+# Every library product's closure of targets, from the manifest: Graphviz only behind
+# SignalScopeGraphviz (and the tools' umbrella), the load-time recording only behind
+# SignalScopeAutoTrace, and the runtime on its own.
+closure_problems="$(cd "$repo" && swift package dump-package 2>/dev/null | python3 -c '
+import json, sys
+package = json.load(sys.stdin)
+targets = {t["name"]: t for t in package["targets"]}
+def closure(name, seen):
+    if name in seen or name not in targets: return seen
+    seen.add(name)
+    for dependency in targets[name]["dependencies"]:
+        for kind in ("byName", "target"):
+            if kind in dependency: closure(dependency[kind][0], seen)
+    return seen
+rules = {"CGraphviz": {"SignalScopeGraphviz", "SignalScopeTools"}, "CSignalScopeBootstrap": {"SignalScopeAutoTrace"}}
+for product in package["products"]:
+    if "library" not in product["type"]: continue
+    reached = set()
+    for target in product["targets"]: closure(target, reached)
+    for forbidden, allowed in rules.items():
+        if forbidden in reached and product["name"] not in allowed:
+            print(product["name"] + " reaches " + forbidden)
+    if product["name"] == "SignalScope" and reached != {"SignalScope"}:
+        print("SignalScope reaches " + ", ".join(sorted(reached - {"SignalScope"})))
+')" || fail "cannot read the package's manifest"
+[ -z "$closure_problems" ] || fail "$(echo $closure_problems)"
+
 # Hide Graphviz: an empty pkg-config search path always; an empty folder over its headers
 # when this shell may make a mount namespace (root), which is how CI runs.
 empty="$scratch/empty"
@@ -79,4 +107,5 @@ fi
 resolved="$(ls "$scratch/.build/checkouts")"
 [ "$resolved" = "swift-collections" ] || fail "the scratch app resolved more than swift-collections: $(echo $resolved)"
 
+echo "adoption-check: no library product but SignalScopeGraphviz reaches Graphviz, none but SignalScopeAutoTrace records at load"
 echo "adoption-check: an app on the SignalScope product alone built with Graphviz's $hidden hidden; it links no Graphviz library, carries no tracer, records nothing, and resolves only swift-collections"
