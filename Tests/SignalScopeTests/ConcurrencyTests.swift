@@ -103,6 +103,50 @@ struct ConcurrencyTests {
         }
     }
 
+    @Test("C1, C2: many threads sending straight to one subscriber, and it to itself: every value once, each sender's in order, never overlapping")
+    func stressSubscriberFastPath() {
+        let senders = 6
+        let perSender = 20_000
+        let echoEvery = 1_000
+        let detector = OverlapDetector()
+        let received = Counter()
+        let outOfOrder = Counter()
+        let lastIndex = Mutex<[Int]>(Array(repeating: -1, count: senders + 1))
+        let target = Mutex<Subscriber<(sender: Int, index: Int)>?>(nil)
+        let signal = Signal<(sender: Int, index: Int)> { subscriber in
+            target.withLock { $0 = subscriber }
+            DispatchQueue.concurrentPerform(iterations: senders) { worker in
+                for index in 0..<perSender { subscriber.sendNext((worker, index)) }
+            }
+            subscriber.sendCompleted()
+            return nil
+        }
+        let completions = Counter()
+        let echoes = Atomic<Int>(0)
+        signal.subscribe(
+            next: { value in
+                detector.run {
+                    received.increment()
+                    lastIndex.withLock { last in
+                        if value.index <= last[value.sender] { outOfOrder.increment() }
+                        last[value.sender] = value.index
+                    }
+                }
+                // A re-entrant send: queued behind this delivery, so the queue and the
+                // lock-free path take turns.
+                if value.sender < senders && value.index % echoEvery == 0 {
+                    let echo = echoes.add(1, ordering: .relaxed).newValue
+                    target.withLock { $0 }?.sendNext((senders, echo))
+                }
+            },
+            completed: { completions.increment() })
+        #expect(detector.overlapCount == 0)
+        #expect(received.count == senders * perSender + senders * (perSender / echoEvery))
+        #expect(outOfOrder.count == 0)
+        #expect(completions.count == 1)
+        target.withLock { $0 = nil }
+    }
+
     @Test("C1: disposing from another thread while events flow stops delivery and releases the observer")
     func disposeRacingWithSends() {
         for _ in 0..<50 {
