@@ -331,41 +331,45 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     private func append(_ kind: RecordKind, payload: Int, _ write: (UnsafeMutableRawPointer) -> Void) {
         guard isActive.load(ordering: .relaxed) else { return }
         let size = EventLogFormat.aligned(EventLogFormat.prefixSize + payload)
-        let thread = TracingThread.current
-        let buffer = currentBuffer(of: thread)
-        func fill(_ record: UnsafeMutableRawPointer) {
-            record.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-            record.storeBytes(of: UInt32(size).littleEndian, as: UInt32.self)
-            record.storeBytes(of: kind.rawValue, toByteOffset: 4, as: UInt8.self)
-            record.storeBytes(of: buffer.threadID.littleEndian, toByteOffset: 8, as: UInt32.self)
-            record.storeBytes(
-                of: self.sequence.add(1, ordering: .relaxed).newValue.littleEndian, toByteOffset: 16, as: UInt64.self)
-            record.storeBytes(of: monotonicNanoseconds().littleEndian, toByteOffset: 24, as: UInt64.self)
-            write(record + EventLogFormat.prefixSize)
-        }
-        if size > bufferCapacity / 4 {
-            let record = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
-            defer { record.deallocate() }
-            fill(record)
-            writer.writeDirectly(UnsafeRawBufferPointer(start: record, count: size))
-        } else {
-            buffer.append(size: size, waitForSpace: { [writer] in
-                writer.requestDrain()
-                sched_yield()
-            }, fill(_:))
+        withCurrentBuffer { buffer in
+            func fill(_ record: UnsafeMutableRawPointer) {
+                record.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+                record.storeBytes(of: UInt32(size).littleEndian, as: UInt32.self)
+                record.storeBytes(of: kind.rawValue, toByteOffset: 4, as: UInt8.self)
+                record.storeBytes(of: buffer.threadID.littleEndian, toByteOffset: 8, as: UInt32.self)
+                record.storeBytes(
+                    of: self.sequence.add(1, ordering: .relaxed).newValue.littleEndian, toByteOffset: 16, as: UInt64.self)
+                record.storeBytes(of: monotonicNanoseconds().littleEndian, toByteOffset: 24, as: UInt64.self)
+                write(record + EventLogFormat.prefixSize)
+            }
+            if size > bufferCapacity / 4 {
+                let record = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+                defer { record.deallocate() }
+                fill(record)
+                writer.writeDirectly(UnsafeRawBufferPointer(start: record, count: size))
+            } else {
+                buffer.append(size: size, waitForSpace: {
+                    self.writer.requestDrain()
+                    sched_yield()
+                }, fill(_:))
+            }
         }
     }
 
-    private func currentBuffer(of thread: TracingThread) -> ThreadBuffer {
-        thread.buffer(
-            for: identity,
-            isFinished: { recording in Self.finishedRecordings.withLock { $0.contains(recording) } },
-            make: {
-                let buffer = ThreadBuffer(
-                    threadID: threadCount.add(1, ordering: .relaxed).newValue, capacity: bufferCapacity)
-                writer.register(buffer)
-                return buffer
-            })
+    /// Runs `body` with the calling thread's buffer for this recording, made on first use,
+    /// without retaining the thread's state or the buffer (each record goes this way).
+    private func withCurrentBuffer(_ body: (ThreadBuffer) -> Void) {
+        TracingThread.withCurrent { thread in
+            thread.withBuffer(
+                for: identity,
+                isFinished: { recording in Self.finishedRecordings.withLock { $0.contains(recording) } },
+                make: {
+                    let buffer = ThreadBuffer(
+                        threadID: threadCount.add(1, ordering: .relaxed).newValue, capacity: bufferCapacity)
+                    writer.register(buffer)
+                    return buffer
+                }, body)
+        }
     }
 }
 
