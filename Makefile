@@ -1,7 +1,7 @@
 # The README's two commands, `make demo` (the main job) and `make test`, and the benchmarks.
 SWIFT ?= swift
 
-.PHONY: setup build demo test fuzz bench bench-json
+.PHONY: setup build demo test fuzz bench bench-json bench-instructions
 
 setup:
 	@scripts/setup.sh
@@ -52,3 +52,15 @@ bench: setup
 bench-json: setup
 	@$(SWIFT) build -c release --package-path Benchmarks >&2
 	@$(BENCH) --json $(BENCH_ARGS)
+
+# Instructions per operation under callgrind, for ratios that repeat on a noisy machine:
+# the default release build and one with cross-module optimization, each scenario and
+# variant in a child process of its own. Pass --json (or other options) with BENCH_ARGS.
+BENCH_CMO = Benchmarks/.build-cmo/release/signalscope-bench
+
+bench-instructions: setup
+	@scripts/setup.sh valgrind
+	@$(SWIFT) build -c release --package-path Benchmarks >&2
+	@$(SWIFT) build -c release --package-path Benchmarks --scratch-path Benchmarks/.build-cmo -Xswiftc -cross-module-optimization >&2
+	@$(BENCH) instructions --cross-module-build $(BENCH_CMO) $(BENCH_ARGS)
+

@@ -16,6 +16,17 @@ if ! pkg-config --exists libgvc 2>/dev/null; then missing+=(libgraphviz-dev); fi
 # FoundationXML (the CLI tests parse JUnit reports with it) loads libxml2 at run time.
 if command -v ldconfig >/dev/null 2>&1 && ! ldconfig -p | grep -q 'libxml2\.so\.2'; then missing+=(libxml2); fi
 
+# What some targets need besides: `setup.sh valgrind` for `make bench-instructions`.
+for extra in "$@"; do
+  case "$extra" in
+    valgrind)
+      command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
+      command -v objcopy >/dev/null 2>&1 || missing+=(binutils)
+      ;;
+    *) echo "setup: unknown extra '$extra' (expected: valgrind)" >&2; exit 1 ;;
+  esac
+done
+
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
 
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then

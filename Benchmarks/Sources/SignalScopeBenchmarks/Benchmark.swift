@@ -13,7 +13,7 @@ struct Benchmark: ParsableCommand {
             SignalScope, then the targets met or missed. Exit codes: 0 measured (whether or not \
             targets were met), 1 a measurement failed, 64 bad arguments.
             """,
-        subcommands: [Run.self, AnalyzeChild.self, SnapshotChild.self],
+        subcommands: [Run.self, Instructions.self, AnalyzeChild.self, SnapshotChild.self],
         defaultSubcommand: Run.self)
 }
 
@@ -80,6 +80,69 @@ extension Benchmark {
             print(json
                 ? try JSONReport.render(results, targets: targets, machine: machine)
                 : TableReport.render(results, targets: targets, machine: machine, repetitions: repetitions))
+        }
+    }
+
+    /// Counts instructions per operation under callgrind, one child process per scenario and
+    /// variant, for ratios that repeat on a noisy machine (`make bench-instructions`).
+    struct Instructions: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Count instructions per operation of every throughput scenario under callgrind.",
+            discussion: "Needs valgrind and objcopy on PATH. Exit codes: 0 measured, 1 a run failed, 64 bad arguments.")
+
+        @Flag(help: "Print JSON on stdout instead of the table.")
+        var json = false
+
+        @Option(help: "Multiply every scenario's operation count (callgrind runs some 50 times slower).")
+        var scale = 0.002
+
+        @Option(help: "Also count this build of the benchmark, made with -cross-module-optimization.")
+        var crossModuleBuild: String?
+
+        @Option(
+            name: .customLong("only"), parsing: .upToNextOption,
+            help: "Count only these scenarios: \(ThroughputScenario.all.map(\.id).joined(separator: ", ")).")
+        var scenarios: [String] = []
+
+        func validate() throws {
+            guard scale > 0, scale.isFinite else { throw ValidationError("--scale must be a positive number") }
+            if let unknown = scenarios.first(where: { id in !ThroughputScenario.all.contains { $0.id == id } }) {
+                throw ValidationError("unknown scenario '\(unknown)'")
+            }
+        }
+
+        func run() throws {
+            let progress = Progress()
+            defer { progress.finish() }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-instructions-\(getpid())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let ownBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+            let builds = [("default", ownBinary)] + (crossModuleBuild.map { [("cmo", $0)] } ?? [])
+            var rows: [InstructionMeasurement] = []
+            for (build, binary) in builds {
+                let counter = try InstructionCounter(binary: binary, label: build, scale: scale, folder: folder)
+                for scenario in ThroughputScenario.all where scenarios.isEmpty || scenarios.contains(scenario.id) {
+                    var untraced: Double?
+                    for variant in scenario.variants where variant != .tracedValues {
+                        progress.show("\(build) build: \(scenario.id) \(variant.rawValue) under callgrind")
+                        let (instructions, events) = try counter.measure(scenario, variant)
+                        if variant == .untraced { untraced = instructions }
+                        rows.append(InstructionMeasurement(
+                            scenario: scenario.id, variant: variant.rawValue, build: build, unit: scenario.unit,
+                            instructionsPerOp: instructions, eventsPerOp: variant.isTraced ? events : nil,
+                            instructionsPerEvent: variant.isTraced
+                                ? events.flatMap { events in untraced.map { (instructions - $0) / events } } : nil))
+                    }
+                }
+            }
+            progress.finish()
+            let bytesPerNext = try InstructionCounter.bytesPerNextRecord(folder: folder)
+            let targets = InstructionTargets.evaluate(rows, bytesPerNext: bytesPerNext)
+            let machine = Machine.current()
+            print(json
+                ? try InstructionReport.json(rows, targets: targets, machine: machine)
+                : InstructionReport.table(rows, targets: targets, machine: machine, scale: scale))
         }
     }
 

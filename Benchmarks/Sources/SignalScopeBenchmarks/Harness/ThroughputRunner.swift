@@ -31,9 +31,9 @@ struct ThroughputRunner {
             var measurement = Measurement(
                 scenario: scenario.id, variant: variant.rawValue, nsPerOp: median, unit: scenario.unit,
                 repetitions: repetitions)
-            if let events = eventsPerOperation[variant], let untraced {
+            if let events = eventsPerOperation[variant] {
                 measurement.eventsPerOp = events
-                measurement.nsPerEvent = (median - untraced) / events
+                if let untraced { measurement.nsPerEvent = (median - untraced) / events }
             }
             return measurement
         }
@@ -46,11 +46,11 @@ struct ThroughputRunner {
         switch variant {
         case .untraced:
             let run = scenario.signalScope(operations)
-            let (checksum, nanoseconds) = Stopwatch.time(run)
+            let (checksum, nanoseconds) = Stopwatch.time { measuredRegion(run) }
             return (checksum, nanoseconds, nil)
         case .openCombine:
             let run = scenario.openCombine(operations)
-            let (checksum, nanoseconds) = Stopwatch.time(run)
+            let (checksum, nanoseconds) = Stopwatch.time { measuredRegion(run) }
             return (checksum, nanoseconds, nil)
         case .hookOff:
             let file = TraceFile(label: scenario.id)
@@ -58,14 +58,14 @@ struct ThroughputRunner {
             try file.start(values: false)
             let run = scenario.signalScope(operations)
             try file.stop()
-            let (checksum, nanoseconds) = Stopwatch.time(run)
+            let (checksum, nanoseconds) = Stopwatch.time { measuredRegion(run) }
             return (checksum, nanoseconds, nil)
         case .traced, .tracedValues:
             let file = TraceFile(label: scenario.id)
             defer { file.remove() }
             try file.start(values: variant == .tracedValues)
             let run = scenario.signalScope(operations)
-            let (checksum, nanoseconds) = Stopwatch.time(run)
+            let (checksum, nanoseconds) = Stopwatch.time { measuredRegion(run) }
             try file.stop()
             return (checksum, nanoseconds, countingEvents ? try file.eventCount() : nil)
         }

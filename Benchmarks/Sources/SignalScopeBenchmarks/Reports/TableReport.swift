@@ -73,7 +73,7 @@ enum TableReport {
         return lines
     }
 
-    private static func row(_ cells: [String], _ widths: [Int]) -> String {
+    static func row(_ cells: [String], _ widths: [Int]) -> String {
         zip(cells, widths).enumerated().map { index, cell in
             Format.padded(cell.0, cell.1, right: index > 1 && index != 3)
         }.joined(separator: " ").trimmingTrailingSpaces()
