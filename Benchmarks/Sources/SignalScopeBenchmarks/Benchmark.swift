@@ -66,6 +66,12 @@ extension Benchmark {
                 let counts = [1_000_000, 10_000_000].map { max(10_000, Int(Double($0) * scale)) }
                 results += try AnalyzeScenario(eventCounts: counts, repetitions: min(repetitions, 3), progress: progress.show).run()
             }
+            if selected("read-switch-latest") {
+                let counts = [1_000_000, 4_000_000].map { max(10_000, Int(Double($0) * scale)) }
+                results += try AnalyzeScenario(
+                    eventCounts: counts, repetitions: min(repetitions, 3), workload: .switchLatest, progress: progress.show
+                ).run()
+            }
             let renders = [1_000, 10_000].filter { selected("render-\($0 / 1000)k") }
             if !renders.isEmpty {
                 results += try RenderScenario(nodeCounts: renders, repetitions: min(repetitions, 3), progress: progress.show).run()
@@ -169,7 +175,7 @@ extension Benchmark {
         func run() throws { try SnapshotScenario.SnapshotChild.run(objects: objects) }
     }
 
-    static let scenarioIDs = ThroughputScenario.all.map(\.id) + ["analyze", "render-1k", "render-10k", "snapshot-1k", "snapshot-10k"]
+    static let scenarioIDs = ThroughputScenario.all.map(\.id) + ["analyze", "read-switch-latest", "render-1k", "render-10k", "snapshot-1k", "snapshot-10k"]
 }
 
 /// One status line on stderr while the benchmarks run, redrawn in place; nothing when stderr

@@ -12,12 +12,12 @@ enum TableReport {
         if !throughput.isEmpty { lines += throughputTable(throughput) + [""] }
         let analysis = results.filter { $0.eventsPerSecond != nil }
         if !analysis.isEmpty {
-            lines.append(row(["analysis", "events", "events/s", "ns/event", "peak heap"], [14, 12, 12, 10, 11]))
+            lines.append(row(["analysis", "events", "events/s", "ns/event", "peak heap"], [30, 12, 12, 10, 11]))
             for m in analysis {
                 lines.append(row([
-                    m.variant, Format.count(m.events ?? 0), Format.number((m.eventsPerSecond ?? 0) / 1e6) + "M",
+                    "\(m.scenario) \(m.variant)", Format.count(m.events ?? 0), Format.number((m.eventsPerSecond ?? 0) / 1e6) + "M",
                     Format.number(m.nsPerOp), Format.number(m.peakHeapMebibytes ?? 0) + " MiB",
-                ], [14, 12, 12, 10, 11]))
+                ], [30, 12, 12, 10, 11]))
             }
             lines.append("")
         }

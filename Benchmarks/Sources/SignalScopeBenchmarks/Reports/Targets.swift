@@ -41,7 +41,19 @@ struct Target: Codable, Sendable {
                 analysis.compactMap { m in m.eventsPerSecond.map { (m.variant, $0 / 1e6) } }, suffix: "M/s"
             ) { $0 >= 2 },
             flatMemory(analysis),
+            linearReadBack(results.filter { $0.scenario == "read-switch-latest" }),
         ].compactMap { $0 }
+    }
+
+    /// Linear means the larger switch-latest trace costs at most 25% more per event to read
+    /// and analyse than the smaller one (reading it back was once quadratic).
+    private static func linearReadBack(_ rows: [Measurement]) -> Target? {
+        let sized = rows.compactMap { m in m.events.map { ($0, m.nsPerOp) } }.sorted { $0.0 < $1.0 }
+        guard let small = sized.first, let large = sized.last, large.0 > small.0 else { return nil }
+        return Target(
+            name: "reading a switch-latest trace back is linear in its events",
+            met: large.1 <= small.1 * 1.25,
+            measured: "\(Format.count(small.0)) events \(Format.number(small.1)) ns/event, \(Format.count(large.0)) events \(Format.number(large.1)) ns/event")
     }
 
     /// Flat means the larger trace's peak is within 25% (or 1 MiB, for a small heap) of the

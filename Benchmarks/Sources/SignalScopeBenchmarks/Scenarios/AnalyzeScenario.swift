@@ -5,26 +5,40 @@ import SignalScopeTools
 /// entities only, then run every rule. Each trace is analysed in a child process so its peak
 /// memory is its own.
 struct AnalyzeScenario {
-    /// The sizes of trace analysed, in events: two, to show whether memory grows with them.
+    /// What the analysed trace records.
+    enum Workload: String {
+        /// 500 screens, each a short pipeline (see ``record(events:to:)``).
+        case screens = "analyze"
+        /// `switchToLatest` over a new inner signal per value: a node, an edge and
+        /// subscriptions per value, the shape that once made reading back quadratic.
+        case switchLatest = "read-switch-latest"
+    }
+
+    /// The sizes of trace analysed, in events: two, to show whether memory and the time per
+    /// event grow with them.
     let eventCounts: [Int]
     let repetitions: Int
+    var workload = Workload.screens
     let progress: (String) -> Void
 
     func run() throws -> [Measurement] {
         try eventCounts.map { target in
             let file = TraceFile(label: "analyze")
             defer { file.remove() }
-            progress("analyze: recording a trace of about \(target) events")
-            try Self.record(events: target, to: file)
+            progress("\(workload.rawValue): recording a trace of about \(target) events")
+            switch workload {
+            case .screens: try Self.record(events: target, to: file)
+            case .switchLatest: try Self.recordSwitchLatest(events: target, to: file)
+            }
             var runs: [AnalysisRun] = []
             for round in 0..<repetitions {
-                progress("analyze \(target) events round \(round + 1)/\(repetitions)")
+                progress("\(workload.rawValue) \(target) events round \(round + 1)/\(repetitions)")
                 runs.append(try ChildProcess.run(AnalyzeChild.commandName, file.url.path))
             }
             let seconds = runs.map(\.seconds).median
             let events = runs[0].events
             var measurement = Measurement(
-                scenario: "analyze", variant: Self.label(events: target), nsPerOp: seconds * 1e9 / Double(events),
+                scenario: workload.rawValue, variant: Self.label(events: target), nsPerOp: seconds * 1e9 / Double(events),
                 unit: "event", repetitions: repetitions)
             measurement.events = events
             measurement.eventsPerSecond = Double(events) / seconds
@@ -57,6 +71,18 @@ struct AnalyzeScenario {
         }
         try file.stop()
         withExtendedLifetime(forgotten) {}
+    }
+
+    /// Records `switchToLatest` over a new `just` per value, about 12 events a value.
+    static func recordSwitchLatest(events target: Int, to file: TraceFile) throws {
+        let subject = Subject<Int>()
+        var sum = 0
+        try file.start(values: false)
+        let disposable = subject.map { Signal<Int>.just($0) }.switchToLatest().subscribeNext { sum &+= $0 }
+        for value in 0..<max(1, target / 12) { subject.sendNext(value) }
+        subject.sendCompleted()
+        disposable.dispose()
+        try file.stop()
     }
 
     struct AnalysisRun: Codable {
