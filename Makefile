@@ -26,7 +26,7 @@ TEST_FUZZ_SECONDS ?= 20
 # The release run builds only the libraries and the two test targets it needs
 # (SIGNALSCOPE_HEAP_SUITES=1, see Package.swift) in a build folder of its own, so that the
 # manifest evaluated with that switch never mixes with the whole package's.
-HEAP_SUITES = CaptureScannerTests|HeapWalkerTests|KeptClosureTests|LeakCorpusTests|RetainCountTests
+HEAP_SUITES = HeapWalkerTests|KeptClosureTests|LeakCorpusTests|RetainCountTests
 test: setup
 	$(SWIFT) test
 	SIGNALSCOPE_HEAP_SUITES=1 $(SWIFT) test -c release --scratch-path .build-heap-suites --filter "$(HEAP_SUITES)"

@@ -79,18 +79,28 @@ struct SnapshotTests {
         #expect(trace.nodes[errors.id]?.terminatedAtEnd == true)
     }
 
-    @Test("An object captured again at a reused address after the first one died gets a new id")
-    func objectIdentity() throws {
+    @Test("Captures come from the closing snapshot: each live observer's captured object once, with its own id; an ended subscription's none")
+    func capturesFromTheSnapshot() throws {
         let subject = Subject<Int>()
+        var kept: [Disposable] = []
+        weak var firstScreen: LoginScreen?
         let trace = Tracer.record {
-            for _ in 0..<3 {
+            for index in 0..<3 {
                 let screen = LoginScreen()
-                subject.subscribeNext { screen.title = "\($0)" }.dispose()
+                if index == 0 { firstScreen = screen }
+                kept.append(subject.subscribeNext { screen.title = "\($0)" })
             }
+            let gone = LoginScreen()
+            subject.subscribeNext { gone.title = "\($0)" }.dispose()
         }
-        let captured = trace.subscriptions.values.filter { $0.node == subject.id }.flatMap(objects(capturedBy:))
-        #expect(captured.count == 3)
-        #expect(Set(captured).count == 3, "each screen is its own object, whatever its address")
-        #expect(captured.allSatisfy { trace.objects[$0]?.retainCountAtEnd == nil }, "all three were gone at the end")
+        // Ground truth: the kept subscriptions keep their screens alive.
+        #expect(firstScreen != nil)
+        let subscriptions = trace.subscriptions.values.filter { $0.node == subject.id }
+        let captured = subscriptions.flatMap(objects(capturedBy:))
+        #expect(captured.count == 3, "the disposed subscription's screen is not captured by anything alive")
+        #expect(Set(captured).count == 3, "each screen is its own object")
+        #expect(captured.allSatisfy { trace.objects[$0]?.typeName.hasSuffix("LoginScreen") == true })
+        #expect(captured.allSatisfy { trace.objects[$0]?.retainCountAtEnd != nil }, "all three were alive at the end")
+        withExtendedLifetime(kept) {}
     }
 }

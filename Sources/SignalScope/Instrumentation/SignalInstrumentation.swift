@@ -79,9 +79,6 @@ public struct ObserverClosures: Sendable {
     public var hasError: Bool { closures.contains { $0.role == .error } }
     /// Whether the observer has a `completed` closure.
     public var hasCompleted: Bool { closures.contains { $0.role == .completed } }
-    /// The contexts of the closures that have one.
-    public var contexts: [UnsafeRawPointer] { closures.compactMap { UnsafeRawPointer(bitPattern: $0.context) } }
-
     /// How many closures the observer has.
     public var count: Int { closures.count }
 }

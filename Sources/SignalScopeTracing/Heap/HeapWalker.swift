@@ -59,20 +59,17 @@ struct HeapWalker {
         var memoryUnreadable = false
         /// What the roots said of the objects they loaded, by address.
         var entities: [UInt: TraceHeap.Entity] = [:]
-        var knownIDs: [UInt: UInt64] = [:]
     }
 
     let limits: Limits
 
-    /// Where a walk starts: an object the caller holds weakly (a signal, a subscription, an
-    /// object an observer captured), loaded strongly only for the moment the walk reads it.
+    /// Where a walk starts: an object the caller holds weakly (a signal, a subscription, a
+    /// command), loaded strongly only for the moment the walk reads it.
     struct Root {
         /// Loads the object, or `nil` if it is gone.
         let load: () -> AnyObject?
         /// The runtime entity it is, if any.
         var entity: TraceHeap.Entity?
-        /// An id the caller already gave it.
-        var knownID: UInt64?
     }
 
     /// Walks from `roots`. Objects closures refer to weakly are walked too (a `[weak self]`
@@ -158,7 +155,6 @@ struct HeapWalker {
             pins[address, default: 0] += 1
             if let index = add(address, depth: 0) {
                 if let entity = root.entity { result.entities[address] = entity }
-                if let id = root.knownID { result.knownIDs[address] = id }
                 explore(index)
                 readLoaded()
             }

@@ -22,7 +22,6 @@ final class LiveEntities: Sendable {
 
     private struct Subscription {
         let reference: WeakReference
-        let address: UInt
         /// Its observer's closures, while it holds them.
         var closures: [KeptClosure] = []
     }
@@ -36,20 +35,16 @@ final class LiveEntities: Sendable {
     private struct Tracked {
         var nodes: [NodeID: Node] = [:]
         var subscriptions: [SubscriptionID: Subscription] = [:]
-        var subscriptionAddresses: [UInt: SubscriptionID] = [:]
         /// Commands and scheduled actions, by address.
         var owners: [UInt: Owner] = [:]
-        var objects: [UInt: (id: UInt64, reference: WeakReference)] = [:]
-        var nextObjectID: UInt64 = 1
         var pruneAt = 1024
 
         /// Forgets what has gone, so a long run does not accumulate it.
         mutating func pruneIfLarge() {
-            guard nodes.count + objects.count + owners.count >= pruneAt else { return }
+            guard nodes.count + owners.count >= pruneAt else { return }
             nodes = nodes.filter { $0.value.reference.object != nil }
-            objects = objects.filter { $0.value.reference.object != nil }
             owners = owners.filter { $0.value.reference.object != nil }
-            pruneAt = max(1024, 2 * (nodes.count + objects.count + owners.count))
+            pruneAt = max(1024, 2 * (nodes.count + owners.count))
         }
     }
 
@@ -81,11 +76,7 @@ final class LiveEntities: Sendable {
 
     func subscription(_ id: SubscriptionID, _ object: AnyObject) {
         let reference = WeakReference(object)
-        let address = address(of: object)
-        tracked.withLock { tracked in
-            tracked.subscriptions[id] = Subscription(reference: reference, address: address)
-            tracked.subscriptionAddresses[address] = id
-        }
+        tracked.withLock { $0.subscriptions[id] = Subscription(reference: reference) }
     }
 
     /// Remembers a subscription's observer closures, to name them in the snapshot.
@@ -98,36 +89,7 @@ final class LiveEntities: Sendable {
     }
 
     func ended(_ id: SubscriptionID) {
-        tracked.withLock { tracked in
-            guard let ended = tracked.subscriptions.removeValue(forKey: id) else { return }
-            if tracked.subscriptionAddresses[ended.address] == id {
-                tracked.subscriptionAddresses.removeValue(forKey: ended.address)
-            }
-        }
-    }
-
-    /// The live subscription whose object is at `address`, if any: observers that forward
-    /// events capture their downstream subscription.
-    func subscription(at address: UInt) -> SubscriptionID? {
-        tracked.withLock { $0.subscriptionAddresses[address] }
-    }
-
-    /// The id of the object at `address`, and whether it is new. An address whose earlier
-    /// object is gone gets a new id.
-    func object(at address: UInt) -> (id: UInt64, isNew: Bool) {
-        Self.momentaryReferences.withLock { _ in identify(address) }
-    }
-
-    private func identify(_ address: UInt) -> (id: UInt64, isNew: Bool) {
-        let object = Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
-        return tracked.withLock { tracked in
-            if let known = tracked.objects[address], known.reference.object === object { return (known.id, false) }
-            let id = tracked.nextObjectID
-            tracked.nextObjectID += 1
-            tracked.objects[address] = (id, WeakReference(object))
-            tracked.pruneIfLarge()
-            return (id, true)
-        }
+        _ = tracked.withLock { $0.subscriptions.removeValue(forKey: id) }
     }
 
     /// Walks the heap from everything still alive and describes what it found: each object
@@ -173,19 +135,10 @@ final class LiveEntities: Sendable {
             roots.append(HeapWalker.Root(load: { reference.object }, entity: entity))
             name(owner.closures)
         }
-        for known in tracked.objects.values {
-            let reference = known.reference
-            roots.append(HeapWalker.Root(load: { reference.object }, knownID: known.id))
-        }
         let walk = HeapWalker(limits: limits).walk(roots: roots)
         var snapshot = HeapSnapshot(limits: limits, walk: walk)
-        var nextObjectID = tracked.nextObjectID
-        let ids = walk.vertices.map { vertex -> UInt64 in
-            if let known = walk.knownIDs[vertex.address] { return known }
-            defer { nextObjectID += 1 }
-            return nextObjectID
-        }
-        self.tracked.withLock { $0.nextObjectID = max($0.nextObjectID, nextObjectID) }
+        // Objects are numbered in the order the walk reached them, from 1.
+        let ids = walk.vertices.indices.map { UInt64($0 + 1) }
         snapshot.objects = walk.vertices.enumerated().map { index, vertex in
             HeapSnapshot.Object(id: ids[index], vertex: vertex, entity: walk.entities[vertex.address])
         }

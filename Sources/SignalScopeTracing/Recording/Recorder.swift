@@ -115,54 +115,15 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
             payload.storeBytes(of: handlers.rawValue, toByteOffset: 8, as: UInt8.self)
         }
+        // What the closures capture is not scanned here, on the program's thread: the
+        // closing heap walk finds it for every subscription still alive, which is all a
+        // leak can be made of (the reader derives captures from it, Trace.swift).
         live.storedObserver(subscription, closures: closures.closures)
-        recordCaptures(of: subscription, contexts: closures.contexts)
     }
 
     func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject) {
         guard isActive.load(ordering: .relaxed) else { return }
         live.closuresKept(closures, by: owner, object: object)
-    }
-
-    /// Scans an observer's closure contexts, which cannot be released meanwhile (the
-    /// observer is being stored now, on this thread), and records what they capture.
-    private func recordCaptures(of subscription: SubscriptionID, contexts: [UnsafeRawPointer]) {
-        var references: [UInt: (count: UInt32, typeName: String)] = [:]
-        var order: [UInt] = []
-        let captures = contexts.flatMap { CaptureScanner.strongCaptures(ofContext: $0, isHeld: true) }
-        for captured in captures {
-            if references[captured.address] == nil { order.append(captured.address) }
-            references[captured.address, default: (0, captured.typeName)].count += 1
-        }
-        for address in order {
-            let (count, typeName) = references[address]!
-            if let target = live.subscription(at: address) {
-                appendCapture(subscription, target: 1, id: target.rawValue, references: count)
-                continue
-            }
-            // The runtime's own objects (disposables, ended subscriptions, ...) are not user
-            // objects; the references among them are modelled apart (docs/analyzers.md).
-            guard !typeName.hasPrefix("SignalScope.") else { continue }
-            let (object, isNew) = live.object(at: address)
-            if isNew {
-                let name = string(typeName)
-                append(.object, payload: 20) { payload in
-                    payload.storeBytes(of: object.littleEndian, as: UInt64.self)
-                    payload.storeBytes(of: UInt64(address).littleEndian, toByteOffset: 8, as: UInt64.self)
-                    payload.storeBytes(of: name.littleEndian, toByteOffset: 16, as: UInt32.self)
-                }
-            }
-            appendCapture(subscription, target: 0, id: object, references: count)
-        }
-    }
-
-    private func appendCapture(_ subscription: SubscriptionID, target: UInt8, id: UInt64, references: UInt32) {
-        append(.capture, payload: 24) { payload in
-            payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
-            payload.storeBytes(of: target, toByteOffset: 8, as: UInt8.self)
-            payload.storeBytes(of: references.littleEndian, toByteOffset: 12, as: UInt32.self)
-            payload.storeBytes(of: id.littleEndian, toByteOffset: 16, as: UInt64.self)
-        }
     }
 
     func observerReleased(_ subscription: SubscriptionID) {

@@ -208,8 +208,9 @@ public struct Trace: Sendable {
         }
         trace.recordsNodeTraits = minorVersion >= 2
         trace.knownParents = []
-        trace.knownCaptures = []
         trace.heap.index()
+        trace.deriveObserverCaptures()
+        trace.knownCaptures = []
         trace.deriveWhatObjectsHold()
         self = trace
     }
@@ -264,6 +265,57 @@ public struct Trace: Sendable {
         return copy
     }
 
+    /// What the observer closures of the subscriptions alive at the end capture, from the
+    /// closing heap walk: each strong reference from a subscription through its next, error
+    /// or completed closure to a user object or another subscription. Recorders no longer
+    /// scan closures when a subscription is made (it cost two thirds of tracing one), so
+    /// this is where captures come from; `capture` records of older logs add to them.
+    private mutating func deriveObserverCaptures() {
+        guard !hasCaptureRecords else { return }
+        let observerRoles: Set<String> = [
+            ClosureRole.next.rawValue, ClosureRole.error.rawValue, ClosureRole.completed.rawValue,
+        ]
+        for reference in heap.references where reference.isCounted {
+            guard let role = reference.closure?.role, observerRoles.contains(role),
+                case .subscription(let subscription)? = heap.objects[reference.from]?.entity,
+                subscriptions[subscription] != nil
+            else { continue }
+            // A closure that captures one object has it as its context; one that captures
+            // more has a context object (and a box for each captured `var`) in between.
+            var pending = [reference.to]
+            var seen: Set<ObjectID> = []
+            while let id = pending.popLast() {
+                guard seen.insert(id).inserted, let target = heap.objects[id] else { continue }
+                if case .subscription(let captured)? = target.entity {
+                    addCapture(.subscription(captured), by: subscription, fromHeap: true)
+                } else if target.entity == nil, target.category == .user {
+                    if objects[target.id] == nil {
+                        objects[target.id] = Object(id: target.id, typeName: target.typeName, address: target.address)
+                        objects[target.id]?.retainCountAtEnd = target.retainCount
+                    }
+                    addCapture(.object(target.id), by: subscription, fromHeap: true)
+                } else if target.category == .closureContext || target.category == .box {
+                    pending += heap.references(from: id).filter(\.isCounted).map(\.to)
+                }
+            }
+        }
+    }
+
+    /// Records that `subscription`'s observer captures `target`: a `capture` record's count
+    /// replaces what is known, each heap reference adds one.
+    private mutating func addCapture(_ target: TraceEntity, by subscription: SubscriptionID, fromHeap: Bool, references: Int = 1) {
+        if fromHeap {
+            subscriptions[subscription]?.captures[target, default: 0] += references
+        } else {
+            subscriptions[subscription]?.captures[target] = references
+        }
+        if case .object(let object) = target, objects[object] != nil,
+            knownCaptures.insert(CaptureKey(object: object, subscription: subscription)).inserted
+        {
+            objects[object]?.capturedBy.append(subscription)
+        }
+    }
+
     /// For each user object in the heap: the nodes and subscription disposables it holds,
     /// through anything but other user objects and runtime entities (its stored
     /// properties, collections, boxes, closures it stores, a property's signal, a bag of
@@ -306,6 +358,9 @@ public struct Trace: Sendable {
     /// gains a parent per inner signal; one object may be captured by every subscription).
     private var knownParents: Set<ParentKey> = []
     private var knownCaptures: Set<CaptureKey> = []
+    /// Whether the log has `capture` records (recorders before format 1.3 scanned each
+    /// observer when it was stored); then captures are not derived from the heap again.
+    private var hasCaptureRecords = false
 
     private struct ParentKey: Hashable {
         let node: NodeID
@@ -368,12 +423,8 @@ public struct Trace: Sendable {
         case .object(let id, let address, let typeName):
             objects[id] = Object(id: id, typeName: typeName, address: address)
         case .capture(let subscription, let target, let references):
-            subscriptions[subscription]?.captures[target] = references
-            if case .object(let object) = target, objects[object] != nil,
-                knownCaptures.insert(CaptureKey(object: object, subscription: subscription)).inserted
-            {
-                objects[object]?.capturedBy.append(subscription)
-            }
+            hasCaptureRecords = true
+            addCapture(target, by: subscription, fromHeap: false, references: references)
         case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable):
             hasSnapshot = true
             heap.limits = limits
