@@ -45,7 +45,15 @@ public final class RecordingInstrumentation: SignalInstrumentation {
     private let log = Mutex<[Call]>([])
 
     /// Creates a hook with nothing recorded; install it with `Instrumentation.install(_:)`.
-    public init() {}
+    /// Whether this hook still wants values (``InstrumentationActivity``); `nil`, the
+    /// default, hears every value, even after it is uninstalled.
+    public let activity: InstrumentationActivity?
+
+    /// A hook that records every call; with an `activity`, values stop reaching it once the
+    /// activity stops.
+    public init(activity: InstrumentationActivity? = nil) {
+        self.activity = activity
+    }
 
     /// Installs a new recorder, runs `body`, uninstalls it, and returns it.
     public static func recording(_ body: () throws -> Void) rethrows -> RecordingInstrumentation {

@@ -21,6 +21,28 @@ struct InstrumentationTests {
         #expect(spy.subscriptions(of: signal.id).isEmpty)
     }
 
+    @Test("I8: values stop reaching a hook once its activity stops; a hook with none keeps hearing them after it is uninstalled")
+    func activity() {
+        func values(reaching hook: RecordingInstrumentation, stop: () -> Void) -> [String] {
+            Instrumentation.install(hook)
+            let subject = Subject<Int>()
+            let disposable = subject.subscribeNext { _ in }
+            Instrumentation.uninstall(hook)
+            subject.sendNext(1)
+            stop()
+            subject.sendNext(2)
+            disposable.dispose()
+            let ids = Set(hook.subscriptions(of: subject.id).map(\.id))
+            return hook.calls.compactMap { call in
+                guard case .next(let id, let value) = call, ids.contains(id) else { return nil }
+                return value
+            }
+        }
+        let activity = InstrumentationActivity()
+        #expect(values(reaching: RecordingInstrumentation(activity: activity)) { activity.stop() } == ["1"])
+        #expect(values(reaching: RecordingInstrumentation()) {} == ["1", "2"])
+    }
+
     @Test("I1: with no hook installed, subscriptions are untraced")
     func untracedWithoutHooks() async {
         // In a process of its own, where no other test has a hook installed.

@@ -22,7 +22,7 @@ final class FanOutInstrumentation: SignalInstrumentation {
     }
     func observerReleased(_ subscription: SubscriptionID) { for hook in hooks { hook.observerReleased(subscription) } }
     func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value) {
-        for hook in hooks { hook.nextDelivered(subscription, value: value) }
+        for hook in hooks where hook.activity?.isActive ?? true { hook.nextDelivered(subscription, value: value) }
     }
     func errorDelivered(_ subscription: SubscriptionID, error: any Error) {
         for hook in hooks { hook.errorDelivered(subscription, error: error) }

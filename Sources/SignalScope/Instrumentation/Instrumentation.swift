@@ -18,7 +18,8 @@ public enum Instrumentation {
     }
 
     /// Removes `hook`. Subscriptions made while it was installed keep reporting to it; a
-    /// hook that must stop receiving calls ignores them itself.
+    /// hook that must stop receiving calls ignores them itself, and stops values reaching
+    /// it at all by stopping its ``SignalInstrumentation/activity`` (rule I8).
     public static func uninstall(_ hook: any SignalInstrumentation) {
         registry.withLock { registry in
             registry.hooks.removeAll { $0 === hook }

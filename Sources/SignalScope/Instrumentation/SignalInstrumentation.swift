@@ -40,6 +40,10 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     /// The subscription released its observer closures and whatever they capture.
     func observerReleased(_ subscription: SubscriptionID)
 
+    /// Whether the hook still wants values, checked by subscriptions before each
+    /// ``nextDelivered(_:value:)``; `nil` (the default) passes every value.
+    var activity: InstrumentationActivity? { get }
+
     /// A value is about to be delivered to the subscription's observer.
     func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value)
 
@@ -59,6 +63,9 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
 extension SignalInstrumentation {
     /// Does nothing: hooks that do not look at closures need not implement it.
     public func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject) {}
+
+    /// None: every value is passed to the hook, which decides.
+    public var activity: InstrumentationActivity? { nil }
 }
 
 /// What one observer stored: its closures, read from where the subscription stores them

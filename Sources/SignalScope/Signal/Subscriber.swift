@@ -55,6 +55,8 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
     /// The node subscribed to (kept apart from `source`, which is released at the end).
     let nodeID: NodeID
     private let hook: (any SignalInstrumentation)?
+    /// The hook's activity, read before every value so that a stopped hook costs a load.
+    private let hookActivity: InstrumentationActivity?
 
     init(observer: Observer<Value>, source: Signal<Value>, site: SourceLocation) {
         onNext = observer.next
@@ -64,6 +66,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
         nodeID = source.id
         let hook = Instrumentation.current
         self.hook = hook
+        hookActivity = hook?.activity
         id = hook == nil ? .untraced : .next()
         disposable = SubscriptionDisposable(isTraced: hook != nil)
         disposable.subscription = self
@@ -179,7 +182,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     private func deliverNext(_ value: Value) {
         guard !isFinished else { return }
-        hook?.nextDelivered(id, value: value)
+        if hookActivity?.isActive ?? true { hook?.nextDelivered(id, value: value) }
         onNext?(value)
     }
 

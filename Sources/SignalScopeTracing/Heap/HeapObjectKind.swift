@@ -52,10 +52,15 @@ enum HeapObjectKind: Sendable {
 }
 
 extension TraceHeap.Category {
+    private static let activityTypeName = String(reflecting: InstrumentationActivity.self)
+
     /// Whose instances a class's are, by its module; `nil` for the tracer's own objects (a
     /// recording, a test's hook), which the walk never reports.
     init?(typeName: String) {
         let module = typeName.prefix { $0 != "." && $0 != "<" }
+        // A hook's activity lives in the runtime's module (subscriptions check it) but
+        // belongs to the hook, like the recording itself.
+        if typeName == Self.activityTypeName { return nil }
         switch module {
         case "SignalScope": self = .runtime
         case "SignalScopeTracing", "SignalScopeTesting": return nil

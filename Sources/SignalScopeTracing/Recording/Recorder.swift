@@ -17,7 +17,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     private let strings = StringTable()
     private let live = LiveEntities()
     private let sequence = Atomic<UInt64>(0)
-    private let isActive = Atomic<Bool>(true)
+    /// Active until the recording finishes; subscriptions read it before every value.
+    private let active = InstrumentationActivity()
     private let identity: UInt64
     private let threadCount = Atomic<UInt32>(0)
     private let bufferCapacity: Int
@@ -37,24 +38,28 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         writer = try LogWriter(sink: sink)
     }
 
+    private var isActive: Bool { active.isActive }
+
     /// The calling thread's id in this recording, if it recorded anything.
     var callingThreadID: UInt32? { TracingThread.current.threadID(in: identity) }
 
     /// Stops recording, writes the snapshot and the closing record, and flushes everything.
     func finish() throws {
-        guard isActive.load(ordering: .acquiring) else { return }
+        guard isActive else { return }
         appendSnapshot()
         let count = sequence.load(ordering: .acquiring) + 1
         append(.end, payload: 8) { $0.storeBytes(of: count.littleEndian, as: UInt64.self) }
-        isActive.store(false, ordering: .releasing)
+        active.stop()
         Self.finishedRecordings.withLock { _ = $0.insert(identity) }
         try writer.finish()
     }
 
     // MARK: SignalInstrumentation
 
+    var activity: InstrumentationActivity? { active }
+
     func nodeCreated(_ node: NodeDescriptor, object: AnyObject) {
-        guard isActive.load(ordering: .relaxed) else { return }
+        guard isActive else { return }
         live.node(node.id, object)
         let name = string(node.name)
         let file = literal(node.site.fileID)
@@ -76,7 +81,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func nodeNamed(_ node: NodeID, name: String) {
-        guard isActive.load(ordering: .relaxed) else { return }
+        guard isActive else { return }
         let name = string(name)
         append(.nodeNamed, payload: 12) { payload in
             payload.storeBytes(of: node.rawValue.littleEndian, as: UInt64.self)
@@ -93,7 +98,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {
-        guard isActive.load(ordering: .relaxed) else { return }
+        guard isActive else { return }
         live.subscription(subscription.id, object)
         let file = literal(subscription.site.fileID)
         let function = literal(subscription.site.function)
@@ -109,7 +114,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func observerStored(_ subscription: SubscriptionID, closures: ObserverClosures) {
-        guard isActive.load(ordering: .relaxed) else { return }
+        guard isActive else { return }
         let handlers = ObserverHandlers(closures)
         append(.observerStored, payload: 9) { payload in
             payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
@@ -122,7 +127,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject) {
-        guard isActive.load(ordering: .relaxed) else { return }
+        guard isActive else { return }
         live.closuresKept(closures, by: owner, object: object)
     }
 
@@ -133,7 +138,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value) {
         // Subscriptions outlive a stopped recording and keep calling it, once per value.
-        guard isActive.load(ordering: .relaxed) else { return }
+        guard isActive else { return }
         guard recordsValues else {
             append(.next, payload: 12) { payload in
                 payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
@@ -145,7 +150,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func errorDelivered(_ subscription: SubscriptionID, error: any Error) {
-        guard isActive.load(ordering: .relaxed) else { return }
+        guard isActive else { return }
         appendText(.error, subscription, summary(error))
     }
 
@@ -162,7 +167,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func eventDropped(_ violation: DroppedEvent) {
-        guard isActive.load(ordering: .relaxed) else { return }
+        guard isActive else { return }
         // A violation is rare and its site is what the user needs, so this path may
         // symbolicate: the user's frames of the send, innermost first.
         let sent = SendStack.capture()
@@ -290,7 +295,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     /// Appends one record: the common prefix, then `payload` bytes written by `write`.
     private func append(_ kind: RecordKind, payload: Int, _ write: (UnsafeMutableRawPointer) -> Void) {
-        guard isActive.load(ordering: .relaxed) else { return }
+        guard isActive else { return }
         let size = EventLogFormat.aligned(EventLogFormat.prefixSize + payload)
         withCurrentBuffer { buffer in
             func fill(_ record: UnsafeMutableRawPointer) {
