@@ -26,7 +26,9 @@ public struct LeakAllowance: Sendable {
         let findings = report.findings.filter { finding in
             guard !rules.contains(finding.rule) else { return false }
             let objects = finding.entities.compactMap { entity -> String? in
-                guard case .object(let id) = entity, let name = trace.objects[id]?.typeName else { return nil }
+                guard case .object(let id) = entity,
+                    let name = trace.heap.objects[id]?.typeName ?? trace.objects[id]?.typeName
+                else { return nil }
                 return name
             }
             let allowed = objects.contains { name in
