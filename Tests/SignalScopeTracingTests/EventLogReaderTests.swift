@@ -275,6 +275,9 @@ final class EventLogReaderTests {
         #expect(trace.records.count > 1_000, "buffers were flushed while the process ran")
         #expect(!trace.heap.hasSnapshot)
         #expect(trace.analyze().limitations.first?.hasPrefix("the trace has no closing heap snapshot") == true)
-        #expect(trace.warnings.count <= 1)
+        // The log has no end record; a kill that lands inside a write also cuts its last
+        // record short. Nothing else may be wrong with it.
+        #expect(trace.warnings.contains { $0.contains("has no end record") })
+        #expect(trace.warnings.allSatisfy { $0.contains("has no end record") || $0.contains("truncated record") }, "\(trace.warnings)")
     }
 }
