@@ -1,4 +1,3 @@
-import DequeModule
 import Synchronization
 
 // Who retains whom (compare RACPassthroughSubscriber):
@@ -35,11 +34,11 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
     // event sent while nobody delivers takes the drainer's role with one compare-and-swap,
     // delivers, and gives the role back with another when nothing waits. The lock and the
     // queue are touched only when events meet (a send during a delivery, from another
-    // thread or re-entrantly) and for terminal events and interruptions. See DeliveryFlags.
+    // thread or re-entrantly) and for terminal events and interruptions. See DrainFlags.
     private let flags = Atomic<Int>(0)
     private let lock = StateLock()
     @exclusivity(unchecked) private var delivery = DeliveryState()
-    // Only the drainer (see DeliveryFlags) touches these, so they need no lock of their own.
+    // Only the drainer (see DrainFlags) touches these, so they need no lock of their own.
     private var onNext: ((Value) -> Void)?
     private var onError: ((any Error) -> Void)?
     private var onCompleted: (() -> Void)?
@@ -99,7 +98,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     /// Sends a value. Dropped once the subscription has ended.
     public func sendNext(_ value: Value) {
-        if DeliveryFlags.enterIfIdle(flags) {
+        if DrainFlags.enterIfIdle(flags) {
             deliverNext(value)
             drain()
             return
@@ -168,7 +167,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     /// Delivers what queued up while this thread was delivering, then stops draining.
     private func drain() {
-        while !DeliveryFlags.leaveIfNothingWaits(flags),
+        while !DrainFlags.leaveIfNothingWaits(flags),
             let item = lock.withLock(&delivery, { $0.nextPending(flags: flags) })
         {
             switch item {
@@ -248,63 +247,26 @@ enum PendingDelivery {
     case interrupt(DisposalCause)
 }
 
-/// A subscriber's delivery state, one atomic word that every sender reads without a lock:
-///
-/// - `draining`: a thread is delivering (the drainer); only it runs the observer, so
-///   deliveries never overlap (C1) and one sent from inside the observer waits (C2).
-/// - `pending`: events wait in the queue (`DeliveryState`, under the subscriber's lock).
-/// - `terminal`: a terminal event was admitted; later events are violations.
-/// - `interrupted`: the subscription was disposed; later events are dropped.
-///
-/// The fast path is two compare-and-swaps: `0 → draining` to deliver an event nobody else
-/// is delivering, and `draining → 0` to stop when nothing waits. Everything else (an event
-/// that meets a delivery, a terminal event, an interruption, stopping with events waiting)
-/// takes the lock, which orders it against the queue: a sender sets `pending` and appends
-/// under the lock, so a drainer whose `draining → 0` fails because `pending` appeared finds
-/// the event once it holds the lock; a drainer that cleared the word first leaves it `0`,
-/// and the sender, retrying, becomes the drainer itself. No lock is held while the observer
-/// runs (C3).
-enum DeliveryFlags {
-    static let draining = 1
-    static let pending = 2
+/// A subscriber's delivery state: the ``DrainFlags`` word every sender reads without a
+/// lock, with the grammar in two bits of its own (a terminal event was admitted: later
+/// events are violations; the subscription was interrupted: later events are dropped), and
+/// the events waiting for the drainer, under the subscriber's lock. Without its value type
+/// (see Subscriber).
+struct DeliveryState {
     static let terminal = 4
     static let interrupted = 8
 
-    /// Becomes the drainer if nobody is delivering and the subscription is open.
-    static func enterIfIdle(_ flags: borrowing Atomic<Int>) -> Bool {
-        flags.compareExchange(expected: 0, desired: draining, ordering: .acquiringAndReleasing).exchanged
-    }
-
-    /// Stops draining if nothing waits and no terminal event or interruption is recorded;
-    /// otherwise the drainer takes the lock (``DeliveryState/nextPending(flags:)``).
-    static func leaveIfNothingWaits(_ flags: borrowing Atomic<Int>) -> Bool {
-        flags.compareExchange(expected: draining, desired: 0, ordering: .acquiringAndReleasing).exchanged
-    }
-}
-
-/// The events waiting for a subscriber's drainer, and the slow paths of ``DeliveryFlags``;
-/// every method runs under the subscriber's lock. Without its value type (see Subscriber).
-struct DeliveryState {
-    private var queue = Deque<PendingDelivery>()
+    private var queue = DrainQueue<PendingDelivery>()
 
     /// Admits an event that did not take the fast path; `box` is called only when the event
     /// must wait.
     mutating func admit(terminal: Bool, flags: borrowing Atomic<Int>, _ box: () -> PendingDelivery) -> Admission {
-        var current = flags.load(ordering: .acquiring)
-        while true {
-            if current & DeliveryFlags.terminal != 0 { return .violation }
-            if current & DeliveryFlags.interrupted != 0 { return .dropped }
-            let isDelivering = current & DeliveryFlags.draining != 0
-            let desired = current | (terminal ? DeliveryFlags.terminal : 0)
-                | (isDelivering ? DeliveryFlags.pending : DeliveryFlags.draining)
-            let (exchanged, found) = flags.compareExchange(
-                expected: current, desired: desired, ordering: .acquiringAndReleasing)
-            if exchanged {
-                guard isDelivering else { return .deliverNow }
-                queue.append(box())
-                return .queued
-            }
-            current = found
+        switch queue.enter(
+            box, flags: flags, setting: terminal ? Self.terminal : 0, refusing: Self.terminal | Self.interrupted)
+        {
+        case .drainer: .deliverNow
+        case .queued: .queued
+        case .refused(let current): current & Self.terminal != 0 ? .violation : .dropped
         }
     }
 
@@ -312,31 +274,16 @@ struct DeliveryState {
     /// caller has become the drainer and must finish the subscription now; otherwise the
     /// drainer finishes it after its current delivery.
     mutating func admitInterrupt(_ cause: DisposalCause, flags: borrowing Atomic<Int>) -> Bool {
-        var current = flags.load(ordering: .acquiring)
-        while true {
-            if current & (DeliveryFlags.interrupted | DeliveryFlags.terminal) != 0 { return false }
-            let isDelivering = current & DeliveryFlags.draining != 0
-            let desired = current | DeliveryFlags.interrupted | (isDelivering ? DeliveryFlags.pending : DeliveryFlags.draining)
-            let (exchanged, found) = flags.compareExchange(
-                expected: current, desired: desired, ordering: .acquiringAndReleasing)
-            if exchanged {
-                queue.removeAll()
-                guard isDelivering else { return true }
-                queue.append(.interrupt(cause))
-                return false
-            }
-            current = found
-        }
+        let entry = queue.enter(
+            { .interrupt(cause) }, flags: flags, setting: Self.interrupted,
+            refusing: Self.interrupted | Self.terminal, replacingWaiting: true)
+        if case .drainer = entry { return true }
+        return false
     }
 
     /// The next queued event, or `nil`, after which the caller is no longer the drainer.
     mutating func nextPending(flags: borrowing Atomic<Int>) -> PendingDelivery? {
-        if let item = queue.popFirst() {
-            if queue.isEmpty { flags.bitwiseAnd(~DeliveryFlags.pending, ordering: .acquiringAndReleasing) }
-            return item
-        }
-        flags.bitwiseAnd(~(DeliveryFlags.draining | DeliveryFlags.pending), ordering: .acquiringAndReleasing)
-        return nil
+        queue.next(flags: flags)
     }
 }
 

@@ -1,4 +1,5 @@
 import DequeModule
+import Synchronization
 
 /// A hot signal you send events to by hand (RACSubject).
 ///
@@ -19,6 +20,9 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
     // types (`SubjectState`, `SubjectOperation`, `SubjectWork`): values are boxed only when
     // they are kept (replay) or have to wait, and unboxed with a cast to `Value`.
     private let capacity: Int
+    // Who delivers, and whether operations wait (DrainFlags): a value sent while nobody
+    // delivers fans out and hands the role back with one compare-and-swap.
+    private let flags = Atomic<Int>(0)
     private let lock = StateLock()
     @exclusivity(unchecked) private var state: SubjectState
     private let upstream = CompoundDisposable()
@@ -43,10 +47,10 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
 
     /// Sends a value to every current subscriber.
     public func sendNext(_ value: Value) {
-        switch lock.withLock(&state, { $0.admitNext(value) }) {
+        switch lock.withLock(&state, { $0.admitNext(value, flags: flags) }) {
         case .fanOut(let subscribers):
             send(value, to: subscribers)
-            if let work = lock.withLock(&state, { $0.nextWork() }) { perform(work) }
+            if let work = nextWork() { perform(work) }
         case .now(let work): perform(work)
         case .queued: break
         case .violation: reportViolation(.next)
@@ -66,7 +70,7 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
     }
 
     private func sendTerminal(_ terminal: SubjectTerminal) {
-        switch lock.withLock(&state, { $0.admitTerminal(terminal) }) {
+        switch lock.withLock(&state, { $0.admitTerminal(terminal, flags: flags) }) {
         case .now(let work): perform(work)
         case .fanOut, .queued: break
         case .violation:
@@ -80,7 +84,7 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
     override func attach(_ subscriber: Subscriber<Value>) {
         let key = ObjectIdentifier(subscriber)
         subscriber.add(Disposable { [self] in detach(key) })
-        if case .now(let work) = lock.withLock(&state, { $0.admitAttach(subscriber) }) {
+        if case .now(let work) = lock.withLock(&state, { $0.admitAttach(subscriber, flags: flags) }) {
             perform(work)
         }
     }
@@ -134,8 +138,14 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
                 // Disposed while it waited to be attached: its removal already ran.
                 if subscriber.isDisposed { detach(ObjectIdentifier(subscriber)) }
             }
-            work = lock.withLock(&state) { $0.nextWork() }
+            work = nextWork()
         }
+    }
+
+    /// What waits for the drainer, if anything: found without the lock when nothing does.
+    private func nextWork() -> SubjectWork? {
+        guard !DrainFlags.leaveIfNothingWaits(flags) else { return nil }
+        return lock.withLock(&state) { $0.nextWork(flags: flags) }
     }
 }
 
@@ -189,7 +199,7 @@ struct SubjectState {
     private var buffer: Deque<Any>
     private var terminal: SubjectTerminal?
     private var terminalAccepted = false
-    private var queue = Trampoline<SubjectOperation>()
+    private var queue = DrainQueue<SubjectOperation>()
 
     /// Whether a terminal event has been sent (it may still be on its way to subscribers).
     var isTerminated: Bool { terminalAccepted }
@@ -200,33 +210,34 @@ struct SubjectState {
     }
 
     /// Offers a value, boxing it only if it must be kept for replay or has to wait.
-    mutating func admitNext(_ value: @autoclosure () -> Any) -> SubjectAdmission {
+    mutating func admitNext(_ value: @autoclosure () -> Any, flags: borrowing Atomic<Int>) -> SubjectAdmission {
         if terminalAccepted { return .violation }
-        guard queue.enter(.next(value())) else { return .queued }
+        guard case .drainer = queue.enter({ .next(value()) }, flags: flags) else { return .queued }
         remember(value())
         return .fanOut(subscribers)
     }
 
     /// Offers the terminal event.
-    mutating func admitTerminal(_ terminal: SubjectTerminal) -> SubjectAdmission {
+    mutating func admitTerminal(_ terminal: SubjectTerminal, flags: borrowing Atomic<Int>) -> SubjectAdmission {
         if terminalAccepted { return .violation }
         terminalAccepted = true
-        return admit(.terminal(terminal))
+        return admit(.terminal(terminal), flags: flags)
     }
 
     /// Offers a new subscriber.
-    mutating func admitAttach(_ subscriber: AnyObject) -> SubjectAdmission {
-        admit(.attach(subscriber))
+    mutating func admitAttach(_ subscriber: AnyObject, flags: borrowing Atomic<Int>) -> SubjectAdmission {
+        admit(.attach(subscriber), flags: flags)
     }
 
-    private mutating func admit(_ operation: SubjectOperation) -> SubjectAdmission {
-        queue.enter(operation) ? .now(apply(operation)) : .queued
+    private mutating func admit(_ operation: SubjectOperation, flags: borrowing Atomic<Int>) -> SubjectAdmission {
+        guard case .drainer = queue.enter({ operation }, flags: flags) else { return .queued }
+        return .now(apply(operation))
     }
 
     /// Takes the next waiting operation and applies it; `nil` when none is left, after
     /// which the caller is no longer the drainer.
-    mutating func nextWork() -> SubjectWork? {
-        queue.next().map { apply($0) }
+    mutating func nextWork(flags: borrowing Atomic<Int>) -> SubjectWork? {
+        queue.next(flags: flags).map { apply($0) }
     }
 
     mutating func detach(_ key: ObjectIdentifier) {
