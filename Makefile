@@ -60,6 +60,10 @@ BENCH_CMO = Benchmarks/.build-cmo/release/signalscope-bench
 
 bench-instructions: setup
 	@scripts/setup.sh valgrind
+	@# Incremental release builds of the benchmark have kept stale objects after a runtime
+	@# class changed its stored properties (a crash; with cross-module optimization,
+	@# undefined symbols at link time), so both builds start from clean objects.
+	@rm -rf Benchmarks/.build/*-linux-gnu/release Benchmarks/.build-cmo/*-linux-gnu/release
 	@$(SWIFT) build -c release --package-path Benchmarks >&2
 	@$(SWIFT) build -c release --package-path Benchmarks --scratch-path Benchmarks/.build-cmo -Xswiftc -cross-module-optimization >&2
 	@$(BENCH) instructions --cross-module-build $(BENCH_CMO) $(BENCH_ARGS)
