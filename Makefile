@@ -21,11 +21,11 @@ demo: setup
 #
 # Last, scripts/adoption-check.sh proves that an app on the runtime product alone builds
 # with Graphviz hidden and links nothing but the runtime.
-TEST_FUZZ_SECONDS ?= 20
 #
 # The release run builds only the libraries and the two test targets it needs
 # (SIGNALSCOPE_HEAP_SUITES=1, see Package.swift) in a build folder of its own, so that the
 # manifest evaluated with that switch never mixes with the whole package's.
+TEST_FUZZ_SECONDS ?= 20
 HEAP_SUITES = HeapWalkerTests|KeptClosureTests|LeakCorpusTests|RetainCountTests
 test: setup
 	$(SWIFT) test
