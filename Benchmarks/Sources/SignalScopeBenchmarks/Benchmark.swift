@@ -143,7 +143,7 @@ extension Benchmark {
                 }
             }
             progress.finish()
-            let bytesPerNext = try InstructionCounter.bytesPerNextRecord(folder: folder)
+            let bytesPerNext = try InstructionCounter.bytesPerNextRecord()
             let targets = InstructionTargets.evaluate(rows, bytesPerNext: bytesPerNext)
             let machine = Machine.current()
             print(json

@@ -47,7 +47,7 @@ struct InstructionCounter {
 
     /// The bytes one `next` record takes in an event log: a recording that sends many values
     /// against one that sends none.
-    static func bytesPerNextRecord(folder: URL) throws -> Double {
+    static func bytesPerNextRecord() throws -> Double {
         func logSize(values: Int) throws -> Int {
             let file = TraceFile(label: "next-record-\(values)")
             defer { file.remove() }

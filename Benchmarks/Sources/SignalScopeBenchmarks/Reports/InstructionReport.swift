@@ -31,30 +31,17 @@ enum InstructionTargets {
         var targets: [Target] = []
         for build in builds(of: rows) {
             let inBuild = rows.filter { $0.build == build }
-            func count(_ scenario: String, _ variant: Variant) -> Double? {
-                inBuild.first { $0.scenario == scenario && $0.variant == variant.rawValue }?.instructionsPerOp
+            let perEvent = streaming.compactMap { scenario in
+                inBuild.first { $0.scenario == scenario && $0.variant == Variant.traced.rawValue }?.instructionsPerEvent
+                    .map { (scenario, $0) }
             }
-            func ratios(_ scenarios: [String], _ top: Variant, _ bottom: Variant) -> [(String, Double)] {
-                scenarios.compactMap { scenario in
-                    guard let numerator = count(scenario, top), let denominator = count(scenario, bottom) else { return nil }
-                    return (scenario, numerator / denominator)
-                }
-            }
-            func target(_ name: String, _ figures: [(String, Double)], suffix: String = "×", _ isMet: (Double) -> Bool) {
-                guard !figures.isEmpty else { return }
-                let measured = figures.map { "\($0.0) \(Format.number($0.1))\(suffix)" }.joined(separator: ", ")
-                targets.append(Target(name: "[\(build)] \(name)", met: figures.allSatisfy { isMet($0.1) }, measured: measured))
-            }
-            target("untraced ≤ 0.5× OpenCombine", ratios(streaming + subscribing, .untraced, .openCombine)) { $0 <= 0.5 }
-            target("traced ≤ 1.3× untraced (streaming)", ratios(streaming, .traced, .untraced)) { $0 <= 1.3 }
-            target("hook-off within 2% of untraced", ratios(streaming, .hookOff, .untraced)) { $0 <= 1.02 }
-            target(
-                "≤ 150 instructions per recorded event",
-                streaming.compactMap { scenario in
-                    inBuild.first { $0.scenario == scenario && $0.variant == Variant.traced.rawValue }?.instructionsPerEvent
-                        .map { (scenario, $0) }
-                }, suffix: " Ir") { $0 <= 150 }
-            target("a traced subscription ≤ 2× an untraced one", ratios(subscribing, .traced, .untraced)) { $0 <= 2 }
+            targets += [
+                Target("[\(build)] untraced ≤ 0.5× OpenCombine", inBuild.ratios(streaming + subscribing, .untraced, .openCombine)) { $0 <= 0.5 },
+                Target("[\(build)] traced ≤ 1.3× untraced (streaming)", inBuild.ratios(streaming, .traced, .untraced)) { $0 <= 1.3 },
+                Target("[\(build)] hook-off within 2% of untraced", inBuild.ratios(streaming, .hookOff, .untraced)) { $0 <= 1.02 },
+                Target("[\(build)] ≤ 150 instructions per recorded event", perEvent, suffix: " Ir") { $0 <= 150 },
+                Target("[\(build)] a traced subscription ≤ 2× an untraced one", inBuild.ratios(subscribing, .traced, .untraced)) { $0 <= 2 },
+            ].compactMap { $0 }
         }
         targets.append(Target(
             name: "a next record of at most 16 bytes", met: bytesPerNext <= 16,
@@ -72,10 +59,7 @@ enum InstructionReport {
     }
 
     static func json(_ rows: [InstructionMeasurement], targets: [Target], machine: Machine) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(Document(results: rows, targets: targets, machine: machine)), as: UTF8.self)
+        try JSONReport.encoded(Document(results: rows, targets: targets, machine: machine))
     }
 
     static func table(_ rows: [InstructionMeasurement], targets: [Target], machine: Machine, scale: Double) -> String {
@@ -91,15 +75,10 @@ enum InstructionReport {
             var previous: String?
             let inBuild = rows.filter { $0.build == build }
             for row in inBuild {
-                func ratio(_ variant: Variant) -> String {
-                    guard row.variant != variant.rawValue,
-                        let base = inBuild.first(where: { $0.scenario == row.scenario && $0.variant == variant.rawValue })
-                    else { return "" }
-                    return Format.number(row.instructionsPerOp / base.instructionsPerOp)
-                }
                 lines.append(TableReport.row([
                     row.scenario == previous ? "" : row.scenario, row.variant, "", Format.count(Int(row.instructionsPerOp.rounded())),
-                    ratio(.openCombine), row.variant == Variant.openCombine.rawValue ? "" : ratio(.untraced),
+                    inBuild.ratioText(of: row, to: .openCombine),
+                    row.variant == Variant.openCombine.rawValue ? "" : inBuild.ratioText(of: row, to: .untraced),
                     row.eventsPerOp.map(Format.number) ?? "", row.instructionsPerEvent.map(Format.number) ?? "",
                 ], widths))
                 previous = row.scenario

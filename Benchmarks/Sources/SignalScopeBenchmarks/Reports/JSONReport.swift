@@ -10,9 +10,14 @@ enum JSONReport {
     }
 
     static func render(_ results: [Measurement], targets: [Target], machine: Machine) throws -> String {
+        try encoded(Document(results: results, targets: targets, machine: machine))
+    }
+
+    /// A document as the benchmark prints JSON: snake-case keys, sorted, indented.
+    static func encoded(_ document: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(Document(results: results, targets: targets, machine: machine)), as: UTF8.self)
+        return String(decoding: try encoder.encode(document), as: UTF8.self)
     }
 }

@@ -57,15 +57,10 @@ enum TableReport {
             ["scenario", "variant", "ns/op", "per", "× OpenCombine", "× untraced", "events/op", "ns/event"], widths)]
         var previous: String?
         for m in results {
-            func ratio(_ variant: Variant) -> String {
-                guard m.variant != variant.rawValue,
-                    let base = results.first(where: { $0.scenario == m.scenario && $0.variant == variant.rawValue })
-                else { return "" }
-                return Format.number(m.nsPerOp / base.nsPerOp)
-            }
             lines.append(row([
                 m.scenario == previous ? "" : m.scenario, m.variant, Format.number(m.nsPerOp), m.unit,
-                ratio(.openCombine), m.variant == Variant.openCombine.rawValue ? "" : ratio(.untraced),
+                results.ratioText(of: m, to: .openCombine),
+                m.variant == Variant.openCombine.rawValue ? "" : results.ratioText(of: m, to: .untraced),
                 m.eventsPerOp.map(Format.number) ?? "", m.nsPerEvent.map(Format.number) ?? "",
             ], widths))
             previous = m.scenario
