@@ -29,7 +29,10 @@ struct Baseline: Codable {
         self.findings = findings.map(Entry.init)
     }
 
-    func contains(_ finding: Finding) -> Bool { findings.contains { $0.fingerprint == finding.fingerprint } }
+    func contains(_ finding: Finding) -> Bool {
+        let fingerprint = finding.fingerprint
+        return findings.contains { $0.fingerprint == fingerprint }
+    }
 
     static func read(from path: String) throws -> Baseline {
         guard let data = FileManager.default.contents(atPath: path) else {
