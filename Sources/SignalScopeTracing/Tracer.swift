@@ -81,8 +81,8 @@ public enum Tracer {
     private static let fileRecording = Mutex<Recorder?>(nil)
 }
 
-/// A recording into memory, installed from its start until `finish()` or the caller's
-/// uninstall.
+/// A recording into memory, installed from its start until the caller uninstalls it (after
+/// `finish()`, or when the recorded code throws).
 private struct MemoryRecording {
     let sink = MemorySink()
     let recorder: Recorder
@@ -97,7 +97,6 @@ private struct MemoryRecording {
     func finish() -> (trace: Trace, callingThread: Trace) {
         let thread = recorder.callingThreadID
         try! recorder.finish()
-        Instrumentation.uninstall(recorder)
         let trace = try! Trace(data: Data(sink.bytes), path: "memory", detail: .everything)
         return (trace, thread.map { trace.restricted(toThread: $0) } ?? trace.restricted { _ in false })
     }
