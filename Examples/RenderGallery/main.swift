@@ -51,7 +51,8 @@ do {
     try write(GraphvizRenderer.render(DOTWriter.dot(graph), format: .svg), "signal-graph.svg")
     try write(GraphvizRenderer.render(DOTWriter.dot(graph), format: .png), "signal-graph.png")
     try write(Data(MarbleTimeline(trace: trace, report: report).svg().utf8), "timeline.svg")
-    try write(ChromeTraceExporter.json(trace), "trace.json")
+    var chrome = ChromeTraceExporter()
+    try write(chrome.export(trace), "trace.json")
     print(report.findings.map(\.description).joined(separator: "\n"))
 } catch {
     FileHandle.standardError.write(Data("render-gallery: \(error)\n".utf8))

@@ -94,13 +94,18 @@ public final class RecordingInstrumentation: SignalInstrumentation {
         append(.observerStored(subscription, closureCount: closures.count))
     }
     public func observerReleased(_ subscription: SubscriptionID) { append(.observerReleased(subscription)) }
-    public func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value) {
+    public func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) {
         append(.next(subscription, value: String(describing: value)))
+        deliver()
     }
-    public func errorDelivered(_ subscription: SubscriptionID, error: any Error) {
+    public func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) {
         append(.error(subscription, description: String(describing: error)))
+        deliver()
     }
-    public func completedDelivered(_ subscription: SubscriptionID) { append(.completed(subscription)) }
+    public func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) {
+        append(.completed(subscription))
+        deliver()
+    }
     public func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
         append(.disposed(subscription, cause))
     }

@@ -18,8 +18,10 @@ enum FuzzTarget {
             for lanes in [MarbleTimeline.Lanes.subscriptions, .nodes] {
                 _ = MarbleTimeline(trace: trace, report: report, options: .init(lanes: lanes)).svg()
             }
-            _ = try? ChromeTraceExporter.json(trace)
-            _ = try? JSONLinesExporter.jsonLines(trace)
+            var chrome = ChromeTraceExporter()
+            _ = chrome.export(trace)
+            var lines = JSONLinesExporter()
+            _ = lines.export(trace)
         }
     }
 }

@@ -47,8 +47,8 @@ struct CraftedInputTests {
         try log.write(to: cli.path("huge.sslog"))
         _ = try cli.signalscope("export", "huge.sslog", "--chrome-trace", "chrome.json")
         let chrome = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cli.path("chrome.json")))) as? [String: Any]
-        let tracks = (chrome?["traceEvents"] as? [[String: Any]] ?? []).compactMap { ($0["tid"] as? NSNumber)?.uint64Value }
-        #expect(tracks.contains(huge), "a subscription's track keeps its whole id")
+        let subscriptions = (chrome?["traceEvents"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(subscriptions.contains("s\(huge)"), "a subscription's slice keeps its whole id")
     }
 
     @Test("Objects with an empty type name are named by what the analysis can say")

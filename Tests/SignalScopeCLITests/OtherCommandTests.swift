@@ -19,7 +19,7 @@ struct OtherCommandTests {
         #expect(try cli.signalscope("export", "t.sslog", "--chrome-trace", "chrome.json").status == 0)
         let chrome = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cli.path("chrome.json"))))
         let traceEvents = try #require((chrome as? [String: Any])?["traceEvents"] as? [[String: Any]])
-        #expect(traceEvents.contains { $0["name"] as? String == "next" }, "the example's values appear as events")
+        #expect(traceEvents.contains { ($0["name"] as? String)?.hasPrefix("next · ") == true }, "the example's values appear as events")
         #expect(try cli.signalscope("export", "t.sslog", "--jsonl", "records.jsonl").status == 0)
         let lines = try String(contentsOfFile: cli.path("records.jsonl"), encoding: .utf8).split(separator: "\n")
         let records = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }

@@ -90,10 +90,11 @@ struct TimelineAndExportTests {
         #expect(try document.nodes(forXPath: "//*[local-name()='script']").isEmpty)
     }
 
-    @Test("The Chrome trace is valid Trace Event JSON: tracks, slices, instants with values, flows")
+    @Test("The Chrome trace is valid Trace Event JSON: thread tracks, subscription slices, events with values, flows from causes")
     func chromeTrace() throws {
         let trace = scenario()
-        let data = try ChromeTraceExporter.json(trace)
+        var exporter = ChromeTraceExporter()
+        let data = exporter.export(trace)
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let events = try #require(root["traceEvents"] as? [[String: Any]])
         for event in events {
@@ -101,12 +102,12 @@ struct TimelineAndExportTests {
             if event["ph"] as? String != "M" { #expect(event["ts"] is Double, "\(event)") }
         }
         let phases = events.compactMap { $0["ph"] as? String }
-        #expect(phases.filter { $0 == "M" }.count == 4, "the process name and one track name per subscription")
-        #expect(phases.filter { $0 == "X" }.count == 3, "one lifetime slice per subscription")
-        let values = events.filter { $0["name"] as? String == "next" }.compactMap { ($0["args"] as? [String: Any])?["value"] as? String }
+        #expect(phases.filter { $0 == "M" }.count == 2, "the process name and one track per thread (the scenario ran on one)")
+        #expect(phases.filter { $0 == "b" }.count == 3 && phases.filter { $0 == "e" }.count == 3, "one async slice per subscription")
+        let nexts = events.filter { ($0["name"] as? String)?.hasPrefix("next · ") == true }
+        let values = nexts.compactMap { ($0["args"] as? [String: Any])?["value"] as? String }
         #expect(values.sorted() == ["1", "10", "2", "20"])
-        #expect(phases.filter { $0 == "s" }.count == 2 && phases.filter { $0 == "f" }.count == 2, "each subject value caused map's")
-        let slices = events.filter { $0["ph"] as? String == "X" }
-        #expect(slices.allSatisfy { ($0["dur"] as? Double ?? -1) >= 0 })
+        #expect(phases.filter { $0 == "s" }.count == 3 && phases.filter { $0 == "f" }.count == 3, "each event the subject sent caused map's: two values and the error")
+        #expect(events.filter { $0["ph"] as? String == "X" }.allSatisfy { $0["dur"] as? Int == 0 && $0["tid"] as? Int == 1 })
     }
 }

@@ -1,4 +1,9 @@
+import Foundation
+
 /// Forwards every call to several hooks, in the order they were installed.
+///
+/// A delivery, or a scheduled action, runs inside every hook's call in turn (the first
+/// hook's call outermost), so that each hook sees it happen during the event it recorded.
 final class FanOutInstrumentation: SignalInstrumentation {
     private let hooks: [any SignalInstrumentation]
 
@@ -21,15 +26,43 @@ final class FanOutInstrumentation: SignalInstrumentation {
         for hook in hooks { hook.closuresKept(closures, by: owner, object: object) }
     }
     func observerReleased(_ subscription: SubscriptionID) { for hook in hooks { hook.observerReleased(subscription) } }
-    func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value) {
-        for hook in hooks where hook.activity?.isActive ?? true { hook.nextDelivered(subscription, value: value) }
+    func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) {
+        nested(hooks.filter { $0.activity?.isActive ?? true }[...], deliver) { hook, inner in
+            hook.nextDelivered(subscription, value: value, deliver: inner)
+        }
     }
-    func errorDelivered(_ subscription: SubscriptionID, error: any Error) {
-        for hook in hooks { hook.errorDelivered(subscription, error: error) }
+    func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) {
+        nested(hooks[...], deliver) { hook, inner in hook.errorDelivered(subscription, error: error, deliver: inner) }
     }
-    func completedDelivered(_ subscription: SubscriptionID) { for hook in hooks { hook.completedDelivered(subscription) } }
+    func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) {
+        nested(hooks[...], deliver) { hook, inner in hook.completedDelivered(subscription, deliver: inner) }
+    }
+    func virtualTimeReached(_ now: Date) { for hook in hooks { hook.virtualTimeReached(now) } }
+    func actionScheduled() -> (any Sendable)? { hooks.map { $0.actionScheduled() } }
+    func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void) {
+        let each = scheduled as? [(any Sendable)?] ?? []
+        var index = 0
+        nested(hooks[...], run) { hook, inner in
+            let value = index < each.count ? each[index] : nil
+            index += 1
+            hook.scheduledActionRuns(value, run: inner)
+        }
+    }
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
         for hook in hooks { hook.disposed(subscription, cause: cause) }
     }
     func eventDropped(_ violation: DroppedEvent) { for hook in hooks { hook.eventDropped(violation) } }
+
+    /// Runs `body` inside `call` of the first hook, which runs the rest inside its own, and
+    /// so on: each hook's call wraps the next.
+    private func nested(
+        _ hooks: ArraySlice<any SignalInstrumentation>, _ body: () -> Void,
+        _ call: (any SignalInstrumentation, () -> Void) -> Void
+    ) {
+        guard let first = hooks.first else { return body() }
+        // Each hook calls its `deliver` once, before returning, so `call` does not escape.
+        withoutActuallyEscaping(call) { call in
+            call(first) { nested(hooks.dropFirst(), body, call) }
+        }
+    }
 }

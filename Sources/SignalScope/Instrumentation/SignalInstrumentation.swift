@@ -1,3 +1,5 @@
+import Foundation
+
 /// The runtime's instrumentation seam: the one protocol a tracer implements.
 ///
 /// The runtime calls these methods at every node creation, subscription, event, terminal
@@ -44,20 +46,42 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     /// ``nextDelivered(_:value:)``; `nil` (the default) passes every value.
     var activity: InstrumentationActivity? { get }
 
-    /// A value is about to be delivered to the subscription's observer.
-    func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value)
+    /// A value is being delivered to the subscription's observer: the hook calls `deliver`,
+    /// which runs the observer, exactly once, before it returns.
+    ///
+    /// What the observer does on this thread meanwhile (sending on to other subscriptions,
+    /// subscribing, disposing, scheduling) happens during this event and because of it: a
+    /// hook that records causes notes the event as the cause of what it hears until
+    /// `deliver` returns.
+    func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void)
 
-    /// An error is about to be delivered to the subscription's observer, ending it.
-    func errorDelivered(_ subscription: SubscriptionID, error: any Error)
+    /// An error is being delivered to the subscription's observer, ending it: the hook
+    /// calls `deliver` exactly once (see ``nextDelivered(_:value:deliver:)``).
+    func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void)
 
-    /// Completion is about to be delivered to the subscription's observer, ending it.
-    func completedDelivered(_ subscription: SubscriptionID)
+    /// Completion is being delivered to the subscription's observer, ending it: the hook
+    /// calls `deliver` exactly once (see ``nextDelivered(_:value:deliver:)``).
+    func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void)
+
+    /// A scheduler is taking an action to run later, on this thread or another. What the
+    /// hook returns comes back to ``scheduledActionRuns(_:run:)`` when the action runs, so
+    /// that a hook recording causes can carry the event in progress now (a `delay`, a
+    /// `deliverOn`) across the hop.
+    func actionScheduled() -> (any Sendable)?
+
+    /// A scheduled action is running: the hook calls `run` exactly once. `scheduled` is
+    /// what ``actionScheduled()`` returned for it.
+    func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void)
 
     /// The subscription was disposed; `cause` says what disposed it.
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause)
 
     /// An event was sent after a terminal event and dropped: a grammar violation.
     func eventDropped(_ violation: DroppedEvent)
+
+    /// A ``TestScheduler`` is about to run an action at virtual time `now`: what the action
+    /// does happens then, in the test's time, whatever the wall clock says.
+    func virtualTimeReached(_ now: Date)
 }
 
 extension SignalInstrumentation {
@@ -66,6 +90,15 @@ extension SignalInstrumentation {
 
     /// None: every value is passed to the hook, which decides.
     public var activity: InstrumentationActivity? { nil }
+
+    /// Does nothing: hooks that do not draw time need not implement it.
+    public func virtualTimeReached(_ now: Date) {}
+
+    /// Nothing: hooks that record no causes need not carry anything across schedulers.
+    public func actionScheduled() -> (any Sendable)? { nil }
+
+    /// Runs the action.
+    public func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void) { run() }
 }
 
 /// What one observer stored: its closures, read from where the subscription stores them

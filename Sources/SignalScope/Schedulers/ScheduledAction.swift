@@ -15,12 +15,18 @@ final class ScheduledAction: Disposable, @unchecked Sendable {
     private let lock = StateLock()
     @exclusivity(unchecked) private var action: Action
     private let repeats: Bool
+    /// The hook installed when the action was scheduled, and what it wanted back when the
+    /// action runs (the event whose delivery scheduled it, which caused what it does).
+    private let hook: (any SignalInstrumentation)?
+    private let scheduledBy: (any Sendable)?
 
     init(_ action: @escaping () -> Void, repeats: Bool) {
         self.action = Action(body: action)
         self.repeats = repeats
+        hook = Instrumentation.current
+        scheduledBy = hook?.actionScheduled()
         super.init()
-        Instrumentation.current?.closuresKept(
+        hook?.closuresKept(
             [KeptClosure(.scheduledAction, nil, action)],
             by: .scheduledAction(Instrumentation.subscriptionInProgress), object: self)
     }
@@ -31,7 +37,8 @@ final class ScheduledAction: Disposable, @unchecked Sendable {
             defer { if !repeats { action.body = nil } }
             return action.body
         }
-        body?()
+        guard let body else { return }
+        if let hook { hook.scheduledActionRuns(scheduledBy, run: body) } else { body() }
     }
 
     override func performDisposal() {

@@ -73,7 +73,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public func advance(to date: Date) {
         Require.nonNegative(
             date.timeIntervalSince(now), "The time to advance a TestScheduler by (from \(now) to \(date))")
-        while let action = takeDue(by: date) { action.run() }
+        while let action = takeDue(by: date) { perform(action) }
         lock.withLock(&state) { $0.now = max($0.now, date) }
     }
 
@@ -85,7 +85,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public func run() {
         var performed = 0
         while let action = takeDue(by: .distantFuture) {
-            action.run()
+            perform(action)
             performed += 1
             if performed >= Self.runLimit {
                 Require.unsupported(
@@ -93,6 +93,13 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
                         + "a repeating action is probably never disposed. Use advance(by:) instead")
             }
         }
+    }
+
+    /// Runs an action, telling a tracer the virtual time it runs at, so that drawings of
+    /// the run can place what it does in the test's time.
+    private func perform(_ action: ScheduledAction) {
+        Instrumentation.current?.virtualTimeReached(now)
+        action.run()
     }
 
     /// Queues an action; disposing the returned action cancels it (its queue entry is

@@ -181,25 +181,33 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     private func deliverNext(_ value: Value) {
         guard !isFinished else { return }
-        if hookActivity?.isActive ?? true { hook?.nextDelivered(id, value: value) }
-        onNext?(value)
+        if let hook, hookActivity?.isActive ?? true {
+            // The hook runs the observer, so that what it does is seen as caused by this value.
+            hook.nextDelivered(id, value: value) { onNext?(value) }
+        } else {
+            onNext?(value)
+        }
     }
 
     private func deliverError(_ error: any Error) {
         guard !isFinished else { return }
-        hook?.errorDelivered(id, error: error)
         let handler = onError
-        endForTerminalEvent()
-        handler?(error)
+        func deliver() {
+            endForTerminalEvent()
+            handler?(error)
+        }
+        if let hook { hook.errorDelivered(id, error: error, deliver: deliver) } else { deliver() }
         releaseObserver()
     }
 
     private func deliverCompleted() {
         guard !isFinished else { return }
-        hook?.completedDelivered(id)
         let handler = onCompleted
-        endForTerminalEvent()
-        handler?()
+        func deliver() {
+            endForTerminalEvent()
+            handler?()
+        }
+        if let hook { hook.completedDelivered(id, deliver: deliver) } else { deliver() }
         releaseObserver()
     }
 

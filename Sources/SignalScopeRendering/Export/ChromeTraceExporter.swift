@@ -1,73 +1,159 @@
-import Foundation
 import SignalScope
 import SignalScopeTracing
 
 /// Exports a trace as Chrome Trace Event JSON, which the Perfetto UI and `chrome://tracing`
-/// open: one track per subscription, its lifetime as a slice, its events as instants (with
-/// value summaries when recorded), and flow arrows from an upstream event to the
-/// downstream event it caused.
-public enum ChromeTraceExporter {
-    /// The JSON of `trace` (which must keep its records: read it with `.everything`).
-    public static func json(_ trace: Trace) throws -> Data {
-        let times = trace.timeRange ?? 0...0
-        func microseconds(_ timestamp: UInt64) -> Double { Double(timestamp - times.lowerBound) / 1_000 }
-        var events: [[String: Any]] = []
-        var began: [SubscriptionID: UInt64] = [:]
-        var flows = 0
-        // The last event delivered on each thread, to draw what it caused.
-        var lastOnThread: [UInt32: (subscription: SubscriptionID, timestamp: UInt64)] = [:]
+/// open, record by record (``TraceExporter``).
+///
+/// One track per thread of the traced program, where its events happened: each `next`,
+/// `error` and `completed` is a slice there, named by its signal, with its subscription and
+/// value (when recorded) as arguments. Each subscription is an async slice from subscribe
+/// to disposal (named by its signal and subscription site) on the thread that subscribed.
+/// A flow arrow goes from each event to what it caused (``TraceRecord/cause``): another
+/// event sent during its delivery, on the same thread, or an action a scheduler ran later.
+public struct ChromeTraceExporter: TraceExporter {
+    private var nodeNames: [NodeID: String] = [:]
+    /// Live subscriptions: their name, and the thread and time they began.
+    private var open: [SubscriptionID: (name: String, thread: UInt32)] = [:]
+    private var threads: Set<UInt32> = []
+    private var origin: UInt64?
+    private var last: UInt64 = 0
+    /// Where the most recent events were drawn, by sequence number, so a cause can be found
+    /// for its flow arrow without keeping every event: a cause older than the table (rare:
+    /// causes are recent) gets no arrow.
+    private var recent: [(sequence: UInt64, thread: UInt32, time: UInt64)]
 
-        func name(of subscription: SubscriptionID) -> String {
-            guard let info = trace.subscriptions[subscription], let node = trace.nodes[info.node] else {
-                return "subscription #\(subscription.rawValue)"
-            }
-            return "\(node.userName.map { "\"\($0)\"" } ?? node.name) #\(subscription.rawValue)"
-        }
+    private static let recentCapacity = 1 << 16
 
-        for record in trace.records {
-            let ts = microseconds(record.timestamp)
-            guard let subscription = record.event.subscription else { continue }
-            let track = subscription.rawValue
-            switch record.event {
-            case .subscribe(_, _, _, let site):
-                began[subscription] = record.timestamp
-                events.append(["name": "thread_name", "ph": "M", "pid": 1, "tid": track,
-                               "args": ["name": "\(name(of: subscription)) at \(site)"]])
-            case .next(_, let value):
-                var instant: [String: Any] = ["name": "next", "ph": "i", "s": "t", "pid": 1, "tid": track, "ts": ts]
-                if let value { instant["args"] = ["value": value] }
-                events.append(instant)
-                if let previous = lastOnThread[record.thread], previous.subscription != subscription,
-                    trace.subscriptions[previous.subscription]?.parent == subscription
-                {
-                    flows += 1
-                    events.append(["name": "causes", "cat": "flow", "ph": "s", "id": flows, "pid": 1,
-                                   "tid": previous.subscription.rawValue, "ts": microseconds(previous.timestamp)])
-                    events.append(["name": "causes", "cat": "flow", "ph": "f", "bp": "e", "id": flows, "pid": 1,
-                                   "tid": track, "ts": ts])
-                }
-                lastOnThread[record.thread] = (subscription, record.timestamp)
-            case .error(_, let description):
-                events.append(["name": "error", "ph": "i", "s": "t", "pid": 1, "tid": track, "ts": ts,
-                               "args": ["error": description]])
-            case .completed:
-                events.append(["name": "completed", "ph": "i", "s": "t", "pid": 1, "tid": track, "ts": ts])
-            case .disposed(_, let cause):
-                if let begin = began.removeValue(forKey: subscription) {
-                    events.append(["name": name(of: subscription), "ph": "X", "pid": 1, "tid": track,
-                                   "ts": microseconds(begin), "dur": ts - microseconds(begin),
-                                   "args": ["ended": "\(cause)"]])
-                }
-            default:
-                break
-            }
-        }
-        let end = microseconds(times.upperBound)
-        for (subscription, begin) in began.sorted(by: { $0.key < $1.key }) {
-            events.append(["name": name(of: subscription), "ph": "X", "pid": 1, "tid": subscription.rawValue,
-                           "ts": microseconds(begin), "dur": end - microseconds(begin), "args": ["ended": "still live"]])
-        }
-        events.insert(["name": "process_name", "ph": "M", "pid": 1, "args": ["name": "signals"]], at: 0)
-        return try JSONSerialization.data(withJSONObject: ["traceEvents": events, "displayTimeUnit": "ns"], options: [.sortedKeys])
+    /// An exporter ready for the first record.
+    public init() {
+        recent = Array(repeating: (0, 0, 0), count: Self.recentCapacity)
     }
+
+    public mutating func begin(into output: inout JSONBuffer) {
+        output.raw("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n")
+        output.raw("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"signals\"}}")
+    }
+
+    public mutating func add(_ record: TraceRecord, into output: inout JSONBuffer) {
+        let origin = self.origin ?? record.timestamp
+        self.origin = origin
+        let time = record.timestamp > origin ? record.timestamp - origin : 0
+        last = max(last, time)
+        if threads.insert(record.thread).inserted {
+            event(&output, "thread_name", phase: "M", thread: record.thread, time: nil) { output in
+                output.key("name")
+                output.string("thread \(record.thread)")
+            }
+        }
+        switch record.event {
+        case .node(let id, _, let name, _, _, _):
+            nodeNames[id] = name
+        case .nodeNamed(let id, let name):
+            nodeNames[id] = "\"\(name)\""
+        case .subscribe(let id, let node, _, let site):
+            let name = "\(nodeNames[node] ?? "signal") #\(id.rawValue)"
+            open[id] = (name, record.thread)
+            asyncSlice(&output, "b", id, name: name, thread: record.thread, time: time) { output in
+                output.key("site")
+                output.string(site.description)
+            }
+        case .next(let id, let value):
+            delivered(&output, "next", id, record, time: time) { output in
+                if let value {
+                    output.raw(",")
+                    output.key("value")
+                    output.string(value)
+                }
+            }
+        case .error(let id, let description):
+            delivered(&output, "error", id, record, time: time) { output in
+                output.raw(",")
+                output.key("error")
+                output.string(description)
+            }
+        case .completed(let id):
+            delivered(&output, "completed", id, record, time: time) { _ in }
+        case .disposed(let id, let cause):
+            if let subscription = open.removeValue(forKey: id) {
+                asyncSlice(&output, "e", id, name: subscription.name, thread: subscription.thread, time: time) { output in
+                    output.key("ended")
+                    output.string("\(cause)")
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    public mutating func finish(into output: inout JSONBuffer) {
+        for (id, subscription) in open.sorted(by: { $0.key < $1.key }) {
+            asyncSlice(&output, "e", id, name: subscription.name, thread: subscription.thread, time: last) { output in
+                output.key("ended")
+                output.string("still live")
+            }
+        }
+        open = [:]
+        output.raw("\n]}\n")
+    }
+
+    /// An event delivered to a subscription: a slice on its thread's track, and the flow
+    /// arrow from its cause.
+    private mutating func delivered(
+        _ output: inout JSONBuffer, _ kind: String, _ id: SubscriptionID, _ record: TraceRecord, time: UInt64,
+        arguments: (inout JSONBuffer) -> Void
+    ) {
+        let name = open[id]?.name ?? "subscription #\(id.rawValue)"
+        event(&output, "\(kind) · \(name)", phase: "X", thread: record.thread, time: time) { output in
+            output.key("subscription")
+            output.number(id.rawValue)
+            arguments(&output)
+        }
+        output.raw(",\"dur\":0")
+        closeEvent(&output)
+        if let cause = record.cause {
+            let slot = recent[Int(cause.sequence % UInt64(Self.recentCapacity))]
+            if slot.sequence == cause.sequence {
+                flow(&output, "s", record.sequence, thread: slot.thread, time: slot.time)
+                flow(&output, "f", record.sequence, thread: record.thread, time: time)
+            }
+        }
+        recent[Int(record.sequence % UInt64(Self.recentCapacity))] = (record.sequence, record.thread, time)
+    }
+
+    private mutating func asyncSlice(
+        _ output: inout JSONBuffer, _ phase: String, _ id: SubscriptionID, name: String, thread: UInt32, time: UInt64,
+        arguments: (inout JSONBuffer) -> Void
+    ) {
+        event(&output, name, phase: phase, thread: thread, time: time, arguments: arguments)
+        output.raw(",\"cat\":\"subscription\",\"id\":\"s\(id.rawValue)\"")
+        closeEvent(&output)
+    }
+
+    private mutating func flow(_ output: inout JSONBuffer, _ phase: String, _ id: UInt64, thread: UInt32, time: UInt64) {
+        event(&output, "caused", phase: phase, thread: thread, time: time) { _ in }
+        output.raw(",\"cat\":\"cause\",\"id\":\(id)\(phase == "f" ? ",\"bp\":\"e\"" : "")")
+        closeEvent(&output)
+    }
+
+    /// Opens an event object with its common members and its `args`; the caller may add
+    /// members, then ``closeEvent(_:)``. Metadata events (no time) are closed here.
+    private mutating func event(
+        _ output: inout JSONBuffer, _ name: String, phase: String, thread: UInt32, time: UInt64?,
+        arguments: (inout JSONBuffer) -> Void
+    ) {
+        output.raw(",\n{")
+        output.key("name")
+        output.string(name)
+        output.raw(",\"ph\":\"\(phase)\",\"pid\":1,\"tid\":\(thread)")
+        if let time {
+            output.raw(",\"ts\":")
+            output.microseconds(time)
+        }
+        output.raw(",\"args\":{")
+        arguments(&output)
+        output.raw("}")
+        if time == nil { closeEvent(&output) }
+    }
+
+    private func closeEvent(_ output: inout JSONBuffer) { output.raw("}") }
 }

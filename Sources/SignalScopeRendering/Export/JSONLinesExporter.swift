@@ -1,94 +1,188 @@
-import Foundation
 import SignalScope
 import SignalScopeTracing
 
-/// Exports a trace as JSON Lines: one object per record, in order, for `jq`, scripts and
-/// log tools. Every object has `seq`, `ts` (monotonic nanoseconds), `thread` and `event`
-/// (the kind, as ``TraceEvent/name`` gives it), then the fields of that kind.
-public enum JSONLinesExporter {
-    /// The JSON Lines text of `trace` (which must keep its records: read it with `.everything`).
-    public static func jsonLines(_ trace: Trace) throws -> Data {
-        var output = Data()
-        for record in trace.records {
-            var object: [String: Any] = [
-                "seq": record.sequence, "ts": record.timestamp, "thread": record.thread, "event": record.event.name,
-            ]
-            object.merge(fields(of: record.event)) { _, new in new }
-            output += try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            output.append(UInt8(ascii: "\n"))
+/// Exports a trace as JSON Lines, record by record (``TraceExporter``): one object per
+/// record, in order, for `jq`, scripts and log tools. Every object starts with `seq`, `ts`
+/// (monotonic nanoseconds), `thread` and `event` (the kind, as ``TraceEvent/name`` gives
+/// it), then the fields of that kind, then `cause` and `causeKind` when the record names
+/// what caused it.
+public struct JSONLinesExporter: TraceExporter {
+    /// An exporter ready for the first record.
+    public init() {}
+
+    public mutating func begin(into output: inout JSONBuffer) {}
+    public mutating func finish(into output: inout JSONBuffer) {}
+
+    public mutating func add(_ record: TraceRecord, into output: inout JSONBuffer) {
+        var line = Line(output: output)
+        output = JSONBuffer()
+        line.output.raw("{")
+        line.number("seq", record.sequence)
+        line.number("ts", record.timestamp)
+        line.number("thread", record.thread)
+        line.string("event", record.event.name)
+        line.fields(of: record.event)
+        if let cause = record.cause {
+            line.number("cause", cause.sequence)
+            line.string("causeKind", cause.kind == .during ? "during" : "scheduled")
         }
-        return output
+        line.output.raw("}\n")
+        output = line.output
     }
 
-    private static func fields(of event: TraceEvent) -> [String: Any] {
-        func site(_ site: TraceSite) -> [String: Any] { ["file": site.file, "line": site.line, "function": site.function] }
-        func entity(_ entity: TraceEntity) -> String {
-            switch entity {
-            case .node(let id): id.description
-            case .subscription(let id): id.description
-            case .object(let id): id.description
-            }
+    /// One object's members, comma-separated.
+    private struct Line {
+        var output: JSONBuffer
+        private var isFirst = true
+
+        init(output: JSONBuffer) { self.output = output }
+
+        mutating func member(_ key: String) {
+            if !isFirst { output.raw(",") }
+            isFirst = false
+            output.key(key)
         }
-        switch event {
-        case .node(let id, let kind, let name, let origin, let parents, let traits):
-            return [
-                "node": id.description, "kind": kind.rawValue, "name": name, "site": site(origin), "traits": traits.names,
-                "parents": parents.map { ["node": $0.parent.description, "kind": $0.kind.rawValue] },
-            ]
-        case .nodeNamed(let id, let name): return ["node": id.description, "name": name]
-        case .edge(let edge, let to):
-            return ["from": edge.parent.description, "to": to.description, "kind": edge.kind.rawValue]
-        case .subscribe(let id, let node, let parent, let origin):
-            var fields: [String: Any] = ["subscription": id.description, "node": node.description, "site": site(origin)]
-            if let parent { fields["parent"] = parent.description }
-            return fields
-        case .observerStored(let id, let handlers):
-            return ["subscription": id.description, "handlers": handlers.rawValue]
-        case .observerReleased(let id), .completed(let id): return ["subscription": id.description]
-        case .next(let id, let value):
-            var fields: [String: Any] = ["subscription": id.description]
-            if let value { fields["value"] = value }
-            return fields
-        case .error(let id, let description): return ["subscription": id.description, "error": description]
-        case .disposed(let id, let cause): return ["subscription": id.description, "cause": String(describing: cause)]
-        case .violation(let node, let subscription, let kind, let sent, let stack):
-            var fields: [String: Any] = ["node": node.description, "dropped": kind.rawValue, "stack": stack]
-            if let subscription { fields["subscription"] = subscription.description }
-            if let sent { fields["site"] = site(sent) }
-            return fields
-        case .end(let count): return ["records": count]
-        case .object(let id, let address, let typeName):
-            return ["object": id.description, "address": address, "type": typeName]
-        case .capture(let id, let target, let references):
-            return ["subscription": id.description, "target": entity(target), "references": references]
-        case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable):
-            guard let limits else { return [:] }
-            return [
-                "objectLimit": limits.objects, "depthLimit": limits.depth, "objectLimitReached": objectLimitReached,
-                "depthLimitReached": depthLimitReached, "memoryUnreadable": memoryUnreadable,
-            ]
-        case .alive(let target, let retainCount, let terminated):
-            return ["entity": entity(target), "retainCount": retainCount, "terminated": terminated]
-        case .holds(let object, let target): return ["object": object.description, "holds": entity(target)]
-        case .heapObject(let object):
-            var fields: [String: Any] = [
-                "object": object.id.description, "address": object.address, "type": object.typeName,
-                "category": String(describing: object.category), "retainCount": object.retainCount,
-                "exploration": String(describing: object.exploration),
-            ]
-            if let entity = object.entity { fields["entity"] = String(describing: entity) }
-            return fields
-        case .reference(let reference):
-            var fields: [String: Any] = [
-                "from": reference.from.description, "to": reference.to.description,
-                "kind": String(describing: reference.kind), "path": reference.path, "exact": reference.isExact,
-                "weak": reference.isWeak,
-            ]
-            if let offset = reference.offset { fields["offset"] = offset }
-            if let role = reference.closure?.role { fields["closure"] = role }
-            if let site = reference.closure?.site { fields["closureSite"] = site.description }
-            if let name = reference.closure?.name { fields["closureName"] = name }
-            return fields
+        mutating func string(_ key: String, _ value: String) {
+            member(key)
+            output.string(value)
+        }
+        mutating func number(_ key: String, _ value: some BinaryInteger) {
+            member(key)
+            output.number(value)
+        }
+        mutating func bool(_ key: String, _ value: Bool) {
+            member(key)
+            output.raw(value ? "true" : "false")
+        }
+        mutating func site(_ key: String, _ site: TraceSite) {
+            member(key)
+            output.raw("{")
+            output.key("file")
+            output.string(site.file)
+            output.raw(",")
+            output.key("line")
+            output.number(site.line)
+            output.raw(",")
+            output.key("function")
+            output.string(site.function)
+            output.raw("}")
+        }
+        mutating func strings(_ key: String, _ values: [String]) {
+            member(key)
+            output.raw("[")
+            for (index, value) in values.enumerated() {
+                if index > 0 { output.raw(",") }
+                output.string(value)
+            }
+            output.raw("]")
+        }
+
+        mutating func fields(of event: TraceEvent) {
+            func entity(_ entity: TraceEntity) -> String {
+                switch entity {
+                case .node(let id): id.description
+                case .subscription(let id): id.description
+                case .object(let id): id.description
+                }
+            }
+            switch event {
+            case .node(let id, let kind, let name, let origin, let parents, let traits):
+                string("node", id.description)
+                string("kind", kind.rawValue)
+                string("name", name)
+                site("site", origin)
+                strings("traits", traits.names)
+                member("parents")
+                output.raw("[")
+                for (index, parent) in parents.enumerated() {
+                    if index > 0 { output.raw(",") }
+                    output.raw("{")
+                    output.key("node")
+                    output.string(parent.parent.description)
+                    output.raw(",")
+                    output.key("kind")
+                    output.string(parent.kind.rawValue)
+                    output.raw("}")
+                }
+                output.raw("]")
+            case .nodeNamed(let id, let name):
+                string("node", id.description)
+                string("name", name)
+            case .edge(let edge, let to):
+                string("from", edge.parent.description)
+                string("to", to.description)
+                string("kind", edge.kind.rawValue)
+            case .subscribe(let id, let node, let parent, let origin):
+                string("subscription", id.description)
+                string("node", node.description)
+                site("site", origin)
+                if let parent { string("parent", parent.description) }
+            case .observerStored(let id, let handlers):
+                string("subscription", id.description)
+                number("handlers", handlers.rawValue)
+            case .observerReleased(let id), .completed(let id):
+                string("subscription", id.description)
+            case .next(let id, let value):
+                string("subscription", id.description)
+                if let value { string("value", value) }
+            case .error(let id, let description):
+                string("subscription", id.description)
+                string("error", description)
+            case .disposed(let id, let cause):
+                string("subscription", id.description)
+                string("cause", String(describing: cause))
+            case .violation(let node, let subscription, let kind, let sent, let stack):
+                string("node", node.description)
+                string("dropped", kind.rawValue)
+                string("stack", stack)
+                if let subscription { string("subscription", subscription.description) }
+                if let sent { site("site", sent) }
+            case .end(let count):
+                number("records", count)
+            case .object(let id, let address, let typeName):
+                string("object", id.description)
+                number("address", address)
+                string("type", typeName)
+            case .capture(let id, let target, let references):
+                string("subscription", id.description)
+                string("target", entity(target))
+                number("references", references)
+            case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable):
+                guard let limits else { return }
+                number("objectLimit", limits.objects)
+                number("depthLimit", limits.depth)
+                bool("objectLimitReached", objectLimitReached)
+                bool("depthLimitReached", depthLimitReached)
+                bool("memoryUnreadable", memoryUnreadable)
+            case .alive(let target, let retainCount, let terminated):
+                string("entity", entity(target))
+                number("retainCount", retainCount)
+                bool("terminated", terminated)
+            case .holds(let object, let target):
+                string("object", object.description)
+                string("holds", entity(target))
+            case .heapObject(let object):
+                string("object", object.id.description)
+                number("address", object.address)
+                string("type", object.typeName)
+                string("category", String(describing: object.category))
+                number("retainCount", object.retainCount)
+                string("exploration", String(describing: object.exploration))
+                if let entity = object.entity { string("entity", String(describing: entity)) }
+            case .reference(let reference):
+                string("from", reference.from.description)
+                string("to", reference.to.description)
+                string("kind", String(describing: reference.kind))
+                string("path", reference.path)
+                bool("exact", reference.isExact)
+                bool("weak", reference.isWeak)
+                if let offset = reference.offset { number("offset", offset) }
+                if let role = reference.closure?.role { string("closure", role) }
+                if let site = reference.closure?.site { string("closureSite", site.description) }
+                if let name = reference.closure?.name { string("closureName", name) }
+            case .virtualTime(let nanoseconds):
+                number("virtualNanoseconds", nanoseconds)
+            }
         }
     }
 }

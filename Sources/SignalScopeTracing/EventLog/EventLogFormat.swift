@@ -8,16 +8,17 @@
 /// |---|---|---|
 /// | 0 | 4 | total size of the record in bytes, prefix and padding included |
 /// | 4 | 1 | kind (``RecordKind``) |
-/// | 5 | 3 | reserved, 0 |
+/// | 5 | 1 | cause kind (``CauseKind``; 0: no cause recorded) |
+/// | 6 | 2 | reserved, 0 |
 /// | 8 | 4 | thread id (small integers, in order of each thread's first record) |
-/// | 12 | 4 | reserved, 0 |
+/// | 12 | 4 | cause: how many sequence numbers back the causing record is |
 /// | 16 | 8 | sequence number: one counter for the whole log, so records sort into the order they happened |
 /// | 24 | 8 | monotonic timestamp, nanoseconds |
 enum EventLogFormat {
     /// The first 8 bytes of every log.
     static let magic: [UInt8] = Array("SIGSCOPE".utf8)
     static let majorVersion: UInt16 = 1
-    static let minorVersion: UInt16 = 2
+    static let minorVersion: UInt16 = 3
     static let headerSize = 16
     static let prefixSize = 32
     /// No record is larger (a bound that tells a corrupt size from a real one).
@@ -94,4 +95,7 @@ enum RecordKind: UInt8 {
     /// u32 closureRole, u32 closureFile, u32 closureLine, u32 closureName`: in the snapshot, a
     /// strong reference between two objects the heap walk reached.
     case reference = 20
+    /// `i64 nanoseconds`: a `TestScheduler` is about to run an action at this virtual time
+    /// (nanoseconds since 2001-01-01, `Date`'s reference date).
+    case virtualTime = 21
 }

@@ -43,6 +43,7 @@ struct EventLogReader {
         let thread: UInt32
         let sequence: UInt64
         let timestamp: UInt64
+        let cause: TraceCause?
 
         /// The record's bytes in the log.
         var range: Range<Int> { offset..<(offset + size) }
@@ -54,8 +55,15 @@ struct EventLogReader {
             let kind = RecordKind(rawValue: bytes[4])
             self.kind = kind == .padding ? nil : kind
             thread = bytes.u32(8)
-            sequence = bytes.u64(16)
+            let sequence = bytes.u64(16)
+            self.sequence = sequence
             timestamp = bytes.u64(24)
+            let distance = UInt64(bytes.u32(12))
+            if let kind = TraceCause.Kind(rawValue: bytes[5]), distance > 0, distance <= sequence {
+                cause = TraceCause(sequence: sequence - distance, kind: kind)
+            } else {
+                cause = nil
+            }
         }
     }
 
@@ -97,7 +105,7 @@ struct EventLogReader {
                 malformed.append("\(path): record at byte offset \(raw.offset) is malformed and was skipped")
                 return
             }
-            visit(TraceRecord(sequence: raw.sequence, timestamp: raw.timestamp, thread: raw.thread, event: event))
+            visit(TraceRecord(sequence: raw.sequence, timestamp: raw.timestamp, thread: raw.thread, event: event, cause: raw.cause))
         }
         warnings = malformed + (tail.map { [$0] } ?? [])
         if let shrunk {
@@ -353,6 +361,9 @@ struct EventLogReader {
             case 1: return .holds(object: ObjectID(rawValue: bytes.u64(p)), .subscription(SubscriptionID(rawValue: target)))
             default: return nil
             }
+        case .virtualTime:
+            guard available >= 8 else { return nil }
+            return .virtualTime(nanoseconds: Int64(bitPattern: bytes.u64(p)))
         case .string, .padding:
             return nil
         }

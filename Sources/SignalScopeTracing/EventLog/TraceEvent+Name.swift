@@ -21,6 +21,7 @@ extension TraceEvent {
         case .holds: "holds"
         case .heapObject: "heap-object"
         case .reference: "reference"
+        case .virtualTime: "virtual-time"
         }
     }
 }

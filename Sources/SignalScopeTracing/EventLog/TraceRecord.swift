@@ -69,6 +69,42 @@ public struct TraceRecord: Sendable, Hashable {
     public let thread: UInt32
     /// What happened.
     public let event: TraceEvent
+    /// The record whose event caused this one, when the recorder knew (format 1.3 and later).
+    public let cause: TraceCause?
+
+    /// Makes a record from its parts.
+    public init(sequence: UInt64, timestamp: UInt64, thread: UInt32, event: TraceEvent, cause: TraceCause? = nil) {
+        self.sequence = sequence
+        self.timestamp = timestamp
+        self.thread = thread
+        self.event = event
+        self.cause = cause
+    }
+}
+
+/// Which earlier record caused a record, and how.
+public struct TraceCause: Sendable, Hashable {
+    /// How the effect followed from the cause.
+    public enum Kind: UInt8, Sendable, Hashable {
+        /// It happened on the same thread while the cause's event was being delivered (an
+        /// operator sending on, an observer sending to a subject, a subscription or a disposal
+        /// made in a `next` closure).
+        case during = 1
+        /// It happened in an action a scheduler ran, which was scheduled while the cause's
+        /// event was being delivered (`delay`, `deliverOn`, `throttle`, `subscribeOn`).
+        case scheduled = 2
+    }
+
+    /// The sequence number of the causing record.
+    public let sequence: UInt64
+    /// How the effect followed from it.
+    public let kind: Kind
+
+    /// Makes a cause.
+    public init(sequence: UInt64, kind: Kind) {
+        self.sequence = sequence
+        self.kind = kind
+    }
 }
 
 /// What a record says happened.
@@ -112,6 +148,9 @@ public enum TraceEvent: Sendable, Hashable {
     indirect case heapObject(TraceHeap.Object)
     /// In the snapshot: a strong reference between two objects the heap walk reached.
     indirect case reference(TraceHeap.Reference)
+    /// A `TestScheduler` is about to run an action at this virtual time (nanoseconds since
+    /// `Date`'s reference date): what follows happened then, in the test's time.
+    case virtualTime(nanoseconds: Int64)
 
     /// The subscription the event is about, if it is about one.
     public var subscription: SubscriptionID? {
@@ -121,7 +160,7 @@ public enum TraceEvent: Sendable, Hashable {
             .alive(.subscription(let id), _, _):
             id
         case .violation(_, let id, _, _, _): id
-        case .node, .nodeNamed, .edge, .end, .object, .snapshot, .alive, .holds, .heapObject, .reference: nil
+        case .node, .nodeNamed, .edge, .end, .object, .snapshot, .alive, .holds, .heapObject, .reference, .virtualTime: nil
         }
     }
 }

@@ -136,26 +136,59 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         appendSubscriptionEvent(.observerReleased, subscription)
     }
 
-    func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value) {
+    func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) {
         // Subscriptions outlive a stopped recording and keep calling it, once per value.
-        guard isActive else { return }
+        guard isActive else { return deliver() }
         guard recordsValues else {
-            append(.next, payload: 12) { payload in
+            let sequence = append(.next, payload: 12) { payload in
                 payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
                 payload.storeBytes(of: EventLogFormat.noSummary.littleEndian, toByteOffset: 8, as: UInt32.self)
             }
-            return
+            return during(RecordedCause(sequence, .during), deliver)
         }
-        appendText(.next, subscription, summary(value))
+        during(RecordedCause(appendText(.next, subscription, summary(value)), .during), deliver)
     }
 
-    func errorDelivered(_ subscription: SubscriptionID, error: any Error) {
-        guard isActive else { return }
-        appendText(.error, subscription, summary(error))
+    func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) {
+        guard isActive else { return deliver() }
+        during(RecordedCause(appendText(.error, subscription, summary(error)), .during), deliver)
     }
 
-    func completedDelivered(_ subscription: SubscriptionID) {
-        appendSubscriptionEvent(.completed, subscription)
+    func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) {
+        during(RecordedCause(appendSubscriptionEvent(.completed, subscription), .during), deliver)
+    }
+
+    func actionScheduled() -> (any Sendable)? {
+        guard isActive else { return nil }
+        let cause = withCurrentBuffer { $0.cause }
+        return cause == .none ? nil : ScheduledBy(recording: identity, cause: cause.scheduled)
+    }
+
+    func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void) {
+        guard let scheduled = scheduled as? ScheduledBy, scheduled.recording == identity else { return run() }
+        during(scheduled.cause, run)
+    }
+
+    func virtualTimeReached(_ now: Date) {
+        let nanoseconds = Int64(exactly: (now.timeIntervalSinceReferenceDate * 1e9).rounded()) ?? 0
+        append(.virtualTime, payload: 8) { $0.storeBytes(of: nanoseconds.littleEndian, as: Int64.self) }
+    }
+
+    /// What an action scheduled during an event carries to where it runs.
+    private struct ScheduledBy: Sendable {
+        let recording: UInt64
+        let cause: RecordedCause
+    }
+
+    /// Runs `body` with `cause` as what causes the records this thread writes meanwhile.
+    private func during(_ cause: RecordedCause, _ body: () -> Void) {
+        guard cause != .none, isActive else { return body() }
+        let previous = withCurrentBuffer { buffer in
+            defer { buffer.cause = cause }
+            return buffer.cause
+        }
+        body()
+        withCurrentBuffer { $0.cause = previous }
     }
 
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
@@ -248,13 +281,14 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             closureName: closure?.site.map { literal($0.function) } ?? reference.symbol.map(string) ?? 0)
     }
 
-    private func appendSubscriptionEvent(_ kind: RecordKind, _ subscription: SubscriptionID) {
+    @discardableResult
+    private func appendSubscriptionEvent(_ kind: RecordKind, _ subscription: SubscriptionID) -> UInt64? {
         append(kind, payload: 8) { $0.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self) }
     }
 
-    private func appendText(_ kind: RecordKind, _ subscription: SubscriptionID, _ text: String) {
+    private func appendText(_ kind: RecordKind, _ subscription: SubscriptionID, _ text: String) -> UInt64? {
         var text = text
-        text.withUTF8 { utf8 in
+        return text.withUTF8 { utf8 in
             append(kind, payload: 12 + utf8.count) { payload in
                 payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
                 payload.storeBytes(of: UInt32(utf8.count).littleEndian, toByteOffset: 8, as: UInt32.self)
@@ -294,17 +328,23 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     /// Appends one record: the common prefix, then `payload` bytes written by `write`.
-    private func append(_ kind: RecordKind, payload: Int, _ write: (UnsafeMutableRawPointer) -> Void) {
-        guard isActive else { return }
+    /// - Returns: The record's sequence number; `nil` when recording has stopped.
+    @discardableResult
+    private func append(_ kind: RecordKind, payload: Int, _ write: (UnsafeMutableRawPointer) -> Void) -> UInt64? {
+        guard isActive else { return nil }
         let size = EventLogFormat.aligned(EventLogFormat.prefixSize + payload)
+        var sequence: UInt64 = 0
         withCurrentBuffer { buffer in
             func fill(_ record: UnsafeMutableRawPointer) {
                 record.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+                sequence = self.sequence.add(1, ordering: .relaxed).newValue
+                let cause = buffer.cause.prefixFields(for: sequence)
                 record.storeBytes(of: UInt32(size).littleEndian, as: UInt32.self)
                 record.storeBytes(of: kind.rawValue, toByteOffset: 4, as: UInt8.self)
+                record.storeBytes(of: cause.kind, toByteOffset: 5, as: UInt8.self)
                 record.storeBytes(of: buffer.threadID.littleEndian, toByteOffset: 8, as: UInt32.self)
-                record.storeBytes(
-                    of: self.sequence.add(1, ordering: .relaxed).newValue.littleEndian, toByteOffset: 16, as: UInt64.self)
+                record.storeBytes(of: cause.distance.littleEndian, toByteOffset: 12, as: UInt32.self)
+                record.storeBytes(of: sequence.littleEndian, toByteOffset: 16, as: UInt64.self)
                 record.storeBytes(of: monotonicNanoseconds().littleEndian, toByteOffset: 24, as: UInt64.self)
                 write(record + EventLogFormat.prefixSize)
             }
@@ -320,11 +360,12 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
                 }, fill(_:))
             }
         }
+        return sequence
     }
 
     /// Runs `body` with the calling thread's buffer for this recording, made on first use,
     /// without retaining the thread's state or the buffer (each record goes this way).
-    private func withCurrentBuffer(_ body: (ThreadBuffer) -> Void) {
+    private func withCurrentBuffer<Result>(_ body: (ThreadBuffer) -> Result) -> Result {
         TracingThread.withCurrent { thread in
             thread.withBuffer(
                 for: identity,

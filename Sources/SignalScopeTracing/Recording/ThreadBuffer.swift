@@ -17,6 +17,10 @@ final class ThreadBuffer: @unchecked Sendable {
     private let tail = Atomic<Int>(0)
     /// Set when the owning thread has exited; the writer forgets the buffer once drained.
     let isRetired = Atomic<Bool>(false)
+    /// The event whose delivery, or scheduled follow-up, the owning thread is running, as
+    /// ``Recorder`` numbers it (0: none): what the thread records meanwhile, it caused.
+    /// Only the owning thread reads or writes it.
+    var cause = RecordedCause.none
 
     /// - Parameter capacity: A power of two, and a multiple of 8.
     init(threadID: UInt32, capacity: Int) {

@@ -148,6 +148,9 @@ public struct Trace: Sendable {
     /// Whether the log records node traits (format 1.2 and later): without them no node
     /// reads as cold, hot or bounding, so the rules that depend on traits cannot judge.
     public private(set) var recordsNodeTraits = true
+    /// Whether the program ran actions on a `TestScheduler` while recording: its records
+    /// then say what virtual time things happened at (``TraceEvent/virtualTime(nanoseconds:)``).
+    public private(set) var usesVirtualTime = false
     /// Whether the recording stopped cleanly (rather than being cut off).
     public private(set) var isComplete = false
     /// The user objects observer closures were found to capture, by id.
@@ -168,6 +171,26 @@ public struct Trace: Sendable {
     public init(
         contentsOf url: URL, detail: Detail = .everything, progress: (Double) -> Void = { _ in }
     ) throws(TraceReadError) {
+        self = try Self.withSource(url) { source throws(TraceReadError) in
+            try Trace(source: source, path: url.path, detail: detail, progress: progress)
+        }
+    }
+
+    /// Reads the event log at `url` and hands each record to `body` in sequence order,
+    /// keeping none of them: for exports that stream, whatever the log's size.
+    /// - Returns: Problems met while reading (a truncated or damaged tail).
+    public static func forEachRecord(
+        contentsOf url: URL, progress: (Double) -> Void = { _ in }, _ body: (TraceRecord) -> Void
+    ) throws(TraceReadError) -> [String] {
+        try withSource(url) { source throws(TraceReadError) in
+            try EventLogReader.visit(source, path: url.path, progress: progress, body).warnings
+        }
+    }
+
+    /// Opens `url` as a regular file and runs `body` on it.
+    private static func withSource<Result>(
+        _ url: URL, _ body: (LogSource) throws(TraceReadError) -> Result
+    ) throws(TraceReadError) -> Result {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unreadable(path: url.path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
@@ -176,9 +199,7 @@ public struct Trace: Sendable {
             throw .unreadable(path: url.path, reason: String(cString: strerror(errno)))
         }
         guard status.st_mode & S_IFMT == S_IFREG else { throw .unreadable(path: url.path, reason: "not a regular file") }
-        try self.init(
-            source: .file(descriptor: descriptor, count: Int(status.st_size)), path: url.path, detail: detail,
-            progress: progress)
+        return try body(.file(descriptor: descriptor, count: Int(status.st_size)))
     }
 
     private init(detail: Detail) {
@@ -358,7 +379,7 @@ public struct Trace: Sendable {
     /// gains a parent per inner signal; one object may be captured by every subscription).
     private var knownParents: Set<ParentKey> = []
     private var knownCaptures: Set<CaptureKey> = []
-    /// Whether the log has `capture` records (recorders before format 1.3 scanned each
+    /// Whether the log has `capture` records (recorders before 2026-11-25 scanned each
     /// observer when it was stored); then captures are not derived from the heap again.
     private var hasCaptureRecords = false
 
@@ -453,6 +474,8 @@ public struct Trace: Sendable {
             if violations.count < Self.violationLimit {
                 violations.append(Violation(node: node, subscription: subscription, event: kind, site: site, stack: stack))
             }
+        case .virtualTime:
+            usesVirtualTime = true
         case .end:
             isComplete = true
         }

@@ -44,9 +44,8 @@ struct Demo: ParsableCommand {
         }
         try write(Data(dot.utf8), "graph.dot", "graph (DOT)")
         try write(Data(MarbleTimeline(trace: trace, report: report).svg().utf8), "timeline.svg", "timeline")
-        let chrome: Data
-        do { chrome = try ChromeTraceExporter.json(trace) } catch { throw CLIError("cannot export the trace: \(error)") }
-        try write(chrome, "trace.json", "Chrome trace")
+        var chrome = ChromeTraceExporter()
+        try write(chrome.export(trace), "trace.json", "Chrome trace")
         let checkReport = CheckReport(
             findings: report.findings, threshold: .error, traceWarnings: trace.warnings, limitations: report.limitations)
         try write(Data(ReportFormat.text.render(checkReport, colored: false).utf8), "findings.txt", "findings")

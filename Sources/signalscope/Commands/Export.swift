@@ -20,19 +20,37 @@ struct Export: ParsableCommand {
         guard chromeTrace != nil || jsonLines != nil else {
             throw CLIError("say what to export: --chrome-trace <file>, --jsonl <file>, or both")
         }
-        let loaded = try TraceLoading.load(trace)
-        let outputs: [(path: String?, export: (Trace) throws -> Data)] = [
-            (chromeTrace, ChromeTraceExporter.json), (jsonLines, JSONLinesExporter.jsonLines),
+        // Reads what is alive first, for the warnings every command gives (a damaged tail,
+        // an incomplete snapshot); the exports then stream the records.
+        _ = try TraceLoading.load(trace, detail: .liveEntities)
+        let outputs: [(path: String?, exporter: any TraceExporter)] = [
+            (chromeTrace, ChromeTraceExporter()), (jsonLines, JSONLinesExporter()),
         ]
-        for case let (path?, export) in outputs {
-            let data: Data
-            do {
-                data = try export(loaded)
-            } catch {
-                throw CLIError("cannot export \(trace): \(error)")
-            }
-            try writeOutput(data, to: path)
+        for case (let path?, var exporter) in outputs {
+            try export(with: &exporter, to: path)
             announceWritten(path)
+        }
+    }
+
+    /// Streams the export: records go from the log to the file as they are read, with a
+    /// progress bar on a terminal, so memory stays flat whatever the trace's size.
+    private func export(with exporter: inout some TraceExporter, to path: String) throws {
+        let output = try StreamedOutput(path)
+        let status = TerminalStatus()
+        defer { status.clear() }
+        do {
+            _ = try exporter.export(contentsOf: URL(fileURLWithPath: trace)) { fraction in
+                status.showProgress("exporting \(TerminalText.sanitized(trace))", fraction: fraction)
+            } write: { bytes in
+                try output.write(bytes)
+            }
+            try output.commit()
+        } catch let error as CLIError {
+            throw error
+        } catch let error as TraceReadError {
+            throw CLIError(error.description)
+        } catch {
+            throw CLIError("cannot export \(trace): \(error)")
         }
     }
 }

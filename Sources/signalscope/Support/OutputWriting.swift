@@ -34,6 +34,68 @@ func writeOutput(_ data: Data, to path: String) throws {
     }
 }
 
+/// An output written in pieces, with the guarantees of ``writeOutput(_:to:)``: standard
+/// output for `-`, a non-regular file (a pipe, a device) written in place, anything else
+/// written to a temporary file beside it and moved into place by ``commit()``, so that a
+/// failed export never leaves half a file.
+final class StreamedOutput {
+    private let path: String
+    private let handle: FileHandle
+    private let temporary: URL?
+
+    init(_ path: String) throws {
+        self.path = path
+        if path == "-" {
+            handle = .standardOutput
+            temporary = nil
+            return
+        }
+        let manager = FileManager.default
+        let url = URL(fileURLWithPath: path)
+        if let type = try? manager.attributesOfItem(atPath: path)[.type] as? FileAttributeType, type != .typeRegular {
+            guard let handle = FileHandle(forWritingAtPath: path) else {
+                throw CLIError("cannot write \(path): permission denied or not writable")
+            }
+            self.handle = handle
+            temporary = nil
+            return
+        }
+        do {
+            try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw CLIError("cannot write \(path): \(reason(error))")
+        }
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
+        guard manager.createFile(atPath: temporary.path, contents: nil), let handle = FileHandle(forWritingAtPath: temporary.path)
+        else {
+            throw CLIError("cannot write \(path): permission denied or not writable")
+        }
+        self.handle = handle
+        self.temporary = temporary
+    }
+
+    deinit {
+        if let temporary { try? FileManager.default.removeItem(at: temporary) }
+    }
+
+    func write(_ bytes: [UInt8]) throws {
+        do {
+            try handle.write(contentsOf: bytes)
+        } catch {
+            throw CLIError("cannot write \(path): \(reason(error))")
+        }
+    }
+
+    /// Makes the output complete: moves the temporary file into place.
+    func commit() throws {
+        guard let temporary else { return }
+        do { try handle.close() } catch { throw CLIError("cannot write \(path): \(reason(error))") }
+        guard rename(temporary.path, path) == 0 else {
+            throw CLIError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
 /// Says what was written: on standard output, unless the output itself went there (`-`),
 /// where a line of ours would corrupt it; then on standard error.
 func announceWritten(_ path: String, _ details: String? = nil) {

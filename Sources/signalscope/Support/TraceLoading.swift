@@ -11,11 +11,7 @@ enum TraceLoading {
     /// denied, a spent budget) is a warning too, so that every command says a trace is
     /// incomplete; `check`, whose reports say it in each format, passes `reportsLimitations: false`.
     static func load(_ path: String, detail: Trace.Detail = .everything, reportsLimitations: Bool = true) throws -> Trace {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CLIError("no such trace: \(path)")
-        }
-        guard !isDirectory.boolValue else { throw CLIError("\(path) is a directory, not a trace") }
+        try checkExists(path)
         // Small traces read in a blink; a bar for them would only flicker.
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         let status = TerminalStatus(enabled: size > 8 << 20)
@@ -33,6 +29,17 @@ enum TraceLoading {
             for limitation in trace.analysisLimitations { standardError("signalscope: warning: incomplete: \(limitation)") }
         }
         return trace
+    }
+}
+
+extension TraceLoading {
+    /// Throws the one-line error for a trace path that names nothing, or a folder.
+    static func checkExists(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIError("no such trace: \(path)")
+        }
+        guard !isDirectory.boolValue else { throw CLIError("\(path) is a directory, not a trace") }
     }
 }
 
