@@ -9,12 +9,12 @@ public enum DOTWriter {
     /// The DOT text of `graph`. Nodes are numbered by their place in the graph, not by the
     /// trace's process-wide ids, so the same scenario always gives the same text.
     public static func dot(_ graph: SignalGraph) -> String {
-        var names: [String: String] = [:]
-        for (index, node) in graph.nodes.enumerated() { names[node.id] = "n\(index + 1)" }
-        let graph = graph.renamed { names[$0] ?? $0 }
+        let graph = graph.numbered()
         var lines = [
             "digraph signals {",
-            "  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=10, newrank=true];",
+            // overlap and sep matter to sfdp only: it removes overlapping boxes instead of
+            // drawing a hairball.
+            "  graph [rankdir=LR, fontname=\"Helvetica\", fontsize=10, newrank=true, overlap=prism, sep=\"+6\"];",
             "  node [fontname=\"Helvetica\", fontsize=10, style=\"rounded,filled\", shape=box];",
             "  edge [fontname=\"Helvetica\", fontsize=9];",
         ]
@@ -30,7 +30,7 @@ public enum DOTWriter {
             lines.append("  }")
         }
         lines += unplaced.map { "  " + statement($0) }
-        lines += graph.edges.map { "  " + statement($0) }
+        lines += graph.edges.enumerated().map { "  " + statement($1, id: "e\($0 + 1)") }
         if graph.hiddenNodeCount > 0 {
             lines.append("  hidden [shape=plaintext, style=\"\", label=\(quoted("\(graph.hiddenNodeCount) more nodes not drawn: focus on a node to see them"))];")
         }
@@ -46,8 +46,13 @@ public enum DOTWriter {
         if node.count > 1 { label += " ×\(node.count)" }
         if let site = node.site { label += "\n\(site.file.split(separator: "/").last ?? ""):\(site.line)" }
         if let rule = node.rule { label += "\n[\(rule)]" }
+        var tooltip = node.title == node.kind.rawValue ? node.kind.description : "\(node.kind.description): \(node.title)"
+        if let site = node.site { tooltip += "\ncreated at \(site) in \(site.function)" }
+        tooltip += "\n\(node.state.description)"
+        if let rule = node.rule { tooltip += "\non a \(rule) finding" }
         var attributes = [
-            "label=\(quoted(label))", "shape=\(shape(node.kind))", "fillcolor=\(quoted(fill(node.state)))",
+            "id=\(quoted(node.id))", "label=\(quoted(label))", "tooltip=\(quoted(tooltip))", "shape=\(shape(node.kind))",
+            "fillcolor=\(quoted(node.rule == nil ? fill(node.state) : findingFill))",
             "color=\(quoted(node.rule == nil ? border(node.state) : highlight))",
         ]
         if node.rule != nil { attributes.append("penwidth=3") }
@@ -55,20 +60,23 @@ public enum DOTWriter {
         return "\(quoted(node.id)) [\(attributes.joined(separator: ", "))];"
     }
 
-    private static func statement(_ edge: SignalGraph.Edge) -> String {
-        var attributes: [String] =
+    private static func statement(_ edge: SignalGraph.Edge, id: String) -> String {
+        let style: [String] =
             switch edge.style {
             case .data: []
             case .control: ["style=dotted", "arrowhead=odot"]
             case .retain: ["style=dashed", "color=\"#888888\"", "arrowhead=vee"]
             }
+        var attributes = ["id=\(quoted(id))"] + style
         if edge.count > 1 { attributes.append("label=\(quoted("×\(edge.count)"))") }
         if edge.isHighlighted { attributes += ["color=\(quoted(highlight))", "penwidth=2.5"] }
-        let suffix = attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]"
-        return "\(quoted(edge.from)) -> \(quoted(edge.to))\(suffix);"
+        return "\(quoted(edge.from)) -> \(quoted(edge.to)) [\(attributes.joined(separator: ", "))];"
     }
 
     private static let highlight = "#d00000"
+    /// A node on a finding is filled red whatever its state: a leak is alive, and "alive"
+    /// must not read as healthy.
+    private static let findingFill = "#fbd5d5"
 
     private static func shape(_ kind: SignalGraph.Kind) -> String {
         switch kind {
@@ -82,47 +90,65 @@ public enum DOTWriter {
         }
     }
 
+    /// State colours: neutral blue for what is still alive (neither good nor bad by itself;
+    /// findings say which is a leak), grey for what completed, orange for errors, sand for
+    /// what was disposed. Red is kept for findings.
     private static func fill(_ state: SignalGraph.State) -> String {
         switch state {
-        case .live: "#d9f2d0"
+        case .live: "#dbe8f6"
         case .completed: "#eeeeee"
-        case .errored: "#f7d4d4"
-        case .disposed: "#fbf0c8"
+        case .errored: "#fde2c4"
+        case .disposed: "#f6efd9"
         case .idle: "#ffffff"
         }
     }
 
     private static func border(_ state: SignalGraph.State) -> String {
         switch state {
-        case .live: "#2e7d32"
+        case .live: "#2b6cb0"
         case .completed: "#888888"
-        case .errored: "#c62828"
-        case .disposed: "#b8860b"
+        case .errored: "#c05621"
+        case .disposed: "#a08a4a"
         case .idle: "#aaaaaa"
         }
     }
 
-    /// A corner key to the colours and lines.
+    /// A key to the shapes, colours and lines: three rows (shapes, states, lines) that
+    /// invisible edges lay out left to right, so the key stays low and compact beside any
+    /// graph instead of one tall column.
     private static func legend() -> [String] {
         var lines = [
             "  subgraph cluster_legend {",
             "    label=\"legend\"; style=\"rounded\"; color=\"#cccccc\"; fontcolor=\"#777777\";",
         ]
-        for state in SignalGraph.State.allCases {
-            let style = state == .live ? ", style=\"rounded,filled,bold\"" : ""
-            lines.append("    \(quoted("legend_\(state.rawValue)")) [label=\(quoted(state.rawValue)), fillcolor=\(quoted(fill(state))), color=\(quoted(border(state)))\(style)];")
+        var shapes: [String] = []
+        for kind in SignalGraph.Kind.allCases where kind != .operatorStage {
+            let id = quoted("legend_\(kind.rawValue)")
+            let label = kind == .signal ? "signal or operator" : kind.description
+            lines.append("    \(id) [label=\(quoted(label)), shape=\(shape(kind)), fillcolor=\"#ffffff\", color=\"#666666\"];")
+            shapes.append(id)
         }
+        var states: [String] = []
+        for state in SignalGraph.State.allCases {
+            let id = quoted("legend_\(state.rawValue)")
+            let style = state == .live ? ", style=\"rounded,filled,bold\"" : ""
+            lines.append("    \(id) [label=\(quoted(state.description)), fillcolor=\(quoted(fill(state))), color=\(quoted(border(state)))\(style)];")
+            states.append(id)
+        }
+        lines.append("    \"legend_finding\" [label=\"on a finding (leaked or misused)\", fillcolor=\"\(findingFill)\", color=\"\(highlight)\", penwidth=3];")
+        states.append("\"legend_finding\"")
         lines += [
-            "    legend_finding [label=\"on a finding\", fillcolor=\"#ffffff\", color=\"\(highlight)\", penwidth=3];",
             "    legend_a [label=\"\", shape=point]; legend_b [label=\"\", shape=point]; legend_c [label=\"\", shape=point];",
-            "    legend_d [label=\"\", shape=point];",
-            // Without constraints the samples stay in one small column instead of spanning
-            // every rank of the graph.
-            "    legend_a -> legend_b [label=\"data\", constraint=false];",
-            "    legend_b -> legend_c [label=\"control\", style=dotted, arrowhead=odot, constraint=false];",
-            "    legend_c -> legend_d [label=\"retains\", style=dashed, color=\"#888888\", arrowhead=vee, constraint=false];",
-            "  }",
+            "    legend_d [label=\"\", shape=point]; legend_e [label=\"\", shape=point]; legend_f [label=\"\", shape=point];",
+            "    legend_a -> legend_b [label=\"values flow\"];",
+            "    legend_c -> legend_d [label=\"ends or switches\", style=dotted, arrowhead=odot];",
+            "    legend_e -> legend_f [label=\"holds strongly\", style=dashed, color=\"#888888\", arrowhead=vee];",
+            "    legend_b -> legend_c [style=invis]; legend_d -> legend_e [style=invis];",
         ]
+        for row in [shapes, states] {
+            lines.append("    " + zip(row, row.dropFirst()).map { "\($0) -> \($1) [style=invis];" }.joined(separator: " "))
+        }
+        lines.append("  }")
         return lines
     }
 }

@@ -25,10 +25,10 @@ struct GraphBuilder {
             subscriptionStates[subscription.node, default: []].insert(Self.state(of: subscription))
         }
         for node in trace.nodes.values.sorted(by: { $0.id < $1.id }) {
-            let title = node.userName.map { "\(node.name) \"\($0)\"" } ?? node.name
             add(SignalGraph.Node(
-                id: Self.id(.node(node.id)), kind: Self.kind(node.kind), title: title, site: node.site,
-                state: Self.state(combining: subscriptionStates[node.id] ?? []), count: 1, rule: nil))
+                id: Self.id(.node(node.id)), kind: Self.kind(node.kind), title: Self.title(of: node, in: trace),
+                site: node.site, state: Self.state(combining: subscriptionStates[node.id] ?? []), count: 1, rule: nil,
+                entities: [.node(node.id)]))
             for edge in node.parents {
                 connect(Self.id(.node(edge.parent)), Self.id(.node(node.id)), edge.kind == .data ? .data : .control)
             }
@@ -37,15 +37,15 @@ struct GraphBuilder {
             let id = Self.id(.subscription(subscription.id))
             add(SignalGraph.Node(
                 id: id, kind: .subscriber, title: "subscriber", site: subscription.site,
-                state: Self.state(of: subscription), count: 1, rule: nil))
+                state: Self.state(of: subscription), count: 1, rule: nil, entities: [.subscription(subscription.id)]))
             connect(Self.id(.node(subscription.node)), id, .data)
         }
         for object in trace.objects.values.sorted(by: { $0.id < $1.id }) {
             let id = Self.id(.object(object.id))
-            let name = object.typeName.split(separator: ".").last.map(String.init) ?? object.typeName
             add(SignalGraph.Node(
-                id: id, kind: .object, title: name, site: nil,
-                state: object.retainCountAtEnd == nil ? .disposed : .live, count: 1, rule: nil))
+                id: id, kind: .object, title: Trace.shortTypeName(object.typeName), site: nil,
+                state: object.retainCountAtEnd == nil ? .disposed : .live, count: 1, rule: nil,
+                entities: [.object(object.id)]))
             for subscription in object.capturedBy { connect(subscriberID(of: subscription), id, .retain) }
             for held in object.holds {
                 switch held {
@@ -81,6 +81,7 @@ struct GraphBuilder {
             if let first = byShape[shape] {
                 representative[id] = first
                 nodes[first]?.count += 1
+                nodes[first]?.entities += node.entities
                 nodes[id] = nil
             } else {
                 byShape[shape] = id
@@ -145,6 +146,13 @@ struct GraphBuilder {
         case .subscription(let id): "s\(id.rawValue)"
         case .object(let id): "o\(id.rawValue)"
         }
+    }
+
+    /// The operator or factory, then the node's name: given with `named(_:)` (quoted), or
+    /// the property that holds it (`property ProfileScreen.name`).
+    static func title(of node: Trace.Node, in trace: Trace) -> String {
+        if let userName = node.userName { return "\(node.name) \"\(userName)\"" }
+        return trace.propertyName(of: node.id).map { "\(node.name) \($0)" } ?? node.name
     }
 
     private static func kind(_ kind: NodeKind) -> SignalGraph.Kind {

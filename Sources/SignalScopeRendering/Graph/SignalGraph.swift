@@ -7,12 +7,21 @@ import SignalScopeTracing
 /// capture; edges follow the operator graph (data and control) and the retain relations.
 public struct SignalGraph: Sendable {
     /// What a node stands for; it decides the node's shape.
-    public enum Kind: String, Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         case signal, subject, property, command, lifetime, operatorStage, subscriber, object
+
+        /// The kind in words, as legends and tooltips say it.
+        public var description: String {
+            switch self {
+            case .operatorStage: "operator"
+            case .object: "object (yours)"
+            default: rawValue
+            }
+        }
     }
 
     /// What happened to a node's subscriptions, as the drawing shows it.
-    public enum State: String, Sendable, Hashable, CaseIterable {
+    public enum State: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         /// A subscription was still live at the end of the trace.
         case live
         case completed
@@ -21,6 +30,17 @@ public struct SignalGraph: Sendable {
         case disposed
         /// Never subscribed while recording.
         case idle
+
+        /// The state in words, as legends and tooltips say it.
+        public var description: String {
+            switch self {
+            case .live: "alive at the end"
+            case .completed: "completed"
+            case .errored: "failed (error)"
+            case .disposed: "disposed"
+            case .idle: "never subscribed"
+            }
+        }
     }
 
     /// One box in the graph: a node of the trace, a subscriber or a captured object, or several look-alikes collapsed into one.
@@ -39,6 +59,9 @@ public struct SignalGraph: Sendable {
         public internal(set) var count: Int
         /// The rule of a finding this node is on, if any.
         public internal(set) var rule: RuleID?
+        /// The trace's nodes, subscriptions or objects this box stands for (several after
+        /// collapsing), for tools that show their details.
+        public internal(set) var entities: [TraceEntity] = []
     }
 
     /// How an edge is drawn.
@@ -107,13 +130,21 @@ public struct SignalGraph: Sendable {
         hiddenNodeCount = total - nodes.count
     }
 
+    /// The same graph with each node's id its place in ``nodes`` (`n1`, `n2`, ...), as DOT
+    /// and the report name them: the same scenario always gives the same ids.
+    public func numbered() -> SignalGraph {
+        var names: [String: String] = [:]
+        for (index, node) in nodes.enumerated() { names[node.id] = "n\(index + 1)" }
+        return renamed { names[$0] ?? $0 }
+    }
+
     /// The same graph with node ids replaced by `rename`.
     func renamed(_ rename: (String) -> String) -> SignalGraph {
         var copy = self
         copy.nodes = nodes.map { node in
             SignalGraph.Node(
                 id: rename(node.id), kind: node.kind, title: node.title, site: node.site, state: node.state,
-                count: node.count, rule: node.rule)
+                count: node.count, rule: node.rule, entities: node.entities)
         }
         copy.edges = edges.map { edge in
             SignalGraph.Edge(

@@ -1,0 +1,40 @@
+import SignalScope
+
+extension Trace {
+    /// The stored property that holds `node` in the closing snapshot, as `Type.property`
+    /// (`ProfileScreen.name`): a user object's property that holds the node itself, or
+    /// holds the runtime object that owns it (a `MutableProperty`, whose signal is the node).
+    /// `nil` when the retain graph shows none (a local variable, a node gone by the end).
+    /// When several properties hold it, the first object the walk reached names it.
+    public func propertyName(of node: NodeID) -> String? {
+        guard let object = heap.object(for: .node(node)) else { return nil }
+        if let name = holdingProperty(of: object.id) { return name }
+        // One step up: the runtime object that owns the node (not an entity itself).
+        for reference in heap.references(to: object.id).sorted(by: { $0.from < $1.from }) where reference.isCounted {
+            guard let owner = heap.objects[reference.from], owner.category == .runtime, owner.entity == nil else { continue }
+            if let name = holdingProperty(of: owner.id) { return name }
+        }
+        return nil
+    }
+
+    /// What to call `node` in pictures: the name given with `named(_:)`, else the property
+    /// that holds it (``propertyName(of:)``), else `nil`.
+    public func displayName(of node: NodeID) -> String? {
+        nodes[node]?.userName ?? propertyName(of: node)
+    }
+
+    /// A type's name without its module: `App.Screen<Swift.Int>` is `Screen<Swift.Int>`.
+    public static func shortTypeName(_ typeName: String) -> String {
+        let base = typeName.prefix { $0 != "<" }
+        return (base.split(separator: ".").last.map(String.init) ?? String(base)) + typeName.dropFirst(base.count)
+    }
+
+    private func holdingProperty(of object: ObjectID) -> String? {
+        for reference in heap.references(to: object).sorted(by: { $0.from < $1.from })
+        where reference.isCounted && reference.kind == .storedProperty && !reference.path.isEmpty {
+            guard let holder = heap.objects[reference.from], holder.category == .user else { continue }
+            return "\(Self.shortTypeName(holder.typeName)).\(reference.path)"
+        }
+        return nil
+    }
+}
