@@ -49,15 +49,6 @@ private func elements(named name: String, in document: XMLDocument) throws -> [X
 @Suite("Rendering signal graphs", .serialized)
 struct RenderingTests {
     /// Compares with `Golden/<name>.dot`; `SIGNALSCOPE_RECORD_GOLDEN=1` records it anew.
-    private func expectGolden(_ dot: String, _ name: String) throws {
-        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/\(name).dot")
-        if ProcessInfo.processInfo.environment["SIGNALSCOPE_RECORD_GOLDEN"] == "1" {
-            try dot.write(to: golden, atomically: true, encoding: .utf8)
-        }
-        let expected = try String(contentsOf: golden, encoding: .utf8)
-        #expect(dot == expected, "re-record with SIGNALSCOPE_RECORD_GOLDEN=1 if the change is intended")
-    }
-
     @Test("The DOT of the search hints scenario matches its golden file")
     func goldenSearchHints() throws {
         try expectGolden(DOTWriter.dot(SignalGraph(trace: searchHints())), "search-hints")

@@ -40,10 +40,12 @@ struct TimelineAndExportTests {
         #expect(try count("error", in: document) == 2)
         #expect(try count("open", in: document) == 1, "the endless lane never ends")
         let text = try document.nodes(forXPath: "//*[local-name()='text']").compactMap(\.stringValue)
-        #expect(text.contains("20"), "value summaries are shown")
+        #expect(text.contains("10"), "value summaries are shown")
+        let tooltips = try document.nodes(forXPath: "//*[@class='next']/*[local-name()='title']").compactMap(\.stringValue)
+        #expect(tooltips.contains { $0.hasPrefix("20 · ") }, "every value is in its marble's tooltip, with its time")
         let labels = text.filter { $0.contains("·") && !$0.hasPrefix("signal timeline") }
         #expect(labels.first?.hasPrefix("map") == true, "the subscriber's lane comes first, then what it subscribed to: \(labels)")
-        #expect(labels.dropFirst().first?.hasPrefix("\"source\"") == true)
+        #expect(labels.dropFirst().first?.hasPrefix("subject \"source\"") == true)
     }
 
     @Test("Lanes per node merge a node's subscriptions; a node filter keeps only its lanes")
@@ -109,5 +111,59 @@ struct TimelineAndExportTests {
         #expect(values.sorted() == ["1", "10", "2", "20"])
         #expect(phases.filter { $0 == "s" }.count == 3 && phases.filter { $0 == "f" }.count == 3, "each event the subject sent caused map's: two values and the error")
         #expect(events.filter { $0["ph"] as? String == "X" }.allSatisfy { $0["dur"] as? Int == 0 && $0["tid"] as? Int == 1 })
+    }
+}
+
+/// Timelines on a test's virtual time, and identical lanes collapsed.
+@Suite("Timelines at scale and on virtual time", .serialized)
+struct TimelineScaleTests {
+    /// A search field throttled by 0.3 s on a `TestScheduler`: typing at 0, 0.1 and 0.5 s.
+    private func throttledSearch() -> Trace {
+        ownPart(of: Tracer.record(values: true) {
+            let scheduler = TestScheduler()
+            let query = Subject<String>().named("query")
+            query.throttle(0.3, on: scheduler).subscribeNext { _ in }
+            query.sendNext("s")
+            scheduler.advance(by: 0.1)
+            query.sendNext("sw")
+            scheduler.advance(by: 0.4)
+            query.sendNext("swi")
+            scheduler.advance(by: 1)
+        })
+    }
+
+    @Test("Under a TestScheduler the timeline runs on virtual time: throttle's 0.3 s pause shows as 0.3 s")
+    func virtualTime() throws {
+        let trace = throttledSearch()
+        #expect(trace.usesVirtualTime)
+        let model = TimelineModel(trace: trace)
+        let throttled = try #require(model.lanes.first { $0.title.hasPrefix("throttle") })
+        let times = throttled.marks.filter { $0.kind == .next }.map(\.time)
+        #expect(times == [400_000_000, 800_000_000], "each value 0.3 s after the last one typed (RAC 2's throttle waits for a pause)")
+        #expect(model.duration == 800_000_000)
+    }
+
+    @Test("The timeline of a TestScheduler run matches its golden file")
+    func goldenVirtualTimeline() throws {
+        try expectGolden(MarbleTimeline(trace: throttledSearch()).svg(), "throttled-search-timeline", extension: "svg")
+    }
+
+    @Test("Identical lanes collapse into one with a count; the SVG has an axis and a legend")
+    func collapsedLanes() throws {
+        let trace = ownPart(of: Tracer.record(values: true) {
+            let rows = Subject<Int>().named("rows")
+            for _ in 0..<50 { rows.map { $0 + 1 }.take(1).subscribeNext { _ in } }
+            rows.sendNext(1)
+        })
+        let model = TimelineModel(trace: trace)
+        #expect(model.lanes.count == 3, "the take lanes, the map lanes, the subject lanes: \(model.lanes.map(\.title))")
+        #expect(model.lanes.allSatisfy { $0.count == 50 && $0.subscriptions.count == 50 })
+        let uncollapsed = TimelineModel(trace: trace, options: .init(collapse: false))
+        #expect(uncollapsed.lanes.count == 150)
+        let document = try svg(MarbleTimeline(trace: trace).svg())
+        #expect(try count("lane", in: document) == 3)
+        #expect(try count("legend", in: document) == 1 && count("axis", in: document) == 1)
+        let text = try document.nodes(forXPath: "//*[local-name()='text']").compactMap(\.stringValue)
+        #expect(text.contains { $0.contains("×50 rows") || $0.contains("×50 ") })
     }
 }

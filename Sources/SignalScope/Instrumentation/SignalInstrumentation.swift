@@ -79,8 +79,9 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     /// An event was sent after a terminal event and dropped: a grammar violation.
     func eventDropped(_ violation: DroppedEvent)
 
-    /// A ``TestScheduler`` is about to run an action at virtual time `now`: what the action
-    /// does happens then, in the test's time, whatever the wall clock says.
+    /// A ``TestScheduler``'s virtual clock reads `now`: reported when the scheduler is made
+    /// and before each action it runs, so what follows happens then in the test's time,
+    /// whatever the wall clock says.
     func virtualTimeReached(_ now: Date)
 }
 

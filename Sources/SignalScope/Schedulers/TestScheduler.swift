@@ -37,6 +37,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Creates a scheduler whose virtual clock starts at `start`.
     public init(start: Date = Date(timeIntervalSinceReferenceDate: 0)) {
         state = State(now: start)
+        Instrumentation.current?.virtualTimeReached(start)
     }
 
     /// The virtual time.

@@ -3,14 +3,13 @@ import SignalScopeAnalysis
 import SignalScope
 import SignalScopeTracing
 
-/// Draws a trace as a marble diagram in SVG: time runs left to right, one lane per
-/// subscription (or per node), values as circles, completion as a bar, errors as a cross,
-/// disposal as a square, and a lane that never ends as an open arrow.
+/// Draws a trace as a marble diagram in SVG: time runs left to right on an axis with ticks,
+/// one lane per subscription (or per node, identical lanes collapsed with a count), values
+/// as circles, completion as a bar, errors as a cross, disposal as a square, and a lane that
+/// never ends as an open arrow; a legend says so. Each mark's tooltip has its value and time.
 public struct MarbleTimeline {
     /// What a lane stands for.
-    public enum Lanes: String, Sendable, CaseIterable {
-        case subscriptions, nodes
-    }
+    public typealias Lanes = TimelineModel.Lanes
 
     /// What the timeline shows.
     public struct Options: Sendable {
@@ -20,123 +19,26 @@ public struct MarbleTimeline {
         public var node: String?
         /// Above this many events, a lane is drawn as a density strip instead of marbles.
         public var maximumMarbles = 120
+        /// The most lanes drawn; a line says how many more there were.
+        public var maximumLanes = 400
 
         /// Creates options; the defaults are what `signalscope timeline` uses.
-        public init(lanes: Lanes = .subscriptions, node: String? = nil, maximumMarbles: Int = 120) {
+        public init(lanes: Lanes = .subscriptions, node: String? = nil, maximumMarbles: Int = 120, maximumLanes: Int = 400) {
             self.lanes = lanes
             self.node = node
             self.maximumMarbles = maximumMarbles
+            self.maximumLanes = maximumLanes
         }
     }
 
-    struct Mark {
-        enum Kind { case next, completed, error, disposed }
-        let kind: Kind
-        let time: UInt64
-        let text: String?
-    }
-
-    struct Lane {
-        let title: String
-        let depth: Int
-        let start: UInt64
-        var end: UInt64?
-        var marks: [Mark] = []
-        var isHighlighted = false
-    }
-
-    private let lanes: [Lane]
-    private let start: UInt64
-    private let end: UInt64
+    private let model: TimelineModel
     private let options: Options
 
     /// Prepares the timeline of `trace` (read with `.everything`), highlighting the lanes
     /// that `report`'s findings name.
     public init(trace: Trace, report: AnalysisReport? = nil, options: Options = Options()) {
         self.options = options
-        let times = trace.timeRange ?? 0...0
-        start = times.lowerBound
-        end = times.upperBound
-        let named = Set(report?.findings.flatMap(\.entities) ?? [])
-        var bySubscription: [SubscriptionID: Lane] = [:]
-        var order: [SubscriptionID] = []
-        let depths = Self.treeOrder(trace)
-        for record in trace.records {
-            guard let id = record.event.subscription, let info = trace.subscriptions[id], let depth = depths[id] else { continue }
-            if let filter = options.node, let node = trace.nodes[info.node],
-                !(node.name.contains(filter) || node.userName?.contains(filter) == true || node.site.description.contains(filter))
-            {
-                continue
-            }
-            if bySubscription[id] == nil {
-                let node = trace.nodes[info.node]
-                let title = "\(node.map { $0.userName.map { "\"\($0)\"" } ?? $0.name } ?? "?") · \(info.site)"
-                bySubscription[id] = Lane(title: title, depth: depth.depth, start: record.timestamp)
-                bySubscription[id]?.isHighlighted = named.contains(.subscription(id))
-                order.append(id)
-            }
-            switch record.event {
-            case .next(_, let value): bySubscription[id]?.marks.append(Mark(kind: .next, time: record.timestamp, text: value))
-            case .completed: bySubscription[id]?.marks.append(Mark(kind: .completed, time: record.timestamp, text: nil))
-            case .error(_, let description):
-                bySubscription[id]?.marks.append(Mark(kind: .error, time: record.timestamp, text: description))
-            case .disposed(_, let cause):
-                if cause != .terminal {
-                    bySubscription[id]?.marks.append(Mark(kind: .disposed, time: record.timestamp, text: "\(cause)"))
-                }
-                bySubscription[id]?.end = record.timestamp
-            default: break
-            }
-        }
-        order.sort { (depths[$0]?.position ?? 0) < (depths[$1]?.position ?? 0) }
-        var lanes = order.compactMap { bySubscription[$0] }
-        if options.lanes == .nodes {
-            lanes = Self.mergedByNode(order, bySubscription, trace)
-        }
-        self.lanes = lanes
-    }
-
-    /// Each subscription's depth and place in a depth-first walk of the subscription tree
-    /// (downstream first, then what it subscribed to), so lanes read from the subscriber up.
-    private static func treeOrder(_ trace: Trace) -> [SubscriptionID: (depth: Int, position: Int)] {
-        var children: [SubscriptionID: [SubscriptionID]] = [:]
-        var roots: [SubscriptionID] = []
-        for subscription in trace.subscriptions.values.sorted(by: { $0.id < $1.id }) {
-            if let parent = subscription.parent, trace.subscriptions[parent] != nil {
-                children[parent, default: []].append(subscription.id)
-            } else {
-                roots.append(subscription.id)
-            }
-        }
-        var result: [SubscriptionID: (Int, Int)] = [:]
-        var pending = roots.reversed().map { ($0, 0) }
-        while let (id, depth) = pending.popLast() {
-            result[id] = (depth, result.count)
-            pending += (children[id] ?? []).reversed().map { ($0, depth + 1) }
-        }
-        return result
-    }
-
-    private static func mergedByNode(_ order: [SubscriptionID], _ lanes: [SubscriptionID: Lane], _ trace: Trace) -> [Lane] {
-        var merged: [NodeID: Lane] = [:]
-        var nodeOrder: [NodeID] = []
-        for id in order {
-            guard let lane = lanes[id], let node = trace.subscriptions[id]?.node else { continue }
-            if var existing = merged[node] {
-                existing.marks += lane.marks
-                existing.end = existing.end.flatMap { end in lane.end.map { max(end, $0) } }
-                existing.isHighlighted = existing.isHighlighted || lane.isHighlighted
-                merged[node] = existing
-            } else {
-                let info = trace.nodes[node]
-                let title = "\(info.map { $0.userName.map { "\"\($0)\"" } ?? $0.name } ?? "?") · \(info?.site.description ?? "?")"
-                var first = Lane(title: title, depth: 0, start: lane.start, end: lane.end, marks: lane.marks)
-                first.isHighlighted = lane.isHighlighted
-                merged[node] = first
-                nodeOrder.append(node)
-            }
-        }
-        return nodeOrder.compactMap { merged[$0] }
+        model = TimelineModel(trace: trace, report: report, options: .init(lanes: options.lanes, node: options.node))
     }
 
     // MARK: Drawing
@@ -144,38 +46,82 @@ public struct MarbleTimeline {
     private static let labelWidth = 330.0
     private static let plotWidth = 900.0
     private static let laneHeight = 34.0
-    private static let top = 40.0
+    private static let top = 70.0
+    private static let width = labelWidth + plotWidth + 40
 
     /// The SVG document.
     public func svg() -> String {
-        let height = Self.top + Double(max(lanes.count, 1)) * Self.laneHeight + 30
-        let width = Self.labelWidth + Self.plotWidth + 40
+        let drawn = model.lanes.prefix(options.maximumLanes)
+        let hidden = model.lanes.count - drawn.count
+        let height = Self.top + Double(max(drawn.count, 1)) * Self.laneHeight + (hidden > 0 ? 30 : 0) + 20
+        let clock = model.usesVirtualTime ? "virtual time (TestScheduler)" : "wall clock"
         var out = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(Self.width))\" height=\"\(Int(height))\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">",
             "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>",
-            "<text x=\"10\" y=\"20\" font-size=\"13\" font-weight=\"bold\">signal timeline · \(XMLText.escaped(String(format: "%.3f", Double(end - start) / 1e6))) ms</text>",
+            "<text x=\"10\" y=\"20\" font-size=\"13\" font-weight=\"bold\">signal timeline · \(XMLText.escaped(TimeAxis.label(model.duration))) of \(clock)</text>",
         ]
-        if lanes.isEmpty { out.append("<text x=\"10\" y=\"\(Self.top + 20)\">no subscriptions to draw</text>") }
-        for (index, lane) in lanes.enumerated() {
+        out += legend()
+        out += axis(bottom: Self.top + Double(max(drawn.count, 1)) * Self.laneHeight)
+        if drawn.isEmpty { out.append("<text x=\"10\" y=\"\(Self.top + 20)\">no subscriptions to draw</text>") }
+        for (index, lane) in drawn.enumerated() {
             out += draw(lane, at: Self.top + Double(index) * Self.laneHeight)
+        }
+        if hidden > 0 {
+            out.append("<text class=\"hidden-lanes\" x=\"10\" y=\"\(height - 25)\">\(hidden) more lanes not drawn: filter with --node to see them</text>")
         }
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
     }
 
-    private func x(_ time: UInt64) -> Double {
-        Self.labelWidth + Self.plotWidth * Double(time - start) / Double(max(end - start, 1))
+    /// The key to the marks, in one row under the title.
+    func legend() -> [String] {
+        let y = 42.0
+        var out = ["<g class=\"legend\" font-size=\"10\" fill=\"#444444\">"]
+        var x = 10.0
+        func item(_ shape: String, _ label: String, shapeWidth: Double = 16) {
+            out.append(shape.replacingOccurrences(of: "X", with: "\(x + 6)"))
+            out.append("<text x=\"\(x + shapeWidth)\" y=\"\(y + 4)\">\(label)</text>")
+            x += (shapeWidth + 10 + Double(label.count) * 5.6).rounded()
+        }
+        item("<circle cx=\"X\" cy=\"\(y)\" r=\"5\" fill=\"#4a90d9\" stroke=\"#1f5f99\"/>", "value (next)")
+        item("<line x1=\"X\" y1=\"\(y - 7)\" x2=\"X\" y2=\"\(y + 7)\" stroke=\"#222222\" stroke-width=\"3\"/>", "completed")
+        item("<path d=\"M \(x + 1) \(y - 5) L \(x + 11) \(y + 5) M \(x + 1) \(y + 5) L \(x + 11) \(y - 5)\" stroke=\"#c62828\" stroke-width=\"3\"/>", "error")
+        item("<rect x=\"\(x + 1)\" y=\"\(y - 5)\" width=\"10\" height=\"10\" fill=\"#f4c542\" stroke=\"#b8860b\"/>", "disposed (not by its own end)")
+        item("<path d=\"M \(x + 2) \(y - 5) L \(x + 10) \(y) L \(x + 2) \(y + 5)\" fill=\"none\" stroke=\"#444444\" stroke-width=\"1.5\"/>", "still live at the end")
+        item("<rect x=\"\(x)\" y=\"\(y - 7)\" width=\"12\" height=\"14\" fill=\"#fde0e0\" stroke=\"#d00000\"/>", "on a finding")
+        item("<text x=\"X\" y=\"\(y + 4)\" font-weight=\"bold\">×3</text>", "three identical lanes", shapeWidth: 24)
+        out.append("</g>")
+        return out
     }
 
-    private func draw(_ lane: Lane, at y: Double) -> [String] {
+    private func axis(bottom: Double) -> [String] {
+        var out = ["<g class=\"axis\" font-size=\"9\" fill=\"#666666\">"]
+        for tick in TimeAxis.ticks(upTo: model.duration) {
+            let position = x(tick)
+            out.append("<line x1=\"\(position)\" y1=\"\(Self.top - 4)\" x2=\"\(position)\" y2=\"\(bottom)\" stroke=\"#eeeeee\"/>")
+            out.append("<text x=\"\(position)\" y=\"\(Self.top - 7)\" text-anchor=\"middle\">\(XMLText.escaped(TimeAxis.label(tick)))</text>")
+        }
+        out.append("</g>")
+        return out
+    }
+
+    private func x(_ time: UInt64) -> Double {
+        Self.labelWidth + Self.plotWidth * Double(time) / Double(max(model.duration, 1))
+    }
+
+    private func draw(_ lane: TimelineModel.Lane, at y: Double) -> [String] {
         let middle = y + Self.laneHeight / 2
         var out: [String] = ["<g class=\"lane\">"]
         if lane.isHighlighted {
             out.append("<rect class=\"highlight\" x=\"0\" y=\"\(y + 2)\" width=\"\(Int(Self.labelWidth + Self.plotWidth + 30))\" height=\"\(Self.laneHeight - 4)\" fill=\"#fde0e0\" stroke=\"#d00000\"/>")
         }
         let indent = 10 + Double(min(lane.depth, 8)) * 12
-        out.append("<text x=\"\(indent)\" y=\"\(middle + 4)\">\(XMLText.escaped(Self.shortened(lane.title, 52)))</text>")
+        let count = lane.count > 1 ? "×\(lane.count) " : ""
+        var tooltip = lane.title
+        if let site = lane.subscriptionSite { tooltip += "\nsubscribed at \(site)" }
+        if lane.count > 1 { tooltip += "\n\(lane.count) identical lanes" }
+        out.append("<text x=\"\(indent)\" y=\"\(middle + 4)\"><title>\(XMLText.escaped(tooltip))</title>\(count.isEmpty ? "" : "<tspan font-weight=\"bold\">\(count)</tspan>")\(XMLText.escaped(Self.shortened(lane.title, 52 - count.count)))</text>")
         let from = x(lane.start)
         let to = lane.end.map(x) ?? Self.labelWidth + Self.plotWidth + 20
         out.append("<line x1=\"\(from)\" y1=\"\(middle)\" x2=\"\(to)\" y2=\"\(middle)\" stroke=\"#444444\" stroke-width=\"1.5\"/>")
@@ -186,22 +132,32 @@ public struct MarbleTimeline {
         if values.count > options.maximumMarbles {
             out += density(values, middle: middle)
         } else {
+            // A label only where it does not run into the one before it.
+            var labelEnd = -Double.infinity
             for mark in values {
-                out.append("<circle class=\"next\" cx=\"\(x(mark.time))\" cy=\"\(middle)\" r=\"5\" fill=\"#4a90d9\" stroke=\"#1f5f99\"/>")
+                let position = x(mark.time)
+                let tip = "\(mark.text.map { "\($0) · " } ?? "")\(TimeAxis.label(mark.time))"
+                out.append("<circle class=\"next\" cx=\"\(position)\" cy=\"\(middle)\" r=\"5\" fill=\"#4a90d9\" stroke=\"#1f5f99\"><title>\(XMLText.escaped(tip))</title></circle>")
                 if let text = mark.text {
-                    out.append("<text class=\"value\" x=\"\(x(mark.time))\" y=\"\(middle - 8)\" font-size=\"9\" text-anchor=\"middle\">\(XMLText.escaped(Self.shortened(text, 16)))</text>")
+                    let label = Self.shortened(text, 16)
+                    let halfWidth = Double(label.count) * 2.6
+                    if position - halfWidth > labelEnd + 3 {
+                        out.append("<text class=\"value\" x=\"\(position)\" y=\"\(middle - 8)\" font-size=\"9\" text-anchor=\"middle\">\(XMLText.escaped(label))</text>")
+                        labelEnd = position + halfWidth
+                    }
                 }
             }
         }
         for mark in lane.marks where mark.kind != .next {
             let position = x(mark.time)
+            let time = TimeAxis.label(mark.time)
             switch mark.kind {
             case .completed:
-                out.append("<line class=\"completed\" x1=\"\(position)\" y1=\"\(middle - 9)\" x2=\"\(position)\" y2=\"\(middle + 9)\" stroke=\"#222222\" stroke-width=\"3\"/>")
+                out.append("<line class=\"completed\" x1=\"\(position)\" y1=\"\(middle - 9)\" x2=\"\(position)\" y2=\"\(middle + 9)\" stroke=\"#222222\" stroke-width=\"3\"><title>completed · \(XMLText.escaped(time))</title></line>")
             case .error:
-                out.append("<path class=\"error\" d=\"M \(position - 6) \(middle - 6) L \(position + 6) \(middle + 6) M \(position - 6) \(middle + 6) L \(position + 6) \(middle - 6)\" stroke=\"#c62828\" stroke-width=\"3\"><title>\(XMLText.escaped(mark.text ?? "error"))</title></path>")
+                out.append("<path class=\"error\" d=\"M \(position - 6) \(middle - 6) L \(position + 6) \(middle + 6) M \(position - 6) \(middle + 6) L \(position + 6) \(middle - 6)\" stroke=\"#c62828\" stroke-width=\"3\"><title>\(XMLText.escaped(mark.text ?? "error")) · \(XMLText.escaped(time))</title></path>")
             case .disposed:
-                out.append("<rect class=\"disposed\" x=\"\(position - 5)\" y=\"\(middle - 5)\" width=\"10\" height=\"10\" fill=\"#f4c542\" stroke=\"#b8860b\"><title>disposed: \(XMLText.escaped(mark.text ?? ""))</title></rect>")
+                out.append("<rect class=\"disposed\" x=\"\(position - 5)\" y=\"\(middle - 5)\" width=\"10\" height=\"10\" fill=\"#f4c542\" stroke=\"#b8860b\"><title>disposed: \(XMLText.escaped(mark.text ?? "")) · \(XMLText.escaped(time))</title></rect>")
             case .next:
                 break
             }
@@ -211,12 +167,12 @@ public struct MarbleTimeline {
     }
 
     /// Many values as a strip of bins whose opacity grows with how many fell in each.
-    private func density(_ values: [Mark], middle: Double) -> [String] {
+    private func density(_ values: [TimelineModel.Mark], middle: Double) -> [String] {
         let bins = 150
         var counts = [Int](repeating: 0, count: bins)
         for mark in values {
             let position = (x(mark.time) - Self.labelWidth) / Self.plotWidth
-            counts[min(bins - 1, Int(position * Double(bins)))] += 1
+            counts[max(0, min(bins - 1, Int(position * Double(bins))))] += 1
         }
         let busiest = Double(counts.max() ?? 1)
         var out = ["<g class=\"density\"><title>\(values.count) values</title>"]
@@ -232,5 +188,4 @@ public struct MarbleTimeline {
     static func shortened(_ text: String, _ limit: Int) -> String {
         text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
     }
-
 }

@@ -95,7 +95,7 @@ enum RecordKind: UInt8 {
     /// u32 closureRole, u32 closureFile, u32 closureLine, u32 closureName`: in the snapshot, a
     /// strong reference between two objects the heap walk reached.
     case reference = 20
-    /// `i64 nanoseconds`: a `TestScheduler` is about to run an action at this virtual time
+    /// `i64 nanoseconds`: a `TestScheduler`'s virtual clock reads this (when it is made and before each action it runs)
     /// (nanoseconds since 2001-01-01, `Date`'s reference date).
     case virtualTime = 21
 }

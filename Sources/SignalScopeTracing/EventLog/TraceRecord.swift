@@ -148,7 +148,7 @@ public enum TraceEvent: Sendable, Hashable {
     indirect case heapObject(TraceHeap.Object)
     /// In the snapshot: a strong reference between two objects the heap walk reached.
     indirect case reference(TraceHeap.Reference)
-    /// A `TestScheduler` is about to run an action at this virtual time (nanoseconds since
+    /// A `TestScheduler`'s virtual clock reads this (when it is made and before each action it runs) (nanoseconds since
     /// `Date`'s reference date): what follows happened then, in the test's time.
     case virtualTime(nanoseconds: Int64)
 

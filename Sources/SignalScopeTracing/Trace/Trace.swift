@@ -272,7 +272,7 @@ public struct Trace: Sendable {
                 copy.nodes[id] != nil
             case .object(let id, _, _), .alive(.object(let id), _, _), .holds(let id, _):
                 copy.objects[id] != nil
-            case .snapshot, .end:
+            case .snapshot, .end, .virtualTime:
                 true
             default:
                 record.event.subscription.map { copy.subscriptions[$0] != nil } ?? false

@@ -13,7 +13,7 @@ struct Timeline: ParsableCommand {
     var output: String
 
     @Option(help: "One lane per subscription, or per node.")
-    var lanes: MarbleTimeline.Lanes = .subscriptions
+    var lanes: TimelineModel.Lanes = .subscriptions
 
     @Option(help: "Only the lanes of nodes whose name or site contains this text.")
     var node: String?

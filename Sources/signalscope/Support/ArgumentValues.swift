@@ -8,4 +8,4 @@ extension FailureThreshold: ExpressibleByArgument {}
 extension ColorChoice: ExpressibleByArgument {}
 extension GraphFormat: ExpressibleByArgument {}
 extension LayoutEngine: ExpressibleByArgument {}
-extension MarbleTimeline.Lanes: ExpressibleByArgument {}
+extension TimelineModel.Lanes: ExpressibleByArgument {}
