@@ -15,6 +15,8 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! pkg-config --exists libgvc 2>/dev/null; then missing+=(libgraphviz-dev); fi
 # FoundationXML (the CLI tests parse JUnit reports with it) loads libxml2 at run time.
 if command -v ldconfig >/dev/null 2>&1 && ! ldconfig -p | grep -q 'libxml2\.so\.2'; then missing+=(libxml2); fi
+# The HTML report's browser test opens the page in headless Chromium.
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 
 # What some targets need besides: `setup.sh valgrind` for `make bench-instructions`.
 for extra in "$@"; do

@@ -23,7 +23,7 @@ struct SignalScopeCommand: ParsableCommand {
                  standard error) unless check --ignore-exit-code
             """,
         version: SignalScopeVersion.current,
-        subcommands: [Check.self, Rules.self, Record.self, Graph.self, Timeline.self, Export.self, Stats.self, Demo.self]
+        subcommands: [Check.self, Rules.self, Record.self, Report.self, Graph.self, Timeline.self, Export.self, Stats.self, Demo.self]
     )
 
     /// Runs the command with SignalScope's exit codes: argument errors exit 1, not

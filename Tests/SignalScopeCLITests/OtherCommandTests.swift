@@ -34,12 +34,33 @@ struct OtherCommandTests {
         #expect(stats.standardOutput.contains("subscriptions alive  3 of 3"))
     }
 
+    @Test("report writes one page; check --format html=path writes the same page beside its other reports; bad options get one line")
+    func htmlReports() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        #expect(try cli.signalscope("record", "-o", "t.sslog", "--", plantedLeaks).status == 0)
+        let report = try cli.signalscope("report", "t.sslog", "-o", "report.html", "--editor-url", "vscode://file/{path}:{line}")
+        #expect(report.status == 0, "\(report.standardError)")
+        let page = try String(contentsOfFile: cli.path("report.html"), encoding: .utf8)
+        #expect(page.contains("id=\"signalscope-data\"") && page.contains("vscode://file/{path}:{line}") && page.contains("<svg"))
+        #expect(!page.contains("src=") && !page.contains("<link") && !page.contains("@import"), "nothing is fetched: style, script and data are inline")
+        let check = try cli.signalscope("check", "t.sslog", "--format", "html=check.html", "--format", "text")
+        #expect(check.status == 2, "the example's leaks fail the check: \(check.standardError)")
+        #expect(check.standardOutput.contains("self-captured-observer"))
+        let checkPage = try String(contentsOfFile: cli.path("check.html"), encoding: .utf8)
+        #expect(checkPage.contains("self-captured-observer") && checkPage.contains("<svg"))
+        let bad = try cli.signalscope("report", "t.sslog", "-o", "x.html", "--editor-url", "vscode://file")
+        #expect(bad.status == 1 && bad.standardError.split(separator: "\n").count == 1 && bad.standardError.contains("{path}"))
+        let missing = try cli.signalscope("report", "nope.sslog", "-o", "x.html")
+        #expect(missing.status == 1 && missing.standardError.contains("no such trace: nope.sslog"))
+    }
+
     @Test func demoWritesEveryOutput() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }
         let result = try cli.signalscope("demo", "-o", "out")
         #expect(result.status == 0, "stderr: \(result.standardError)")
-        for name in ["demo.sslog", "graph.svg", "timeline.svg", "trace.json", "findings.txt", "findings.sarif"] {
+        for name in ["demo.sslog", "report.html", "graph.svg", "timeline.svg", "trace.json", "findings.txt", "findings.sarif"] {
             #expect(FileManager.default.fileExists(atPath: cli.path("out/\(name)")), "\(name)")
             #expect(result.standardOutput.contains("out/\(name)"))
         }

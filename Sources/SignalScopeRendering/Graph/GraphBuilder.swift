@@ -129,10 +129,16 @@ struct GraphBuilder {
     }
 
     /// A subscription's node in the graph: its subscriber node if user code made it,
-    /// otherwise the node it subscribed to.
+    /// otherwise the operator stage whose subscription made it (map's subscription to its
+    /// source is map's), or, failing that, the node it subscribed to.
     private func subscriberID(of subscription: SubscriptionID) -> String {
-        guard let info = trace.subscriptions[subscription], info.parent != nil else { return Self.id(.subscription(subscription)) }
-        return Self.id(.node(info.node))
+        Self.graphID(of: subscription, in: trace)
+    }
+
+    /// ``subscriberID(of:)`` for any trace: where the report finds a subscription too.
+    static func graphID(of subscription: SubscriptionID, in trace: Trace) -> String {
+        guard let info = trace.subscriptions[subscription], let parent = info.parent else { return id(.subscription(subscription)) }
+        return id(.node(trace.subscriptions[parent]?.node ?? info.node))
     }
 
     private func graphID(of entity: TraceEntity) -> String {

@@ -28,7 +28,7 @@ struct Check: ParsableCommand {
     @Option(
         name: .customLong("format"),
         help: ArgumentHelp(
-            "A report format, optionally written to a file: text|json|junit|sarif|github[=path]. Repeatable.",
+            "A report format, optionally written to a file: text|json|junit|sarif|github|html[=path]. Repeatable. html is the interactive report of the trace with the most findings.",
             valueName: "format[=path]"),
         completion: .list(ReportFormat.allCases.map(\.rawValue)))
     var formats: [String] = []
@@ -105,12 +105,18 @@ struct Check: ParsableCommand {
             findings: findings, threshold: failOn, baseline: accepted, traceWarnings: warnings,
             limitations: merged.limitations, allowingIncomplete: allowIncomplete)
 
+        var page: String?
+        func htmlPage() throws -> String {
+            if let page { return page }
+            page = try Self.reportPage(tracePaths, reports, findings: findings)
+            return page!
+        }
         for destination in destinations {
             if let path = destination.path {
-                try writeOutput(Data(destination.format.render(report, colored: false).utf8), to: path)
+                try writeOutput(Data(destination.format.render(report, colored: false, page: htmlPage).utf8), to: path)
             } else {
                 let colored = destination.format == .text && color.colors(STDOUT_FILENO)
-                print(destination.format.render(report, colored: colored), terminator: "")
+                print(try destination.format.render(report, colored: colored, page: htmlPage), terminator: "")
             }
         }
         if let writeBaseline {
@@ -120,6 +126,20 @@ struct Check: ParsableCommand {
         if !report.failing.isEmpty { throw ExitCode(ExitStatus.failingFindings) }
         if commandStatus != 0 && !ignoreExitCode { throw ExitCode(ExitStatus.commandFailed) }
         if report.isIncompleteFailing { throw ExitCode(ExitStatus.incomplete) }
+    }
+
+    /// The interactive report of the trace with the most of the reported findings (the
+    /// first on a tie), read again with every record; a note names it when there were several.
+    private static func reportPage(_ paths: [String], _ reports: [AnalysisReport], findings: [Finding]) throws -> String {
+        let reported = Set(findings.map(\.fingerprint))
+        let counts = reports.map { $0.findings.filter { reported.contains($0.fingerprint) }.count }
+        let chosen = counts.indices.max { counts[$0] < counts[$1] || (counts[$0] == counts[$1] && $0 > $1) } ?? 0
+        if paths.count > 1 {
+            standardError("signalscope: the html report shows \(paths[chosen]), the trace with the most findings of the \(paths.count) written")
+        }
+        let trace = try TraceLoading.load(paths[chosen], reportsLimitations: false)
+        return ReportPageMaking.page(
+            trace: trace, analysis: trace.analyze(), title: (paths[chosen] as NSString).lastPathComponent, editorURL: nil)
     }
 
     /// Where the wrapped command's processes write their traces: `--keep-traces`, or a

@@ -37,6 +37,8 @@ struct Demo: ParsableCommand {
         }
         print("signalscope demo: recorded a search screen, a profile screen and a user request")
         print("  trace            \(tracePath)")
+        let page = ReportPageMaking.page(trace: trace, analysis: report, title: "demo", editorURL: nil)
+        try write(Data(page.utf8), "report.html", "report (open it)")
         do {
             try write(GraphvizRenderer.render(dot, format: .svg), "graph.svg", "signal graph")
         } catch let error as RenderingError {
@@ -48,10 +50,10 @@ struct Demo: ParsableCommand {
         try write(chrome.export(trace), "trace.json", "Chrome trace")
         let checkReport = CheckReport(
             findings: report.findings, threshold: .error, traceWarnings: trace.warnings, limitations: report.limitations)
-        try write(Data(ReportFormat.text.render(checkReport, colored: false).utf8), "findings.txt", "findings")
-        try write(Data(ReportFormat.sarif.render(checkReport, colored: false).utf8), "findings.sarif", "findings (SARIF)")
+        try write(Data(ReportFormat.text.render(checkReport, colored: false) { page }.utf8), "findings.txt", "findings")
+        try write(Data(ReportFormat.sarif.render(checkReport, colored: false) { page }.utf8), "findings.sarif", "findings (SARIF)")
         print("\n\(report.findings.count) findings (the demo leaks on purpose):\n")
-        print(ReportFormat.text.render(checkReport, colored: ColorChoice.auto.colors(STDOUT_FILENO)), terminator: "")
+        print(ReportFormat.text.render(checkReport, colored: ColorChoice.auto.colors(STDOUT_FILENO)) { page }, terminator: "")
     }
 }
 

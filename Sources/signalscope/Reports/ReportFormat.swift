@@ -1,17 +1,20 @@
 import Foundation
 
-/// The formats `check --format` writes; one file per format in this folder.
+/// The formats `check --format` writes; one file per format in this folder, but `html`,
+/// the interactive report, which draws a whole trace rather than the findings alone
+/// (``ReportPageMaking``).
 enum ReportFormat: String, CaseIterable {
-    case text, json, junit, sarif, github
+    case text, json, junit, sarif, github, html
 
-    /// Renders `report` in this format.
-    func render(_ report: CheckReport, colored: Bool) -> String {
+    /// Renders `report` in this format; `html` renders the page `page` makes.
+    func render(_ report: CheckReport, colored: Bool, page: () throws -> String) rethrows -> String {
         switch self {
         case .text: TextReport.render(report, colored: colored)
         case .json: JSONReport.render(report)
         case .junit: JUnitReport.render(report)
         case .sarif: SARIFReport.render(report)
         case .github: GitHubReport.render(report)
+        case .html: try page()
         }
     }
 }

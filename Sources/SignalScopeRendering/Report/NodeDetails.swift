@@ -1,0 +1,77 @@
+import SignalScope
+import SignalScopeTracing
+
+/// What the report's panel says about one graph node: its retain count, who holds it (each
+/// strong reference to it in the closing snapshot, named), its subscriptions, how many events
+/// they had and the first values.
+struct NodeDetails {
+    private(set) var retainCount: Int?
+    private(set) var holders: [String] = []
+    private(set) var subscriptions: [SubscriptionID] = []
+    private(set) var eventCount = 0
+    private(set) var values: [String] = []
+
+    static let valueLimit = 20
+
+    init(node: SignalGraph.Node, trace: Trace) {
+        var heapObjects: [ObjectID] = []
+        for entity in node.entities {
+            switch entity {
+            case .node(let id):
+                subscriptions += trace.subscriptions.values.filter { $0.node == id }.map(\.id).sorted()
+                if let object = trace.heap.object(for: .node(id)) { heapObjects.append(object.id) }
+            case .subscription(let id):
+                subscriptions.append(id)
+                if let object = trace.heap.object(for: .subscription(id)) { heapObjects.append(object.id) }
+            case .object(let id):
+                heapObjects.append(id)
+            }
+        }
+        retainCount = heapObjects.first.flatMap { trace.heap.objects[$0]?.retainCount }
+        for object in heapObjects.prefix(1) {
+            for reference in trace.heap.references(to: object) where reference.isCounted {
+                holders.append(Self.describe(reference, in: trace))
+            }
+        }
+        for id in subscriptions {
+            guard let subscription = trace.subscriptions[id] else { continue }
+            eventCount += subscription.values.count
+            for value in subscription.values.prefix(Self.valueLimit - values.count) { if let value { values.append(value) } }
+        }
+    }
+
+    /// A strong reference in words: what holds it, and where.
+    private static func describe(_ reference: TraceHeap.Reference, in trace: Trace) -> String {
+        let holder = trace.heap.objects[reference.from]
+        var name = holder.map { label(of: $0, in: trace) } ?? "object \(reference.from)"
+        switch reference.kind {
+        case .storedProperty: name += ".\(reference.path)"
+        case .capture:
+            if let closure = reference.closure {
+                name = "\(closure.role ?? closure.name ?? "a closure")" + (closure.site.map { " at \($0)" } ?? "")
+            } else {
+                name += " (captured\(reference.path.isEmpty ? "" : " as \(reference.path)"))"
+            }
+        case .element(let index): name += "[\(index)]"
+        case .key: name += " (a key)"
+        case .value(let key): name += key.map { "[\"\($0)\"]" } ?? " (a value)"
+        case .boxedValue: name += " (boxed)"
+        }
+        if let closure = reference.closure, reference.kind != .capture {
+            name += " (\(closure.role ?? "closure")" + (closure.site.map { " at \($0)" } ?? "") + ")"
+        }
+        return name
+    }
+
+    private static func label(of object: TraceHeap.Object, in trace: Trace) -> String {
+        switch object.entity {
+        case .node(let id): return trace.nodes[id].map { "\(GraphBuilder.title(of: $0, in: trace)) (\($0.site))" } ?? "node"
+        case .subscription(let id): return "subscription #\(id.rawValue)"
+        case .disposable(let id): return "the disposable of subscription #\(id.rawValue)"
+        case .command: return "a command"
+        case .scheduledAction: return "a scheduled action"
+        case nil:
+            return object.category == .closureContext ? "a closure context" : Trace.shortTypeName(object.typeName)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import SignalScopeTools
+
+/// `signalscope report`: one self-contained HTML page about a trace.
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write an interactive HTML report of a trace: findings, graph, timeline and what caused each event.",
+        discussion: """
+            The page needs no network access: open it from a CI artifact. Select a finding to \
+            see its path in the graph and its events in the timeline; click any event to see \
+            the chain of events that caused it, back to your code.
+            """)
+
+    @Argument(help: "The trace to report on.")
+    var trace: String
+
+    @Option(name: .shortAndLong, help: "The HTML file to write, or - for standard output.")
+    var output: String
+
+    @Option(
+        name: .customLong("editor-url"),
+        help: ArgumentHelp(
+            "Open source sites in an editor: a URL with {path} and {line}, e.g. 'vscode://file/{path}:{line}'.",
+            valueName: "url"))
+    var editorURL: String?
+
+    func run() throws {
+        if let editorURL, !editorURL.contains("{path}") {
+            throw CLIError("--editor-url needs {path} where the file goes (and {line}), e.g. 'vscode://file/{path}:{line}'")
+        }
+        let loaded = try TraceLoading.load(trace)
+        let analysis = loaded.analyze()
+        let page = ReportPageMaking.page(
+            trace: loaded, analysis: analysis, title: (trace as NSString).lastPathComponent, editorURL: editorURL)
+        try writeOutput(Data(page.utf8), to: output)
+        announceWritten(output, "\(analysis.findings.count) findings")
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import SignalScopeTools
+
+/// Makes the HTML report of a trace, for `report` and for `check --format html`.
+enum ReportPageMaking {
+    /// The most graph nodes the page's picture draws (the rest are counted on it): Graphviz
+    /// lays out a few hundred boxes in seconds, thousands in minutes.
+    static let maximumGraphNodes = 600
+
+    /// The page of `trace` (read with `.everything`) and its `analysis`, titled `title`.
+    static func page(trace: Trace, analysis: AnalysisReport, title: String, editorURL: String?) -> String {
+        let graph = SignalGraph(trace: trace, report: analysis, options: .init(maximumNodes: maximumGraphNodes))
+        var svg: String?
+        do {
+            svg = String(decoding: try GraphvizRenderer.render(DOTWriter.dot(graph), format: .svg), as: UTF8.self)
+        } catch {
+            standardError("signalscope: warning: the report has no graph picture: \(error.description)")
+        }
+        let options = HTMLReport.Options(title: title, editorURL: editorURL, sources: SourceResolver())
+        return HTMLReport(trace: trace, analysis: analysis, graph: graph, graphSVG: svg, options: options).html()
+    }
+}
