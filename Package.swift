@@ -108,6 +108,7 @@ let package = Package(
         .executableTarget(name: "CellReuseLeak", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/CellReuseLeak"),
         .executableTarget(name: "InfiniteSignalDropped", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/InfiniteSignalDropped"),
         .executableTarget(name: "ColdSignalTwice", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/ColdSignalTwice"),
+        .executableTarget(name: "ScreensAtScale", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/ScreensAtScale"),
         .executableTarget(
             name: "RuntimeTour",
             dependencies: ["SignalScope", "SignalScopeAutoTrace"],

@@ -70,12 +70,18 @@ struct GraphBuilder {
 
     /// Merges nodes made at the same site with the same shape (same kind, title, state,
     /// highlight and merged parents) into the first of them, with a count.
+    ///
+    /// Parents are merged before their children (an inner signal is made after the
+    /// `flattenMap` it feeds, so creation order would judge the `flattenMap` first, by parents
+    /// not merged yet), so look-alike chains merge all the way down.
     mutating func collapse() {
         var representative: [String: String] = [:]
         var byShape: [String: String] = [:]
-        for id in order {
+        for id in parentsFirst() {
             guard let node = nodes[id] else { continue }
-            let parentShape = (parents[id] ?? []).map { representative[$0] ?? $0 }.sorted().joined(separator: ",")
+            // Which groups feed it, not how many of each: a flattenMap that met nine inner
+            // signals and one that met ten look alike.
+            let parentShape = Set((parents[id] ?? []).map { representative[$0] ?? $0 }).sorted().joined(separator: ",")
             let shape = [node.kind.rawValue, node.title, node.site.map { "\($0.file):\($0.line)" } ?? "",
                          node.state.rawValue, node.rule?.rawValue ?? "", parentShape].joined(separator: "|")
             if let first = byShape[shape] {
@@ -104,6 +110,31 @@ struct GraphBuilder {
         order = order.filter { nodes[$0] != nil }
         edges = merged
         edgeOrder = mergedOrder
+    }
+
+    /// The nodes in an order where each comes after its parents, creation order among
+    /// equals; a node on a cycle (retain edges make them) comes where the walk meets it.
+    private func parentsFirst() -> [String] {
+        var result: [String] = []
+        result.reserveCapacity(order.count)
+        var visited: Set<String> = []
+        for start in order where !visited.contains(start) {
+            // Depth-first over parents, without recursion: a chain may be thousands deep.
+            var stack: [(id: String, next: Int)] = [(start, 0)]
+            visited.insert(start)
+            while let top = stack.last {
+                let list = parents[top.id] ?? []
+                if top.next < list.count {
+                    stack[stack.count - 1].next += 1
+                    let parent = list[top.next]
+                    if nodes[parent] != nil, visited.insert(parent).inserted { stack.append((parent, 0)) }
+                } else {
+                    result.append(top.id)
+                    stack.removeLast()
+                }
+            }
+        }
+        return result
     }
 
     func result() -> ([SignalGraph.Node], [SignalGraph.Edge]) {

@@ -211,7 +211,7 @@ enum ReportPage {
               box = box ? {x1: Math.min(box.x1, a.x), y1: Math.min(box.y1, a.y), x2: Math.max(box.x2, b.x), y2: Math.max(box.y2, b.y)} : {x1: a.x, y1: a.y, x2: b.x, y2: b.y};
             });
             if (!box) return;
-            var margin = 60, w = Math.max(box.x2 - box.x1 + 2 * margin, 300), h = Math.max(box.y2 - box.y1 + 2 * margin, 200);
+            var margin = 60, w = Math.max(box.x2 - box.x1 + 2 * margin, 900), h = Math.max(box.y2 - box.y1 + 2 * margin, 500);
             var aspect = $('graph-view').clientWidth / Math.max($('graph-view').clientHeight, 1);
             if (w / h < aspect) w = h * aspect; else h = w / aspect;
             viewBox = {x: (box.x1 + box.x2) / 2 - w / 2, y: (box.y1 + box.y2) / 2 - h / 2, w: w, h: h}; applyViewBox();
@@ -382,6 +382,7 @@ enum ReportPage {
           }
           function laneTop(index) { return AXIS + index * ROW - scroller.scrollTop; }
           function drawLanes() {
+            var began = performance.now();
             var width = canvas.width / (window.devicePixelRatio || 1), height = canvas.height / (window.devicePixelRatio || 1);
             context.clearRect(0, 0, width, height);
             context.font = '11px -apple-system, Helvetica, Arial, sans-serif';
@@ -398,6 +399,8 @@ enum ReportPage {
             }
             context.textAlign = 'left';
             if (data.lanes.length === 0) { context.fillStyle = '#888'; context.fillText('No subscriptions to draw.', 10, AXIS + 16); }
+            // How long a redraw takes, for anyone measuring the page at scale (docs/performance.md).
+            document.body.setAttribute('data-draw-ms', (performance.now() - began).toFixed(1));
           }
           function drawLane(index, top, width) {
             var lane = data.lanes[index], middle = top + ROW / 2;
@@ -495,6 +498,8 @@ enum ReportPage {
             if (pair[0] === 'event') selectEvent(Number(value));
           });
           document.body.setAttribute('data-ready', 'true');
+          // From navigation to ready: parsing the page and its data, and the first drawing.
+          document.body.setAttribute('data-load-ms', String(Math.round(performance.now())));
         })();
         """#
 }
