@@ -59,10 +59,13 @@ final class Screen {
     }
 }
 
+/// Rows per screen: 55 makes about 100,000 events; `SCREENS_ROWS` makes bigger traces for
+/// measuring exports (docs/performance.md).
+let rowCount = ProcessInfo.processInfo.environment["SCREENS_ROWS"].flatMap(Int.init) ?? 55
 var screens: [Screen] = []
 for number in 0..<30 {
     let screen = Screen(number: number)
-    screen.appear(rowCount: 55)
+    screen.appear(rowCount: rowCount)
     for step in 0..<10 {
         screen.viewModel.query.value = String(repeating: "a", count: step % 4)
         screen.viewModel.items.sendNext(Array(0..<(step + 3)))

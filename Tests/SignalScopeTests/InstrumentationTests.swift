@@ -1,5 +1,6 @@
 import SignalScopeTools
 import SignalScopeTesting
+import Synchronization
 import Testing
 
 /// Hooks are global, so every test looks only at the nodes and subscriptions it made itself:
@@ -270,5 +271,76 @@ struct InstrumentationTests {
         let innerSignal = try #require(inners.first)
         let inner = try #require(spy.subscriptions(of: innerSignal.id).first)
         #expect(inner.parent == downstream.id)
+    }
+}
+
+/// I9: hooks run deliveries and scheduled actions, so they can tell what an event caused.
+@Suite("Instrumentation seam: deliveries and scheduled actions run inside the hook", .serialized)
+struct DeliveryNestingTests {
+    final class Log: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    /// Notes what it hears, and how deep inside its own delivery calls each call came.
+    final class NestingHook: SignalInstrumentation, @unchecked Sendable {
+        let name: String
+        private let log: Log
+        private var depth = 0
+
+        init(_ name: String, log: Log) {
+            self.name = name
+            self.log = log
+        }
+
+        private func note(_ text: String) { log.lines.withLock { $0.append("\(name):\(text)@\(depth)") } }
+        func nodeCreated(_ node: NodeDescriptor, object: AnyObject) {}
+        func nodeNamed(_ node: NodeID, name: String) {}
+        func edgeAdded(_ edge: NodeEdge, to node: NodeID) {}
+        func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {}
+        func observerStored(_ subscription: SubscriptionID, closures: ObserverClosures) {}
+        func observerReleased(_ subscription: SubscriptionID) {}
+        func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {}
+        func eventDropped(_ violation: DroppedEvent) {}
+        func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) {
+            note("next \(value)")
+            depth += 1
+            deliver()
+            depth -= 1
+        }
+        func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) { deliver() }
+        func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) { deliver() }
+        func actionScheduled() -> (any Sendable)? { "scheduled at depth \(depth)" }
+        func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void) {
+            note("runs \(scheduled as? String ?? "nothing")")
+            run()
+        }
+    }
+
+    @Test("I9: the observer runs inside the hook's delivery call, in every hook's when there are several; an action brings back what its hook gave when it was scheduled")
+    func nesting() async {
+        // In a process of its own: no other test's subscriptions may call these hooks.
+        await #expect(processExitsWith: .success) {
+            let log = Log()
+            let scheduler = TestScheduler()
+            Instrumentation.install(NestingHook("outer", log: log))
+            Instrumentation.install(NestingHook("inner", log: log))
+            let source = Subject<Int>()
+            let results = Subject<Int>()
+            source.subscribeNext { value in
+                results.sendNext(value * 10)
+                scheduler.schedule { results.sendNext(value * 100) }
+            }
+            results.subscribeNext { _ in }
+            source.sendNext(1)
+            scheduler.advance(by: 0)
+            let calls = log.lines.withLock { $0 }
+            let expected = [
+                "outer:next 1@0", "inner:next 1@0",
+                "outer:next 10@1", "inner:next 10@1",
+                "outer:runs scheduled at depth 1@0", "inner:runs scheduled at depth 1@0",
+                "outer:next 100@0", "inner:next 100@0",
+            ]
+            precondition(calls == expected, "\(calls)")
+        }
     }
 }
