@@ -40,7 +40,7 @@ enum ReportPage {
             <button id="time-in" type="button">+</button><button id="time-out" type="button">−</button><button id="time-reset" type="button">All</button>
             <span class="legend"><i class="mk n"></i>value <i class="mk c"></i>completed <i class="mk e"></i>error <i class="mk d"></i>disposed <i class="mk o"></i>still live <b>×3</b> identical lanes <i class="mk f"></i>on the selected finding <i class="mk s"></i>selected event and its causes</span>
             <span class="hint">click an event · ctrl+wheel or +/− to zoom · drag to pan</span></div>
-          <div id="lanes-scroll"><div id="lanes-space"></div><canvas id="lanes"></canvas></div>
+          <div id="lanes-scroll"><canvas id="lanes"></canvas><div id="lanes-space"></div></div>
           <div id="tip" hidden="hidden"></div>
         </section>
         <script>//<![CDATA[
@@ -363,7 +363,9 @@ enum ReportPage {
           var canvas = $('lanes'), scroller = $('lanes-scroll'), context = canvas.getContext('2d');
           var t0 = 0, t1 = Math.max(data.duration, 1);
           $('clock').textContent = (data.clock === 'virtual' ? 'virtual time (TestScheduler)' : 'wall clock') + ' · ' + timeText(data.duration);
-          $('lanes-space').style.height = (AXIS + data.lanes.length * ROW + 10) + 'px';
+          // The canvas stays at the top of the scrolling area, as high as it; the space after
+          // it makes the area scroll as far as every lane needs.
+          var lanesHeight = AXIS + data.lanes.length * ROW + 10;
           function plotWidth() { return Math.max(canvas.width / (window.devicePixelRatio || 1) - LABEL - PAD - 30, 50); }
           function x(time) { return LABEL + PAD + (time - t0) / (t1 - t0) * plotWidth(); }
           function tickStep(span) {
@@ -377,7 +379,7 @@ enum ReportPage {
             canvas.width = scroller.clientWidth * ratio; canvas.height = scroller.clientHeight * ratio;
             canvas.style.width = scroller.clientWidth + 'px'; canvas.style.height = scroller.clientHeight + 'px';
             context.setTransform(ratio, 0, 0, ratio, 0, 0);
-            $('lanes-space').style.marginBottom = (-scroller.clientHeight) + 'px';
+            $('lanes-space').style.height = Math.max(0, lanesHeight - scroller.clientHeight) + 'px';
             drawLanes();
           }
           function laneTop(index) { return AXIS + index * ROW - scroller.scrollTop; }
