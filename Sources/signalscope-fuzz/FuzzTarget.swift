@@ -3,8 +3,8 @@ import Foundation
 import SignalScopeTools
 
 /// Hands bytes to the event log reader and then to every consumer of a `Trace`: the
-/// analysis, the graph and its DOT, both timelines, both exports, and the restriction to one
-/// file. Nothing may crash, hang or fault on any input (`docs/fuzzing.md`).
+/// analysis, the graph and its DOT, both timelines, both exports, the report's data and page
+/// (without Graphviz's picture), causal chains, and the restriction to one file. Nothing may crash, hang or fault on any input (`docs/fuzzing.md`).
 enum FuzzTarget {
     static func run(_ bytes: Data) {
         for detail in [Trace.Detail.everything, .liveEntities] {
@@ -22,6 +22,11 @@ enum FuzzTarget {
             _ = chrome.export(trace)
             var lines = JSONLinesExporter()
             _ = lines.export(trace)
+            _ = HTMLReport(
+                trace: trace, analysis: report, graph: SignalGraph(trace: trace, report: report), graphSVG: nil,
+                options: .init(title: "fuzz")
+            ).html()
+            for record in trace.records.suffix(16) { _ = trace.causes(of: record) }
         }
     }
 }

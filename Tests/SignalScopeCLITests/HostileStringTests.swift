@@ -120,6 +120,7 @@ struct HostileStringTests {
             ["graph", "hostile.sslog", "-o", "graph.pdf"], ["timeline", "hostile.sslog", "-o", "timeline.svg"],
             ["timeline", "hostile.sslog", "-o", "nodes.svg", "--lanes", "nodes"],
             ["export", "hostile.sslog", "--chrome-trace", "chrome.json", "--jsonl", "records.jsonl"],
+            ["report", "hostile.sslog", "-o", "report.html"],
         ] {
             let result = try cli.signalscope(arguments)
             #expect(result.status == 0, "\(arguments): \(result.standardError)")
@@ -131,6 +132,15 @@ struct HostileStringTests {
             #expect(!text.contains("<script"), "\(file) holds a raw <script>")
             #expect(text.contains("emoji😀"), "\(file) keeps characters beyond the BMP as they are")
         }
+        // The report: well-formed, its own two scripts and no other, every name in its data exactly.
+        #expect(try isWellFormedXML(cli.path("report.html")), "report.html is not well-formed XML")
+        let page = try String(contentsOfFile: cli.path("report.html"), encoding: .utf8)
+        #expect(page.components(separatedBy: "<script").count - 1 == 2)
+        let pageData = try #require(page.firstMatch(of: /id="signalscope-data">(.*?)<\/script>/.dotMatchesNewlines())?.output.1)
+        let reportData = try #require(try JSONSerialization.jsonObject(with: Data(pageData.utf8)) as? [String: Any])
+        let reportValues = (reportData["events"] as? [[Any]] ?? []).compactMap { $0[3] as? String }
+        #expect(Set(reportValues) == Set(Self.hostile), "every value and error, exactly")
+
         // DOT: every hostile name stays inside its quoted string, so Graphviz drew each node.
         let dot = try String(contentsOfFile: cli.path("graph.dot"), encoding: .utf8)
         #expect(Self.unsafeForTerminal(dot.replacingOccurrences(of: "\n", with: "")).isEmpty)
