@@ -144,7 +144,7 @@ let package = Package(
                 "signalscope", "SignalScopeTools", "PlantedLeaks",
                 "ObserveSelfLeak", "SubjectNeverCompleted", "CellReuseLeak", "InfiniteSignalDropped", "ColdSignalTwice",
                 "Countdown", "SearchHints", "UsernameCheck", "TokenRefresh", "ZipRefresh", "LikeCommand", "ViewModelErrors",
-                "CacheThenNetwork", "DelegateSignal",
+                "CacheThenNetwork", "DelegateSignal", "ScreensAtScale",
             ]
         ),
     ],

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 
 @Suite("signalscope graph, timeline, export, stats and demo")
@@ -53,6 +56,45 @@ struct OtherCommandTests {
         #expect(bad.status == 1 && bad.standardError.split(separator: "\n").count == 1 && bad.standardError.contains("{path}"))
         let missing = try cli.signalscope("report", "nope.sslog", "-o", "x.html")
         #expect(missing.status == 1 && missing.standardError.contains("no such trace: nope.sslog"))
+    }
+
+    @Test("graph --engine sfdp removes overlaps: at app scale no two boxes cover each other")
+    func sfdpWithoutOverlaps() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        #expect(try cli.signalscope("record", "-o", "scale.sslog", "--", CLIRunner.product("ScreensAtScale")).status == 0)
+        #expect(try cli.signalscope("graph", "scale.sslog", "-o", "graph.svg", "--engine", "sfdp").status == 0)
+        let document = try XMLDocument(data: Data(contentsOf: URL(fileURLWithPath: cli.path("graph.svg"))))
+        // Each node's outline (not the legend's), as the bounding box of its first shape.
+        let nodes = try document.nodes(
+            forXPath: "//*[local-name()='g'][@class='node'][not(starts-with(*[local-name()='title'], 'legend_'))]")
+        var boxes: [(x0: Double, y0: Double, x1: Double, y1: Double)] = []
+        for node in nodes {
+            let shapes = try node.nodes(forXPath: ".//*[local-name()='polygon' or local-name()='ellipse' or local-name()='path']")
+            guard let shape = shapes.first as? XMLElement else { continue }
+            // Attributes through XPath: FoundationXML's attribute(forName:) misses them on SVG's
+            // namespaced elements.
+            func attribute(_ name: String) -> String { (try? shape.nodes(forXPath: "@\(name)"))?.first?.stringValue ?? "" }
+            func number(_ name: String) -> Double { Double(attribute(name)) ?? 0 }
+            if shape.localName == "ellipse" {
+                let (cx, cy, rx, ry) = (number("cx"), number("cy"), number("rx"), number("ry"))
+                boxes.append((cx - rx, cy - ry, cx + rx, cy + ry))
+            } else {
+                // A polygon's points or a path's coordinates: numbers in x, y pairs.
+                let text = attribute(shape.localName == "path" ? "d" : "points")
+                let numbers = text.split { !"0123456789.-".contains($0) }.compactMap { Double($0) }
+                let xs = stride(from: 0, to: numbers.count - 1, by: 2).map { numbers[$0] }
+                let ys = stride(from: 1, to: numbers.count, by: 2).map { numbers[$0] }
+                boxes.append((xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0))
+            }
+        }
+        #expect(boxes.count > 30 && boxes.allSatisfy { $0.x1 > $0.x0 && $0.y1 > $0.y0 }, "the app's graph, collapsed, every box read")
+        for (index, a) in boxes.enumerated() {
+            for b in boxes[(index + 1)...] {
+                let overlap = min(a.x1, b.x1) - max(a.x0, b.x0) > 1 && min(a.y1, b.y1) - max(a.y0, b.y0) > 1
+                #expect(!overlap, "\(a) and \(b) overlap")
+            }
+        }
     }
 
     @Test func demoWritesEveryOutput() throws {
