@@ -181,9 +181,11 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     private func deliverNext(_ value: Value) {
         guard !isFinished else { return }
-        if let hook, hookActivity?.isActive ?? true {
+        // The activity first: a stopped recording costs one load (rule I8). The hook is called
+        // in place (`hook?.`), not bound to a local, which would retain it for every value.
+        if hookActivity?.isActive ?? true, hook != nil {
             // The hook runs the observer, so that what it does is seen as caused by this value.
-            hook.nextDelivered(id, value: value) { onNext?(value) }
+            hook?.nextDelivered(id, value: value) { onNext?(value) }
         } else {
             onNext?(value)
         }

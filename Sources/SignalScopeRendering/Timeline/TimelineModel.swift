@@ -129,8 +129,8 @@ public struct TimelineModel: Sendable {
         var lanes = order.compactMap { bySubscription[$0] }
         if options.lanes == .nodes { lanes = Self.mergedByNode(lanes) }
         if options.collapse { lanes = Self.collapsed(lanes) }
-        // Threads read the clock before taking sequence numbers, so a lane's marks need not
-        // come after its start: the timeline starts at the earliest of any of them.
+        // A thread takes a sequence number and reads the clock in two steps, so a lane's
+        // marks need not come after its start: the timeline starts at the earliest of any of them.
         let start = lanes.flatMap { [$0.start] + $0.marks.map(\.time) }.min() ?? 0
         self.lanes = lanes.map { $0.shifted(by: start) }
         duration = self.lanes.map { lane in max(lane.end ?? 0, lane.marks.map(\.time).max() ?? 0, lane.start) }.max() ?? 0

@@ -12,8 +12,9 @@ struct RecordedCause: Equatable, Sendable {
         word = sequence.map { $0 & Self.sequenceMask | (kind == .scheduled ? Self.scheduledBit : 0) } ?? 0
     }
 
-    /// Nothing in progress.
-    static let none = RecordedCause(word: 0)
+    /// Nothing in progress. (Computed, as are the masks below: a stored `static let` is a
+    /// lazily made global, checked with `swift_once` on every record.)
+    static var none: RecordedCause { RecordedCause(word: 0) }
 
     /// The same event, as an action scheduled during it sees it.
     var scheduled: RecordedCause { self == .none ? .none : RecordedCause(word: word | Self.scheduledBit) }
@@ -27,6 +28,6 @@ struct RecordedCause: Equatable, Sendable {
         return (word & Self.scheduledBit != 0 ? TraceCause.Kind.scheduled.rawValue : TraceCause.Kind.during.rawValue, distance)
     }
 
-    private static let scheduledBit: UInt64 = 1 << 63
-    private static let sequenceMask: UInt64 = scheduledBit - 1
+    private static var scheduledBit: UInt64 { 1 << 63 }
+    private static var sequenceMask: UInt64 { (1 << 63) - 1 }
 }

@@ -140,22 +140,42 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         // Subscriptions outlive a stopped recording and keep calling it, once per value.
         guard isActive else { return deliver() }
         guard recordsValues else {
-            let sequence = append(.next, payload: 12) { payload in
+            let previous = append(.next, payload: 12, becomesCause: true) { payload in
                 payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
                 payload.storeBytes(of: EventLogFormat.noSummary.littleEndian, toByteOffset: 8, as: UInt32.self)
             }
-            return during(RecordedCause(sequence, .during), deliver)
+            return delivering(after: previous, deliver)
         }
-        during(RecordedCause(appendText(.next, subscription, summary(value)), .during), deliver)
+        delivering(after: appendText(.next, subscription, summary(value), becomesCause: true), deliver)
     }
 
     func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) {
         guard isActive else { return deliver() }
-        during(RecordedCause(appendText(.error, subscription, summary(error)), .during), deliver)
+        delivering(after: appendText(.error, subscription, summary(error), becomesCause: true), deliver)
     }
 
     func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) {
-        during(RecordedCause(appendSubscriptionEvent(.completed, subscription), .during), deliver)
+        let previous = append(.completed, payload: 8, becomesCause: true) {
+            $0.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
+        }
+        delivering(after: previous, deliver)
+    }
+
+    /// Runs a delivery whose record has just become its thread's cause, then gives the
+    /// thread back the cause it had (`nil`: nothing was recorded, nothing to give back).
+    private func delivering(after scope: CauseScope?, _ deliver: () -> Void) {
+        deliver()
+        guard let scope else { return }
+        // The buffer was retained for the delivery: the observer may even stop this
+        // recording, and a new one on this thread drop the buffer.
+        scope.buffer.takeRetainedValue().cause = scope.previous
+    }
+
+    /// The thread's buffer, retained, and the cause it had before a delivery's record
+    /// became its cause.
+    private struct CauseScope {
+        let buffer: Unmanaged<ThreadBuffer>
+        let previous: RecordedCause
     }
 
     func actionScheduled() -> (any Sendable)? {
@@ -183,12 +203,11 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// Runs `body` with `cause` as what causes the records this thread writes meanwhile.
     private func during(_ cause: RecordedCause, _ body: () -> Void) {
         guard cause != .none, isActive else { return body() }
-        let previous = withCurrentBuffer { buffer in
+        let scope = withCurrentBuffer { buffer in
             defer { buffer.cause = cause }
-            return buffer.cause
+            return CauseScope(buffer: .passRetained(buffer), previous: buffer.cause)
         }
-        body()
-        withCurrentBuffer { $0.cause = previous }
+        delivering(after: scope, body)
     }
 
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
@@ -281,15 +300,16 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             closureName: closure?.site.map { literal($0.function) } ?? reference.symbol.map(string) ?? 0)
     }
 
-    @discardableResult
-    private func appendSubscriptionEvent(_ kind: RecordKind, _ subscription: SubscriptionID) -> UInt64? {
+    private func appendSubscriptionEvent(_ kind: RecordKind, _ subscription: SubscriptionID) {
         append(kind, payload: 8) { $0.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self) }
     }
 
-    private func appendText(_ kind: RecordKind, _ subscription: SubscriptionID, _ text: String) -> UInt64? {
+    private func appendText(
+        _ kind: RecordKind, _ subscription: SubscriptionID, _ text: String, becomesCause: Bool = false
+    ) -> CauseScope? {
         var text = text
         return text.withUTF8 { utf8 in
-            append(kind, payload: 12 + utf8.count) { payload in
+            append(kind, payload: 12 + utf8.count, becomesCause: becomesCause) { payload in
                 payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
                 payload.storeBytes(of: UInt32(utf8.count).littleEndian, toByteOffset: 8, as: UInt32.self)
                 (payload + 12).copyMemory(from: utf8.baseAddress!, byteCount: utf8.count)
@@ -318,7 +338,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     private func appendString(_ id: UInt32, _ text: String) {
         var text = text
-        text.withUTF8 { utf8 in
+        _ = text.withUTF8 { utf8 in
             append(.string, payload: 8 + utf8.count) { payload in
                 payload.storeBytes(of: id.littleEndian, as: UInt32.self)
                 payload.storeBytes(of: UInt32(utf8.count).littleEndian, toByteOffset: 4, as: UInt32.self)
@@ -327,23 +347,30 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         }
     }
 
-    /// Appends one record: the common prefix, then `payload` bytes written by `write`.
-    /// - Returns: The record's sequence number; `nil` when recording has stopped.
+    /// Appends one record: the common prefix, then `payload` bytes written by `write`; with
+    /// `becomesCause`, the record becomes what causes the thread's next records (an event
+    /// about to be delivered).
+    /// - Returns: With `becomesCause`, the buffer (retained) and the cause it had before;
+    ///   `nil` without, or when recording has stopped.
     @discardableResult
-    private func append(_ kind: RecordKind, payload: Int, _ write: (UnsafeMutableRawPointer) -> Void) -> UInt64? {
+    private func append(
+        _ kind: RecordKind, payload: Int, becomesCause: Bool = false, _ write: (UnsafeMutableRawPointer) -> Void
+    ) -> CauseScope? {
         guard isActive else { return nil }
         let size = EventLogFormat.aligned(EventLogFormat.prefixSize + payload)
-        var sequence: UInt64 = 0
-        withCurrentBuffer { buffer in
+        // Taken before the record is written, so that nothing the closures below capture is
+        // mutable (a captured `var` would be boxed on the heap, once per record).
+        let sequence = self.sequence.add(1, ordering: .relaxed).newValue
+        return withCurrentBuffer { buffer in
+            let cause = buffer.cause
+            let (causeKind, causeDistance) = cause.prefixFields(for: sequence)
             func fill(_ record: UnsafeMutableRawPointer) {
                 record.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-                sequence = self.sequence.add(1, ordering: .relaxed).newValue
-                let cause = buffer.cause.prefixFields(for: sequence)
                 record.storeBytes(of: UInt32(size).littleEndian, as: UInt32.self)
                 record.storeBytes(of: kind.rawValue, toByteOffset: 4, as: UInt8.self)
-                record.storeBytes(of: cause.kind, toByteOffset: 5, as: UInt8.self)
+                record.storeBytes(of: causeKind, toByteOffset: 5, as: UInt8.self)
                 record.storeBytes(of: buffer.threadID.littleEndian, toByteOffset: 8, as: UInt32.self)
-                record.storeBytes(of: cause.distance.littleEndian, toByteOffset: 12, as: UInt32.self)
+                record.storeBytes(of: causeDistance.littleEndian, toByteOffset: 12, as: UInt32.self)
                 record.storeBytes(of: sequence.littleEndian, toByteOffset: 16, as: UInt64.self)
                 record.storeBytes(of: monotonicNanoseconds().littleEndian, toByteOffset: 24, as: UInt64.self)
                 write(record + EventLogFormat.prefixSize)
@@ -359,8 +386,10 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
                     sched_yield()
                 }, fill(_:))
             }
+            guard becomesCause else { return nil }
+            buffer.cause = RecordedCause(sequence, .during)
+            return CauseScope(buffer: .passRetained(buffer), previous: cause)
         }
-        return sequence
     }
 
     /// Runs `body` with the calling thread's buffer for this recording, made on first use,

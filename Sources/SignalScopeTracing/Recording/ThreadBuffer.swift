@@ -19,8 +19,9 @@ final class ThreadBuffer: @unchecked Sendable {
     let isRetired = Atomic<Bool>(false)
     /// The event whose delivery, or scheduled follow-up, the owning thread is running, as
     /// ``Recorder`` numbers it (0: none): what the thread records meanwhile, it caused.
-    /// Only the owning thread reads or writes it.
-    var cause = RecordedCause.none
+    /// Only the owning thread reads or writes it, so it needs no exclusivity check (one
+    /// per event otherwise).
+    @exclusivity(unchecked) var cause = RecordedCause.none
 
     /// - Parameter capacity: A power of two, and a multiple of 8.
     init(threadID: UInt32, capacity: Int) {

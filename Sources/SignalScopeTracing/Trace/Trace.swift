@@ -119,9 +119,10 @@ public struct Trace: Sendable {
     /// How many events the log held (its records apart from the string table), whatever
     /// ``detail`` kept of them.
     public private(set) var eventCount = 0
-    /// The earliest and latest timestamps of the records (`nil` without records). Threads
-    /// read the clock before taking their sequence numbers, so timestamps in sequence order
-    /// need not be sorted: drawings place events within this range, not from the first record.
+    /// The earliest and latest timestamps of the records (`nil` without records). A thread
+    /// takes its sequence number and reads the clock in two steps, so timestamps in sequence
+    /// order need not be sorted: drawings place events within this range, not from the
+    /// first record.
     public var timeRange: ClosedRange<UInt64>? {
         guard let first = records.first?.timestamp else { return nil }
         var range = (first, first)
