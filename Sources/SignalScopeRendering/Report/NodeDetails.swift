@@ -13,12 +13,14 @@ struct NodeDetails {
 
     static let valueLimit = 20
 
-    init(node: SignalGraph.Node, trace: Trace) {
+    /// The details of `node`; `subscriptionsByNode` is the trace's subscriptions grouped by
+    /// the node they are to (built once for all nodes).
+    init(node: SignalGraph.Node, trace: Trace, subscriptionsByNode: [NodeID: [SubscriptionID]]) {
         var heapObjects: [ObjectID] = []
         for entity in node.entities {
             switch entity {
             case .node(let id):
-                subscriptions += trace.subscriptions.values.filter { $0.node == id }.map(\.id).sorted()
+                subscriptions += subscriptionsByNode[id] ?? []
                 if let object = trace.heap.object(for: .node(id)) { heapObjects.append(object.id) }
             case .subscription(let id):
                 subscriptions.append(id)

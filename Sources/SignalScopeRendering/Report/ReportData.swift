@@ -33,6 +33,7 @@ struct ReportData {
         private var eventNumbers: [UInt64: Int] = [:]
         private let orderedSubscriptions: [Trace.Subscription]
         private let deliveries: [TraceRecord]
+        private var subscriptionsByNode: [NodeID: [SubscriptionID]] = [:]
 
         init(trace: Trace, graph: SignalGraph, options: HTMLReport.Options) {
             self.trace = trace
@@ -49,7 +50,10 @@ struct ReportData {
                 for subscription in lane.subscriptions { laneOf[subscription] = index }
             }
             orderedSubscriptions = trace.subscriptions.values.sorted { $0.id < $1.id }
-            for (index, subscription) in orderedSubscriptions.enumerated() { subscriptionNumbers[subscription.id] = index }
+            for (index, subscription) in orderedSubscriptions.enumerated() {
+                subscriptionNumbers[subscription.id] = index
+                subscriptionsByNode[subscription.node, default: []].append(subscription.id)
+            }
             deliveries = trace.records.filter { record in
                 switch record.event {
                 case .next, .error, .completed: record.event.subscription.flatMap { trace.subscriptions[$0] } != nil
@@ -113,7 +117,7 @@ struct ReportData {
         }
 
         private func node(_ node: SignalGraph.Node) -> JSONValue {
-            let details = NodeDetails(node: node, trace: trace)
+            let details = NodeDetails(node: node, trace: trace, subscriptionsByNode: subscriptionsByNode)
             return .object([
                 ("id", .string(node.id)),
                 ("kind", .string(node.kind.description)),
