@@ -58,4 +58,29 @@ struct ReportBrowserTests {
         let shot = try browser(cli, ["--screenshot=\(screenshot)", "--window-size=1600,1000", url])
         #expect(shot.status == 0 && FileManager.default.fileExists(atPath: screenshot), "\(shot.standardError)")
     }
+
+    @Test("A trace's names and paths stay text in the browser: a file named like a javascript: URL links to a file, a name with markup runs nothing")
+    func hostileTraceInTheBrowser() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        var log = CraftedLog()
+        log.node(1, name: "<img src=x onerror=alert(1)>", file: "javascript:alert(1)//App.swift")
+        log.subscribe(1, to: 1, file: "javascript:alert(2)//App.swift")
+        log.next(1, "</script><script>alert(3)</script>")
+        log.snapshot()
+        log.end()
+        try log.write(to: cli.path("hostile.sslog"))
+        #expect(try cli.signalscope("report", "hostile.sslog", "-o", "report.html").status == 0)
+        // The node's panel (its site as a link), then an event's causal chain (its value).
+        for (selection, expected) in [("node=n1", "href=\"./javascript:alert(1)//App.swift\""), ("event=0", "alert(3)")] {
+            let dom = try browser(cli, ["--dump-dom", "file://\(cli.path("report.html"))#\(selection)"])
+            #expect(dom.status == 0, "\(dom.standardError)")
+            let html = dom.standardOutput
+            #expect(html.contains("data-ready=\"true\""))
+            #expect(html.contains(expected), "\(selection): \(expected) is on the page")
+            #expect(!html.contains("href=\"javascript:"))
+            #expect(!html.contains("<img src=\"x\"") && !html.contains("<script>alert"), "names are text, not elements")
+            #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"), "and are shown")
+        }
+    }
 }

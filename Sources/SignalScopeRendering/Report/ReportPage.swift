@@ -119,7 +119,10 @@ enum ReportPage {
           function siteText(site) { return site ? site.path + ':' + site.line : '?'; }
           function siteLink(site) {
             if (!site) return el('span', {text: '?'});
-            var href = data.editor ? data.editor.split('{path}').join(encodeURI(site.absolutePath || site.path)).split('{line}').join(String(site.line)) : site.path;
+            // A path is the trace's, so it may start like a URL scheme (`javascript:`): a
+            // relative link gets `./` in front, so it can only ever name a file.
+            var relative = (/^[a-z][a-z0-9+.-]*:/i.test(site.path) ? './' : '') + encodeURI(site.path);
+            var href = data.editor ? data.editor.split('{path}').join(encodeURI(site.absolutePath || site.path)).split('{line}').join(String(site.line)) : relative;
             return el('a', {href: href, class: 'site', title: site.function + ' in ' + site.file, text: siteText(site)});
           }
           function timeText(ns) {
