@@ -37,7 +37,7 @@ struct OtherCommandTests {
         #expect(stats.standardOutput.contains("subscriptions alive  3 of 3"))
     }
 
-    @Test("report writes one page; check --format html=path writes the same page beside its other reports; bad options get one line")
+    @Test("report writes one page; check --format html=path writes the same page beside its other reports; graph and report link nodes to an editor; bad options get one line")
     func htmlReports() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }
@@ -52,6 +52,10 @@ struct OtherCommandTests {
         #expect(check.standardOutput.contains("self-captured-observer"))
         let checkPage = try String(contentsOfFile: cli.path("check.html"), encoding: .utf8)
         #expect(checkPage.contains("self-captured-observer") && checkPage.contains("<svg"))
+        let linked = try cli.signalscope("graph", "t.sslog", "-o", "linked.svg", "--editor-url", "vscode://file/{path}:{line}")
+        #expect(linked.status == 0, "\(linked.standardError)")
+        let svg = try String(contentsOfFile: cli.path("linked.svg"), encoding: .utf8)
+        #expect(svg.contains("href=\"vscode://file/") && svg.contains("PlantedLeaks/main.swift:"), "nodes link to their source lines")
         let bad = try cli.signalscope("report", "t.sslog", "-o", "x.html", "--editor-url", "vscode://file")
         #expect(bad.status == 1 && bad.standardError.split(separator: "\n").count == 1 && bad.standardError.contains("{path}"))
         let missing = try cli.signalscope("report", "nope.sslog", "-o", "x.html")

@@ -7,8 +7,9 @@ import SignalScopeTracing
 /// start a statement, or carry markup into the SVG that Graphviz makes of it.
 public enum DOTWriter {
     /// The DOT text of `graph`. Nodes are numbered by their place in the graph, not by the
-    /// trace's process-wide ids, so the same scenario always gives the same text.
-    public static func dot(_ graph: SignalGraph) -> String {
+    /// trace's process-wide ids, so the same scenario always gives the same text. With
+    /// `links`, each node made in user code links to its source line (`URL`, an `<a>` in SVG).
+    public static func dot(_ graph: SignalGraph, links: SourceLinks? = nil) -> String {
         let graph = graph.numbered()
         var lines = [
             "digraph signals {",
@@ -26,10 +27,10 @@ public enum DOTWriter {
         for (index, file) in byFile.keys.sorted().enumerated() {
             lines.append("  subgraph cluster_\(index) {")
             lines.append("    label=\(quoted(file)); style=\"rounded,dashed\"; color=\"#bbbbbb\"; fontcolor=\"#777777\";")
-            lines += byFile[file]!.map { "    " + statement($0) }
+            lines += byFile[file]!.map { "    " + statement($0, links: links) }
             lines.append("  }")
         }
-        lines += unplaced.map { "  " + statement($0) }
+        lines += unplaced.map { "  " + statement($0, links: links) }
         lines += graph.edges.enumerated().map { "  " + statement($1, id: "e\($0 + 1)") }
         if graph.hiddenNodeCount > 0 {
             lines.append("  hidden [shape=plaintext, style=\"\", label=\(quoted("\(graph.hiddenNodeCount) more nodes not drawn: focus on a node to see them"))];")
@@ -41,7 +42,7 @@ public enum DOTWriter {
 
     private static func quoted(_ text: String) -> String { DOTText.quoted(text) }
 
-    private static func statement(_ node: SignalGraph.Node) -> String {
+    private static func statement(_ node: SignalGraph.Node, links: SourceLinks?) -> String {
         var label = node.title
         if node.count > 1 { label += " ×\(node.count)" }
         if let site = node.site { label += "\n\(site.file.split(separator: "/").last ?? ""):\(site.line)" }
@@ -57,6 +58,7 @@ public enum DOTWriter {
         ]
         if node.rule != nil { attributes.append("penwidth=3") }
         if node.state == .live { attributes.append("style=\"rounded,filled,bold\"") }
+        if let links, let site = node.site { attributes.append("URL=\(quoted(links.url(for: site)))") }
         return "\(quoted(node.id)) [\(attributes.joined(separator: ", "))];"
     }
 

@@ -139,7 +139,7 @@ struct Check: ParsableCommand {
         }
         let trace = try TraceLoading.load(paths[chosen], reportsLimitations: false)
         return ReportPageMaking.page(
-            trace: trace, analysis: trace.analyze(), title: (paths[chosen] as NSString).lastPathComponent, editorURL: nil)
+            trace: trace, analysis: trace.analyze(), title: (paths[chosen] as NSString).lastPathComponent, editor: nil)
     }
 
     /// Where the wrapped command's processes write their traces: `--keep-traces`, or a

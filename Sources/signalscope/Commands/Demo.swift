@@ -37,7 +37,7 @@ struct Demo: ParsableCommand {
         }
         print("signalscope demo: recorded a search screen, a profile screen and a user request")
         print("  trace            \(tracePath)")
-        let page = ReportPageMaking.page(trace: trace, analysis: report, title: "demo", editorURL: nil)
+        let page = ReportPageMaking.page(trace: trace, analysis: report, title: "demo", editor: nil)
         try write(Data(page.utf8), "report.html", "report (open it)")
         do {
             try write(GraphvizRenderer.render(dot, format: .svg), "graph.svg", "signal graph")

@@ -28,6 +28,8 @@ struct Graph: ParsableCommand {
     @Flag(help: "Draw every node, rather than merging nodes made at the same site.")
     var noCollapse = false
 
+    @OptionGroup var editor: EditorURLOption
+
     func run() throws {
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
         guard let format = format ?? GraphFormat(rawValue: ext) ?? (output == "-" ? .svg : nil) else {
@@ -41,7 +43,7 @@ struct Graph: ParsableCommand {
         if let focus, graph.nodes.isEmpty {
             throw CLIError("no node matches --focus '\(focus)'")
         }
-        let dot = DOTWriter.dot(graph)
+        let dot = DOTWriter.dot(graph, links: editor.links)
         let data: Data
         do {
             data = format == .dot ? Data(dot.utf8) : try GraphvizRenderer.render(dot, format: format, engine: engine)

@@ -18,21 +18,13 @@ struct Report: ParsableCommand {
     @Option(name: .shortAndLong, help: "The HTML file to write, or - for standard output.")
     var output: String
 
-    @Option(
-        name: .customLong("editor-url"),
-        help: ArgumentHelp(
-            "Open source sites in an editor: a URL with {path} and {line}, e.g. 'vscode://file/{path}:{line}'.",
-            valueName: "url"))
-    var editorURL: String?
+    @OptionGroup var editor: EditorURLOption
 
     func run() throws {
-        if let editorURL, !editorURL.contains("{path}") {
-            throw CLIError("--editor-url needs {path} where the file goes (and {line}), e.g. 'vscode://file/{path}:{line}'")
-        }
         let loaded = try TraceLoading.load(trace)
         let analysis = loaded.analyze()
         let page = ReportPageMaking.page(
-            trace: loaded, analysis: analysis, title: (trace as NSString).lastPathComponent, editorURL: editorURL)
+            trace: loaded, analysis: analysis, title: (trace as NSString).lastPathComponent, editor: editor)
         try writeOutput(Data(page.utf8), to: output)
         announceWritten(output, "\(analysis.findings.count) findings")
     }

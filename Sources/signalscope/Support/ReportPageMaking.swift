@@ -8,15 +8,16 @@ enum ReportPageMaking {
     static let maximumGraphNodes = 600
 
     /// The page of `trace` (read with `.everything`) and its `analysis`, titled `title`.
-    static func page(trace: Trace, analysis: AnalysisReport, title: String, editorURL: String?) -> String {
+    static func page(trace: Trace, analysis: AnalysisReport, title: String, editor: EditorURLOption?) -> String {
         let graph = SignalGraph(trace: trace, report: analysis, options: .init(maximumNodes: maximumGraphNodes))
         var svg: String?
         do {
-            svg = String(decoding: try GraphvizRenderer.render(DOTWriter.dot(graph), format: .svg), as: UTF8.self)
+            let dot = DOTWriter.dot(graph, links: editor?.links)
+            svg = String(decoding: try GraphvizRenderer.render(dot, format: .svg), as: UTF8.self)
         } catch {
             standardError("signalscope: warning: the report has no graph picture: \(error.description)")
         }
-        let options = HTMLReport.Options(title: title, editorURL: editorURL, sources: SourceResolver())
+        let options = HTMLReport.Options(title: title, editorURL: editor?.template, sources: SourceResolver())
         return HTMLReport(trace: trace, analysis: analysis, graph: graph, graphSVG: svg, options: options).html()
     }
 }
