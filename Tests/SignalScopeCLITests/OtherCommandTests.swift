@@ -125,6 +125,13 @@ struct OtherCommandTests {
         let written = try Data(contentsOf: URL(fileURLWithPath: cli.path("real.json")))
         #expect(try JSONSerialization.jsonObject(with: written) is [String: Any])
 
+        // A streamed export through a symlink to a longer file leaves no old tail either.
+        try FileManager.default.createSymbolicLink(atPath: cli.path("link.jsonl"), withDestinationPath: "real.jsonl")
+        try Data(String(repeating: "x", count: 1 << 20).utf8).write(to: URL(fileURLWithPath: cli.path("real.jsonl")))
+        #expect(try cli.signalscope("export", "t.sslog", "--jsonl", "link.jsonl").status == 0)
+        let exported = try String(contentsOfFile: cli.path("real.jsonl"), encoding: .utf8)
+        #expect(!exported.contains("xxx") && exported.split(separator: "\n").allSatisfy { $0.hasPrefix("{") })
+
         let toStandardOutput = try cli.signalscope("export", "t.sslog", "--jsonl", "-")
         #expect(toStandardOutput.standardOutput.hasPrefix("{"))
     }

@@ -2,42 +2,20 @@ import Foundation
 import SignalScopeTools
 
 /// Writes `data` to `path` (`-` is standard output), creating its folder, with a one-line
-/// error naming the path.
-///
-/// A new or regular file is replaced atomically, so that a failed run never leaves half a
-/// report. Anything else (a symlink, `/dev/stdout`, a pipe) is written in place: replacing
-/// it would swap the link or device for a plain file.
+/// error naming the path: ``StreamedOutput`` with everything at once.
 func writeOutput(_ data: Data, to path: String) throws {
-    if path == "-" {
-        FileHandle.standardOutput.write(data)
-        return
-    }
-    let url = URL(fileURLWithPath: path)
-    let manager = FileManager.default
-    do {
-        if let type = try? manager.attributesOfItem(atPath: path)[.type] as? FileAttributeType, type != .typeRegular {
-            guard let handle = FileHandle(forWritingAtPath: path) else {
-                throw CLIError("cannot write \(path): permission denied or not writable")
-            }
-            defer { try? handle.close() }
-            let target = try? manager.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type] as? FileAttributeType
-            if target == .typeRegular { try handle.truncate(atOffset: 0) }
-            try handle.write(contentsOf: data)
-        } else {
-            try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
-        }
-    } catch let error as CLIError {
-        throw error
-    } catch {
-        throw CLIError("cannot write \(path): \(reason(error))")
-    }
+    let output = try StreamedOutput(path)
+    try output.write(data)
+    try output.commit()
 }
 
-/// An output written in pieces, with the guarantees of ``writeOutput(_:to:)``: standard
-/// output for `-`, a non-regular file (a pipe, a device) written in place, anything else
-/// written to a temporary file beside it and moved into place by ``commit()``, so that a
-/// failed export never leaves half a file.
+/// An output written in pieces, creating its folder, with a one-line error naming the path.
+///
+/// A new or regular file is written to a temporary file beside it and moved into place by
+/// ``commit()``, so that a failed run never leaves half a report. Anything else (a symlink,
+/// `/dev/stdout`, a pipe) is written in place, as `-` is standard output: replacing it would
+/// swap the link or device for a plain file. What a symlink points to is emptied first when
+/// it is a regular file, so no old tail survives a shorter output.
 final class StreamedOutput {
     private let path: String
     private let handle: FileHandle
@@ -55,6 +33,10 @@ final class StreamedOutput {
         if let type = try? manager.attributesOfItem(atPath: path)[.type] as? FileAttributeType, type != .typeRegular {
             guard let handle = FileHandle(forWritingAtPath: path) else {
                 throw CLIError("cannot write \(path): permission denied or not writable")
+            }
+            let target = try? manager.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type] as? FileAttributeType
+            if target == .typeRegular {
+                do { try handle.truncate(atOffset: 0) } catch { throw CLIError("cannot write \(path): \(reason(error))") }
             }
             self.handle = handle
             temporary = nil
@@ -78,7 +60,7 @@ final class StreamedOutput {
         if let temporary { try? FileManager.default.removeItem(at: temporary) }
     }
 
-    func write(_ bytes: [UInt8]) throws {
+    func write(_ bytes: some DataProtocol) throws {
         do {
             try handle.write(contentsOf: bytes)
         } catch {
