@@ -27,8 +27,10 @@ final class FanOutInstrumentation: SignalInstrumentation {
     }
     func observerReleased(_ subscription: SubscriptionID) { for hook in hooks { hook.observerReleased(subscription) } }
     func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) {
-        nested(hooks.filter { $0.activity?.isActive ?? true }[...], deliver) { hook, inner in
-            hook.nextDelivered(subscription, value: value, deliver: inner)
+        // A hook whose activity stopped is passed over in place: filtering the list first
+        // would allocate an array for every value.
+        nested(hooks[...], deliver) { hook, inner in
+            if hook.activity?.isActive ?? true { hook.nextDelivered(subscription, value: value, deliver: inner) } else { inner() }
         }
     }
     func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) {

@@ -17,7 +17,7 @@ final class ScheduledAction: Disposable, @unchecked Sendable {
     private let repeats: Bool
     /// The hook installed when the action was scheduled, and what it wanted back when the
     /// action runs (the event whose delivery scheduled it, which caused what it does).
-    private let hook: (any SignalInstrumentation)?
+    let hook: (any SignalInstrumentation)?
     private let scheduledBy: (any Sendable)?
 
     init(_ action: @escaping () -> Void, repeats: Bool) {

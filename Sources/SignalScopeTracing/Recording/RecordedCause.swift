@@ -7,9 +7,10 @@ struct RecordedCause: Equatable, Sendable {
 
     private init(word: UInt64) { self.word = word }
 
-    /// A cause of kind `kind` at record `sequence`; none if the record was not written.
-    init(_ sequence: UInt64?, _ kind: TraceCause.Kind) {
-        word = sequence.map { $0 & Self.sequenceMask | (kind == .scheduled ? Self.scheduledBit : 0) } ?? 0
+    /// The event of record `sequence`, being delivered (``scheduled`` gives the same event as
+    /// an action scheduled during it sees it).
+    init(delivering sequence: UInt64) {
+        word = sequence & Self.sequenceMask
     }
 
     /// Nothing in progress. (Computed, as are the masks below: a stored `static let` is a

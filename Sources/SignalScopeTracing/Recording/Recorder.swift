@@ -387,7 +387,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
                 }, fill(_:))
             }
             guard becomesCause else { return nil }
-            buffer.cause = RecordedCause(sequence, .during)
+            buffer.cause = RecordedCause(delivering: sequence)
             return CauseScope(buffer: .passRetained(buffer), previous: cause)
         }
     }
