@@ -28,9 +28,9 @@ public struct JSONBuffer: Sendable {
             case "\n": bytes += "\\n".utf8
             case "<", ">", "&": escape(UInt16(scalar.value))
             case _ where UnsafeScalars.contains(scalar):
-                for unit in String(scalar).utf16 { escape(unit) }
+                UTF16.encode(scalar) { escape($0) }
             default:
-                if scalar.isASCII { bytes.append(UInt8(scalar.value)) } else { bytes += String(scalar).utf8 }
+                UTF8.encode(scalar) { bytes.append($0) }
             }
         }
         bytes.append(UInt8(ascii: "\""))
@@ -58,9 +58,12 @@ public struct JSONBuffer: Sendable {
     /// Empties the buffer, keeping its storage, after its owner wrote the bytes out.
     public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
+    /// `\u` and four lowercase hex digits.
     private mutating func escape(_ unit: UInt16) {
-        let digits = Array("0123456789abcdef".utf8)
         bytes += "\\u".utf8
-        for shift in stride(from: 12, through: 0, by: -4) { bytes.append(digits[Int(unit >> UInt16(shift) & 0xF)]) }
+        for shift in stride(from: 12, through: 0, by: -4) {
+            let digit = UInt8(unit >> UInt16(shift) & 0xF)
+            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
     }
 }
