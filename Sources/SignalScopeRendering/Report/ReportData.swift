@@ -181,9 +181,7 @@ struct ReportData {
         /// number of the event that caused it (null: none), how (d during, s scheduled, ""
         /// none recorded, ? recorded but not among the trace's events)].
         private func events() -> JSONValue {
-            var timeOf: [UInt64: UInt64] = [:]
-            for lane in timeline.lanes { for mark in lane.marks { timeOf[mark.sequence] = mark.time } }
-            return .array(deliveries.map { record in
+            .array(deliveries.map { record in
                 let (kind, text): (String, String?) =
                     switch record.event {
                     case .next(_, let value): ("n", value)
@@ -193,7 +191,7 @@ struct ReportData {
                 let cause = record.cause.flatMap { eventNumbers[$0.sequence] }
                 return .array([
                     record.event.subscription.flatMap { subscriptionNumbers[$0] }.map(JSONValue.int) ?? .null, .string(kind),
-                    timeOf[record.sequence].map(JSONValue.int) ?? .null, .optional(text), cause.map(JSONValue.int) ?? .null,
+                    .int(timeline.time(of: record)), .optional(text), cause.map(JSONValue.int) ?? .null,
                     .string(record.cause == nil ? "" : cause == nil ? "?" : record.cause?.kind == .during ? "d" : "s"),
                 ])
             })

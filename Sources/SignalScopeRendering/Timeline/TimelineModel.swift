@@ -41,7 +41,7 @@ public struct TimelineModel: Sendable {
 
         public let kind: Kind
         /// Nanoseconds since the timeline's start, on its clock.
-        public let time: UInt64
+        public internal(set) var time: UInt64
         /// The record's sequence number, which causes name.
         public let sequence: UInt64
         /// The value's or error's summary, or why it was disposed.
@@ -58,9 +58,9 @@ public struct TimelineModel: Sendable {
         /// Where the first of them was subscribed.
         public let subscriptionSite: TraceSite?
         /// Depth in the subscription tree (0: made by user code).
-        public let depth: Int
+        public internal(set) var depth: Int
         /// When the lane begins, on the timeline's clock.
-        public let start: UInt64
+        public internal(set) var start: UInt64
         /// When it ended, or `nil` if it was still live at the end.
         public internal(set) var end: UInt64?
         public internal(set) var marks: [Mark] = []
@@ -78,12 +78,15 @@ public struct TimelineModel: Sendable {
     public let duration: UInt64
     /// Whether the clock is a `TestScheduler`'s virtual time.
     public let usesVirtualTime: Bool
+    /// The clock, and where on it the timeline starts.
+    private let clock: Clock
+    private let origin: UInt64
 
     /// Prepares the timeline of `trace` (read with `.everything`), highlighting the lanes
     /// that `report`'s findings name.
     public init(trace: Trace, report: AnalysisReport? = nil, options: Options = Options()) {
         usesVirtualTime = trace.usesVirtualTime
-        let clock = Self.clock(trace)
+        let clock = Clock(trace)
         let named = Set(report?.findings.flatMap(\.entities) ?? [])
         let depths = Self.treeOrder(trace)
         var bySubscription: [SubscriptionID: Lane] = [:]
@@ -99,7 +102,7 @@ public struct TimelineModel: Sendable {
         }
         for record in trace.records {
             guard let id = record.event.subscription, let info = trace.subscriptions[id], let depth = depths[id] else { continue }
-            let time = clock(record)
+            let time = clock.time(of: record)
             if bySubscription[id] == nil {
                 if let filter = options.node {
                     guard let node = trace.nodes[info.node],
@@ -132,25 +135,51 @@ public struct TimelineModel: Sendable {
         // A thread takes a sequence number and reads the clock in two steps, so a lane's
         // marks need not come after its start: the timeline starts at the earliest of any of them.
         let start = lanes.flatMap { [$0.start] + $0.marks.map(\.time) }.min() ?? 0
-        self.lanes = lanes.map { $0.shifted(by: start) }
+        for index in lanes.indices {
+            lanes[index].start -= start
+            lanes[index].end = lanes[index].end.map { max($0, start) - start }
+            for mark in lanes[index].marks.indices { lanes[index].marks[mark].time -= start }
+        }
+        self.lanes = lanes
+        self.clock = clock
+        origin = start
         duration = self.lanes.map { lane in max(lane.end ?? 0, lane.marks.map(\.time).max() ?? 0, lane.start) }.max() ?? 0
+    }
+
+    /// When `record` happened on the timeline's clock, from its start (0 for a record
+    /// before it): for events of lanes collapsed into others, or not drawn at all.
+    public func time(of record: TraceRecord) -> UInt64 {
+        max(clock.time(of: record), origin) - origin
     }
 
     /// Each record's time: its timestamp, or the virtual time last reported on its thread
     /// before it. A `TestScheduler` runs its actions on the thread that advances it, so
     /// that thread's reports are the clock of what those actions do, whatever other
     /// threads' schedulers say meanwhile.
-    private static func clock(_ trace: Trace) -> (TraceRecord) -> UInt64 {
-        guard trace.usesVirtualTime else { return { $0.timestamp } }
-        var reported: [UInt32: [(sequence: UInt64, time: UInt64)]] = [:]
-        for record in trace.records {
-            if case .virtualTime(let nanoseconds) = record.event {
-                // Virtual time may start before 2001; the offset keeps it unsigned and in order.
-                reported[record.thread, default: []].append((record.sequence, UInt64(bitPattern: nanoseconds) ^ (1 << 63)))
+    private struct Clock: Sendable {
+        /// Per thread, the virtual times reported, by sequence number; `nil`: wall clock.
+        private let reported: [UInt32: [(sequence: UInt64, time: UInt64)]]?
+        private let earliest: UInt64
+
+        init(_ trace: Trace) {
+            guard trace.usesVirtualTime else {
+                reported = nil
+                earliest = 0
+                return
             }
+            var reported: [UInt32: [(sequence: UInt64, time: UInt64)]] = [:]
+            for record in trace.records {
+                if case .virtualTime(let nanoseconds) = record.event {
+                    // Virtual time may start before 2001; the offset keeps it unsigned and in order.
+                    reported[record.thread, default: []].append((record.sequence, UInt64(bitPattern: nanoseconds) ^ (1 << 63)))
+                }
+            }
+            self.reported = reported
+            earliest = reported.values.compactMap(\.first?.time).min() ?? 0
         }
-        let earliest = reported.values.compactMap(\.first?.time).min() ?? 0
-        return { record in
+
+        func time(of record: TraceRecord) -> UInt64 {
+            guard let reported else { return record.timestamp }
             guard let times = reported[record.thread] else { return earliest }
             var low = 0, high = times.count
             while low < high {
@@ -194,7 +223,7 @@ public struct TimelineModel: Sendable {
                 merged[lane.node] = existing
             } else {
                 var first = lane
-                first.depth0()
+                first.depth = 0
                 merged[lane.node] = first
                 nodeOrder.append(lane.node)
             }
@@ -220,21 +249,5 @@ public struct TimelineModel: Sendable {
             }
         }
         return result
-    }
-}
-
-extension TimelineModel.Lane {
-    fileprivate mutating func depth0() {
-        self = TimelineModel.Lane(
-            title: title, node: node, subscriptionSite: subscriptionSite, depth: 0, start: start, end: end, marks: marks,
-            isHighlighted: isHighlighted, subscriptions: subscriptions, count: count)
-    }
-
-    fileprivate func shifted(by start: UInt64) -> TimelineModel.Lane {
-        var copy = TimelineModel.Lane(
-            title: title, node: node, subscriptionSite: subscriptionSite, depth: depth, start: self.start - start,
-            end: end.map { max($0, start) - start }, isHighlighted: isHighlighted, subscriptions: subscriptions, count: count)
-        copy.marks = marks.map { TimelineModel.Mark(kind: $0.kind, time: $0.time - start, sequence: $0.sequence, text: $0.text) }
-        return copy
     }
 }
