@@ -67,7 +67,7 @@ public enum DOTWriter {
             switch edge.style {
             case .data: []
             case .control: ["style=dotted", "arrowhead=odot"]
-            case .retain: ["style=dashed", "color=\"#888888\"", "arrowhead=vee"]
+            case .retain: ["style=dashed", "arrowhead=vee"] + (edge.isHighlighted ? [] : ["color=\"#888888\""])
             }
         var attributes = ["id=\(quoted(id))"] + style
         if edge.count > 1 { attributes.append("label=\(quoted("×\(edge.count)"))") }

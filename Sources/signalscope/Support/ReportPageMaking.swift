@@ -3,13 +3,10 @@ import SignalScopeTools
 
 /// Makes the HTML report of a trace, for `report` and for `check --format html`.
 enum ReportPageMaking {
-    /// The most graph nodes the page's picture draws (the rest are counted on it): Graphviz
-    /// lays out a few hundred boxes in seconds, thousands in minutes.
-    static let maximumGraphNodes = 600
-
     /// The page of `trace` (read with `.everything`) and its `analysis`, titled `title`.
     static func page(trace: Trace, analysis: AnalysisReport, title: String, editor: EditorURLOption?) -> String {
-        let graph = SignalGraph(trace: trace, report: analysis, options: .init(maximumNodes: maximumGraphNodes))
+        // The picture `graph` draws by default: collapsed, at most 2,000 boxes, findings first.
+        let graph = SignalGraph(trace: trace, report: analysis)
         var svg: String?
         do {
             let dot = DOTWriter.dot(graph, links: editor?.links)
