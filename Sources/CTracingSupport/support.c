@@ -2,6 +2,9 @@
 #include "CTracingSupport.h"
 #include <dlfcn.h>
 #include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/uio.h>
@@ -26,8 +29,66 @@ static pid_t current_pid(void) {
     return pid;
 }
 
+// In a forked child the address space is frozen, so reads check the address against the
+// map of readable ranges taken at its start and copy directly, instead of asking the kernel.
+typedef struct { uintptr_t start, end; } readable_range;
+static readable_range *frozen_ranges;
+static size_t frozen_range_count;
+
+static bool frozen_contains(uintptr_t address, size_t count) {
+    size_t low = 0, high = frozen_range_count;
+    while (low < high) {
+        size_t middle = (low + high) / 2;
+        if (frozen_ranges[middle].end <= address) low = middle + 1; else high = middle;
+    }
+    return low < frozen_range_count && frozen_ranges[low].start <= address && address + count >= address
+        && address + count <= frozen_ranges[low].end;
+}
+
+bool signalscope_freeze_address_space(void) {
+    // Freed memory stays mapped: no trimming of the heap's top, no large blocks of their own.
+    mallopt(M_TRIM_THRESHOLD, -1);
+    mallopt(M_MMAP_MAX, 0);
+    FILE *maps = fopen("/proc/self/maps", "r");
+    if (maps == NULL) return false;
+    size_t capacity = 256, count = 0;
+    readable_range *ranges = malloc(capacity * sizeof *ranges);
+    char line[4096];
+    while (ranges && fgets(line, sizeof line, maps)) {
+        unsigned long start, end;
+        char permissions[5] = { 0 };
+        int path = 0;
+        if (sscanf(line, "%lx-%lx %4s %*s %*s %*s %n", &start, &end, permissions, &path) < 3) continue;
+        // Readable, and not a file mapped shared (which a truncation could make fault).
+        const char *name = line + path;
+        bool shared_file = permissions[3] == 's' && name[0] == '/';
+        if (permissions[0] != 'r' || shared_file || strncmp(name, "[vvar", 5) == 0) continue;
+        if (count > 0 && ranges[count - 1].end == start) {
+            ranges[count - 1].end = end;
+            continue;
+        }
+        if (count == capacity) {
+            readable_range *grown = realloc(ranges, 2 * capacity * sizeof *ranges);
+            if (grown == NULL) break;
+            ranges = grown;
+            capacity *= 2;
+        }
+        ranges[count++] = (readable_range){ start, end };
+    }
+    fclose(maps);
+    if (ranges == NULL) return false;
+    frozen_ranges = ranges;
+    frozen_range_count = count;
+    return true;
+}
+
 bool signalscope_read_memory(void *destination, const void *address, size_t count) {
     if (address == NULL) return false;
+    if (frozen_ranges) {
+        if (!frozen_contains((uintptr_t)address, count)) return false;
+        memcpy(destination, address, count);
+        return true;
+    }
     struct iovec local = { destination, count };
     struct iovec remote = { (void *)address, count };
     // Reading our own memory through the kernel reports an unmapped address as an error
@@ -36,6 +97,13 @@ bool signalscope_read_memory(void *destination, const void *address, size_t coun
 }
 
 void signalscope_read_words(const uintptr_t *addresses, uintptr_t *values, bool *readable, size_t count) {
+    if (frozen_ranges) {
+        for (size_t i = 0; i < count; i++) {
+            readable[i] = frozen_contains(addresses[i], sizeof(uintptr_t));
+            if (readable[i]) values[i] = *(const uintptr_t *)addresses[i];
+        }
+        return;
+    }
     enum { batch = 256 };
     struct iovec local[batch], remote[batch];
     size_t start = 0;

@@ -76,7 +76,13 @@ extension TraceHeap {
         if memoryUnreadable {
             return ["the process could not read its own memory through the kernel (a sandbox denies process_vm_readv): no heap was walked, so leaks were not looked for"]
         }
+        if let unwalkedReason {
+            return ["no consistent heap snapshot could be taken (\(unwalkedReason)): no heap was walked, so leaks were not looked for"]
+        }
         var limitations: [String] = []
+        if recordsAllocationCoverage && !coversAllocations {
+            limitations.append("the recording could not keep a table of the objects allocated while it ran (another instrument uses the Swift runtime's allocation hooks): garbage that no signal or subscription reaches was not looked for")
+        }
         if objectLimitReached {
             limitations.append("the heap walk stopped at its budget of \(limits.objects) objects: what it did not explore counts as held from outside, so leaks through it are not reported (raise the budget with SIGNALSCOPE_HEAP_OBJECTS)")
         }

@@ -26,13 +26,25 @@ struct LeakModel {
 
     private var counted: [ObjectID: [TraceHeap.Reference]] = [:]
     private var countedIn: [ObjectID: [TraceHeap.Reference]] = [:]
+    /// For nodes made before the trace started (a global subject): the heap object their
+    /// subscriptions hold as their source, found once rather than per label.
+    private var untracedSources: [NodeID: ObjectID] = [:]
+    private let boundedNodes: Set<NodeID>
 
     init(_ trace: Trace) {
         self.trace = trace
         heap = trace.heap
+        boundedNodes = Self.boundedNodes(of: trace)
         for reference in heap.references where reference.isCounted {
             counted[reference.from, default: []].append(reference)
             countedIn[reference.to, default: []].append(reference)
+        }
+        for subscription in trace.subscriptions.values
+        where trace.nodes[subscription.node] == nil && untracedSources[subscription.node] == nil {
+            guard let holder = heap.object(for: .subscription(subscription.id))?.id,
+                let source = counted[holder]?.first(where: { $0.kind == .storedProperty && $0.path == "source" })
+            else { continue }
+            untracedSources[subscription.node] = source.to
         }
         judge()
     }
@@ -177,37 +189,24 @@ struct LeakModel {
 
     // MARK: Signal semantics
 
-    /// Whether `ancestor` is `node` or feeds it through the operator graph.
-    func feeds(_ ancestor: NodeID, _ node: NodeID) -> Bool {
-        var seen: Set<NodeID> = []
-        var pending = [node]
-        while let current = pending.popLast() {
-            if current == ancestor { return true }
-            guard seen.insert(current).inserted, let parents = trace.nodes[current]?.parents else { continue }
-            pending += parents.map(\.parent)
-        }
-        return false
-    }
-
     /// Whether a subscription to `node` can end by itself: a node on its way bounds it
     /// (its traits say so: `takeUntil` a trigger, `take`, `takeWhile`, `timeout`).
-    func isBounded(_ node: NodeID) -> Bool {
-        var seen: Set<NodeID> = []
-        var pending = [node]
-        while let current = pending.popLast() {
-            guard seen.insert(current).inserted, let info = trace.nodes[current] else { continue }
-            if info.traits.contains(.bounding) { return true }
-            pending += info.parents.filter { $0.kind == .data }.map(\.parent)
-        }
-        return false
-    }
+    func isBounded(_ node: NodeID) -> Bool { boundedNodes.contains(node) }
 
-    /// The subscription user code made that led to `subscription` (itself if it is one).
-    func root(of subscription: SubscriptionID) -> SubscriptionID {
-        var current = subscription
-        var seen: Set<SubscriptionID> = []
-        while seen.insert(current).inserted, let parent = trace.subscriptions[current]?.parent { current = parent }
-        return current
+    /// The nodes a bounding node feeds through data edges, itself included: found once,
+    /// downwards from every bounding node, so that asking costs nothing per subscription.
+    private static func boundedNodes(of trace: Trace) -> Set<NodeID> {
+        var children: [NodeID: [NodeID]] = [:]
+        for node in trace.nodes.values {
+            for edge in node.parents where edge.kind == .data { children[edge.parent, default: []].append(node.id) }
+        }
+        var bounded: Set<NodeID> = []
+        var pending = trace.nodes.values.filter { $0.traits.contains(.bounding) }.map(\.id)
+        while let next = pending.popLast() {
+            guard bounded.insert(next).inserted else { continue }
+            pending += children[next] ?? []
+        }
+        return bounded
     }
 
     // MARK: Labels for paths and messages
@@ -247,12 +246,7 @@ struct LeakModel {
     /// A node made before the trace started (a global subject): the heap still knows its
     /// type, as the object its subscriptions hold as their source.
     private func untracedNodeLabel(_ id: NodeID) -> String {
-        let sources = trace.subscriptions.values.lazy.filter { $0.node == id }.compactMap { subscription in
-            self.object(for: .subscription(subscription.id)).flatMap { holder in
-                self.references(from: holder).first { $0.kind == .storedProperty && $0.path == "source" }?.to
-            }
-        }
-        guard let object = heap.object(for: .node(id))?.id ?? sources.first, let type = heap.objects[object]?.typeName else {
+        guard let object = heap.object(for: .node(id))?.id ?? untracedSources[id], let type = heap.objects[object]?.typeName else {
             return "a signal made before the trace started"
         }
         return "\(shortTypeName(type)) (made before the trace started)"

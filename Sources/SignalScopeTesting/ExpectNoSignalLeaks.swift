@@ -40,21 +40,9 @@ public struct LeakAllowance: Sendable {
     }
 }
 
-/// Which threads' work a leak check judges.
-public enum LeakCheckThreads: Sendable {
-    /// What the checked code did on the thread that called the check: tests running
-    /// alongside cannot fail it, but a leak made on another thread (a queue the code
-    /// dispatched to) is not seen. The default for synchronous code.
-    case callingThread
-    /// What any thread did while the checked code ran: a leak made on a queue is seen, and
-    /// so is one made meanwhile by a test running in parallel, so run such tests
-    /// `.serialized`. The only choice for `async` code, which hops threads.
-    case allThreads
-}
-
-/// Runs `body` while recording what signals do, then analyses the recording and records a
-/// test issue for every leak finding, at the finding's own source file and line, with its
-/// path and hint.
+/// Runs `body` while recording what it does with signals, then analyses the recording and
+/// records a test issue for every leak finding, at the finding's own source file and line,
+/// with its path and hint.
 ///
 /// ```swift
 /// @Test func searchScreenDoesNotLeak() {
@@ -65,26 +53,25 @@ public enum LeakCheckThreads: Sendable {
 /// }
 /// ```
 ///
-/// `try` is needed only when `body` throws (the function rethrows). By default only what
-/// `body` does on the calling thread is judged, so tests running alongside do not
-/// interfere; pass `threads: .allThreads` when the code under test makes signals on other
-/// threads. Warnings fail the check too; allow rules or outliving objects with `allowing`.
-/// An analysis that could not see the whole heap fails it as well: it proves nothing.
+/// `try` is needed only when `body` throws (the function rethrows). What is judged is what
+/// `body` made (see ``Tracer/record(values:heapLimits:_:)``): the signals, subscriptions,
+/// commands and objects its own thread made, what its events led to on other threads
+/// through SignalScope's schedulers, and everything those keep alive. Tests running
+/// alongside, in parallel, are not judged here and cannot fail it. Warnings fail the check
+/// too; allow rules or outliving objects with `allowing`. An analysis that could not see
+/// the whole heap fails it as well: it proves nothing.
 public func expectNoSignalLeaks(
     allowing allowance: LeakAllowance = LeakAllowance(),
-    threads: LeakCheckThreads = .callingThread,
     sourceLocation: Testing.SourceLocation = #_sourceLocation,
     _ body: () throws -> Void
 ) rethrows {
-    let recording = try Tracer.recordOnCallingThread(body)
-    recordIssues(allowance.failures(of: threads == .allThreads ? recording.trace : recording.callingThread), at: sourceLocation)
+    recordIssues(allowance.failures(of: try Tracer.record(body)), at: sourceLocation)
 }
 
-/// The `async` form of ``expectNoSignalLeaks(allowing:threads:sourceLocation:_:)``: an
-/// `async` body may resume on any thread, so everything recorded on any thread while it
-/// runs is judged (``LeakCheckThreads/allThreads``); run such tests `.serialized`.
-/// Disfavoured, so that a closure with no `await` in an `async` test takes the synchronous
-/// form and needs no `await`.
+/// The `async` form of ``expectNoSignalLeaks(allowing:sourceLocation:_:)``: what the body's
+/// task does, on whatever threads it resumes, and what the tasks it starts make, is judged
+/// the same way. Disfavoured, so that a closure with no `await` in an `async` test takes the
+/// synchronous form and needs no `await`.
 @_disfavoredOverload
 public func expectNoSignalLeaks(
     allowing allowance: LeakAllowance = LeakAllowance(),
@@ -112,21 +99,18 @@ private func recordIssues(_ failures: (findings: [Finding], limitations: [String
     }
 }
 
-/// XCTest's form of ``expectNoSignalLeaks(allowing:threads:sourceLocation:_:)``: fails the
-/// test at the assertion with every leak finding, each message starting with the path and
-/// line of the leak (XCTest on Linux records failures at the assertion only).
+/// XCTest's form of ``expectNoSignalLeaks(allowing:sourceLocation:_:)``: fails the test
+/// at the assertion with every leak finding, each message starting with the path and line
+/// of the leak (XCTest on Linux records failures at the assertion only).
 public func XCTAssertNoSignalLeaks(
     allowing allowance: LeakAllowance = LeakAllowance(),
-    threads: LeakCheckThreads = .callingThread,
     file: StaticString = #filePath, line: UInt = #line,
     _ body: () throws -> Void
 ) rethrows {
-    let recording = try Tracer.recordOnCallingThread(body)
-    xctFail(allowance.failures(of: threads == .allThreads ? recording.trace : recording.callingThread), file: file, line: line)
+    xctFail(allowance.failures(of: try Tracer.record(body)), file: file, line: line)
 }
 
-/// The `async` form of ``XCTAssertNoSignalLeaks(allowing:threads:file:line:_:)``, judging
-/// every thread (``LeakCheckThreads/allThreads``).
+/// The `async` form of ``XCTAssertNoSignalLeaks(allowing:file:line:_:)``.
 @_disfavoredOverload
 public func XCTAssertNoSignalLeaks(
     allowing allowance: LeakAllowance = LeakAllowance(),

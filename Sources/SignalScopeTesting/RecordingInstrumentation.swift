@@ -49,11 +49,17 @@ public final class RecordingInstrumentation: SignalInstrumentation {
     /// default, hears every value, even after it is uninstalled.
     public let activity: InstrumentationActivity?
 
+    private let watches: @Sendable () -> Bool
+
     /// A hook that records every call; with an `activity`, values stop reaching it once the
-    /// activity stops.
-    public init(activity: InstrumentationActivity? = nil) {
+    /// activity stops; with `watches`, it hears only of what is made while `watches` says
+    /// yes on the thread making it (rule I10), and of what that does later.
+    public init(activity: InstrumentationActivity? = nil, watches: @escaping @Sendable () -> Bool = { true }) {
         self.activity = activity
+        self.watches = watches
     }
+
+    public func watchesCurrentCode() -> Bool { watches() }
 
     /// Installs a new recorder, runs `body`, uninstalls it, and returns it.
     public static func recording(_ body: () throws -> Void) rethrows -> RecordingInstrumentation {

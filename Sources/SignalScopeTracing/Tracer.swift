@@ -1,3 +1,4 @@
+import CTracingSupport
 import Foundation
 import SignalScope
 import Synchronization
@@ -5,15 +6,21 @@ import Synchronization
 /// SignalScope's entry points for recording what signals do: `Tracer.record { }` in tests,
 /// `startRecording(to:)` and `stopRecording()` around a whole run.
 public enum Tracer {
-    /// Records everything the signals created and subscribed in `body` do, in memory.
+    /// Records what `body` does with signals, in memory: the signals, subscriptions and
+    /// objects it makes, what they do, and the deliveries and scheduled actions its events
+    /// lead to on any thread; then the heap as it is when `body` returns.
     ///
     /// ```swift
     /// let trace = Tracer.record { runScenario() }
     /// ```
     ///
+    /// The trace is about `body`'s own work: what the thread running it makes, and what that
+    /// causes through SignalScope's schedulers and subjects. Tests running alongside on
+    /// other threads are not in it, so a test can judge its trace alone. Work `body` hands to
+    /// threads or queues of its own, outside SignalScope's schedulers, is not attributed to
+    /// it (record the process with ``startRecording(to:values:heapLimits:)`` for that).
     /// Subscriptions made inside `body` keep reporting until it returns; what they do
-    /// afterwards is not recorded. Other recordings (a file recording, another `record` on
-    /// another thread) go on meanwhile and see the same events.
+    /// afterwards is not recorded.
     /// - Parameters:
     ///   - values: Whether `next` records keep a summary of each value
     ///     (`String(describing:)`, at most 80 characters).
@@ -21,30 +28,26 @@ public enum Tracer {
     public static func record(
         values: Bool = false, heapLimits: TraceHeap.Limits = .standard, _ body: () throws -> Void
     ) rethrows -> Trace {
-        try recordOnCallingThread(values: values, heapLimits: heapLimits, body).trace
+        let recording = MemoryRecording(values: values, heapLimits: heapLimits)
+        defer { recording.uninstall() }
+        try RecordedCode.run(as: recording.recorder.identity, body)
+        return recording.finish()
     }
 
-    /// Records everything signals do while the `async` `body` runs, on every thread (an
-    /// `async` body may resume on any), in memory.
+    /// Records what the `async` `body` does with signals, in memory: its own task's work
+    /// (on whatever threads it resumes) and that of the tasks it starts that make signals,
+    /// and what their events lead to; as ``record(values:heapLimits:_:)`` does for a
+    /// synchronous body.
     public static func record(
         values: Bool = false, heapLimits: TraceHeap.Limits = .standard,
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
     ) async rethrows -> Trace {
         let recording = MemoryRecording(values: values, heapLimits: heapLimits)
-        defer { Instrumentation.uninstall(recording.recorder) }
-        try await body()
-        return recording.finish().trace
-    }
-
-    /// Like ``record(values:heapLimits:_:)``, and also the part of the trace made on the
-    /// calling thread: what a test's own code created, apart from what tests running
-    /// alongside did.
-    package static func recordOnCallingThread(
-        values: Bool = false, heapLimits: TraceHeap.Limits = .standard, _ body: () throws -> Void
-    ) rethrows -> (trace: Trace, callingThread: Trace) {
-        let recording = MemoryRecording(values: values, heapLimits: heapLimits)
-        defer { Instrumentation.uninstall(recording.recorder) }
-        try body()
+        defer { recording.uninstall() }
+        try await RecordedCode.$recordings.withValue(RecordedCode.recordings + [recording.recorder.identity]) {
+            recording.recorder.noteRecordedTask()
+            try await body()
+        }
         return recording.finish()
     }
 
@@ -89,15 +92,19 @@ private struct MemoryRecording {
 
     init(values: Bool, heapLimits: TraceHeap.Limits) {
         // A memory sink cannot fail to open or write, so neither can this recorder.
-        recorder = try! Recorder(sink: sink, recordsValues: values, heapLimits: heapLimits)
+        recorder = try! Recorder(sink: sink, recordsValues: values, heapLimits: heapLimits, scope: .code)
         Instrumentation.install(recorder)
     }
 
-    /// Stops recording and reads back the whole trace and the calling thread's part of it.
-    func finish() -> (trace: Trace, callingThread: Trace) {
-        let thread = recorder.callingThreadID
+    /// Uninstalls the recorder, whether it finished or the recorded code threw.
+    func uninstall() {
+        Instrumentation.uninstall(recorder)
+        recorder.stopNotingAllocations()
+    }
+
+    /// Stops recording and reads back the trace.
+    func finish() -> Trace {
         try! recorder.finish()
-        let trace = try! Trace(data: Data(sink.bytes), path: "memory", detail: .everything)
-        return (trace, thread.map { trace.restricted(toThread: $0) } ?? trace.restricted { _ in false })
+        return try! Trace(data: Data(sink.bytes), path: "memory", detail: .everything)
     }
 }

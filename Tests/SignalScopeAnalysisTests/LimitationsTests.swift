@@ -54,14 +54,31 @@ struct LimitationsTests {
         #expect(TraceHeap.Limits.fromEnvironment([:]).limits == .standard)
     }
 
-    @Test("In a sandbox that denies reading memory through the kernel, the trace says no heap was walked")
-    func memoryUnreadable() async {
+    @Test("In a sandbox that denies reading memory through the kernel, the walk reads its frozen copy directly and finds the leak")
+    func memoryUnreadableThroughTheKernel() async {
         await #expect(processExitsWith: .success) {
             guard signalscope_test_deny_process_vm_readv() else { exit(2) }  // no seccomp here: nothing to show
             let trace = Tracer.record { Screen().observe() }
             let report = trace.analyze()
-            let said = trace.heap.memoryUnreadable && report.findings.isEmpty
-                && report.limitations.first?.hasPrefix("the process could not read its own memory") == true
+            let found = trace.heap.isComplete && report.limitations.isEmpty
+                && report.findings.contains { $0.rule == .selfCapturedObserver && $0.location.file.hasSuffix("LimitationsTests.swift") }
+            exit(found ? 0 : 1)
+        }
+    }
+
+    @Test("In a sandbox that denies fork and reading memory through the kernel, the trace says no heap was walked, and why")
+    func noFrozenCopy() async {
+        await #expect(processExitsWith: .success) {
+            // Threads, so that the walk could not be made in place without racing them.
+            let running = Atomic<Bool>(true)
+            let thread = Thread { while running.load(ordering: .relaxed) { usleep(1_000) } }
+            thread.start()
+            defer { running.store(false, ordering: .relaxed) }
+            guard signalscope_test_deny_fork_and_process_vm_readv() else { exit(2) }
+            let trace = Tracer.record { Screen().observe() }
+            let report = trace.analyze()
+            let said = !trace.heap.isComplete && report.findings.allSatisfy { $0.severity != .error }
+                && report.limitations.first?.hasPrefix("no consistent heap snapshot could be taken (no copy of the process could be made") == true
             exit(said ? 0 : 1)
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import SignalScopeTools
 import SignalScopeTesting
 import Synchronization
@@ -71,6 +72,40 @@ struct InstrumentationTests {
             let subscription = try #require(spy.subscriptions(of: signal.id).first)
             #expect(spy.nodes.contains { $0.id == signal.id })
             #expect(spy.calls(of: subscription.id).contains(.next(subscription.id, value: "1")))
+        }
+    }
+
+    private enum Watch {
+        @TaskLocal static var isOn = false
+    }
+
+    @Test("I10: a hook hears of what is made while it watches the code running, and of what that does later on any thread; nothing else")
+    func watching() async {
+        // In a process of its own: the hook that watches everything must hear this test alone.
+        await #expect(processExitsWith: .success) {
+            let spy = RecordingInstrumentation(watches: { Watch.isOn })
+            let everything = RecordingInstrumentation()
+            Instrumentation.install(spy)
+            Instrumentation.install(everything)
+            let unwatched = Subject<Int>()
+            let subject = Watch.$isOn.withValue(true) { Subject<Int>() }
+            let watchedSubscription = Watch.$isOn.withValue(true) { subject.subscribeNext { _ in } }
+            let unwatchedSubscription = subject.subscribeNext { _ in }
+            let thread = Thread {
+                subject.sendNext(1)
+                unwatched.sendCompleted()
+                unwatched.sendNext(2)
+            }
+            thread.start()
+            while !thread.isFinished { usleep(1_000) }
+            let heard = spy.subscriptions(of: subject.id)
+            precondition(spy.nodes.map(\.id) == [subject.id] && heard.count == 1)
+            precondition(spy.calls(of: heard[0].id).contains(.next(heard[0].id, value: "1")))
+            precondition(!spy.calls.contains { if case .dropped = $0 { true } else { false } })
+            precondition(Set(everything.nodes.map(\.id)) == [subject.id, unwatched.id])
+            precondition(everything.subscriptions(of: subject.id).count == 2)
+            precondition(everything.calls.contains { if case .dropped = $0 { true } else { false } })
+            withExtendedLifetime((watchedSubscription, unwatchedSubscription)) {}
         }
     }
 

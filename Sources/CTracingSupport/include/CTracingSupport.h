@@ -59,6 +59,12 @@ char *_Nullable swift_demangle(
 bool signalscope_image_containing(
     const void *_Nonnull address, const char *_Nullable *_Nonnull path, uintptr_t *_Nonnull base);
 
+/// In a forked child, whose address space nothing else changes: reads the map of readable
+/// ranges once, so that later reads check an address against it and copy directly rather
+/// than ask the kernel. Also keeps the C library from returning freed memory to the kernel,
+/// which would unmap ranges the map says are readable. False if the map could not be read.
+bool signalscope_freeze_address_space(void);
+
 /// Copies `count` bytes from `address` into `destination` if all of them are readable;
 /// returns false, without faulting, if they are not.
 bool signalscope_read_memory(void *_Nonnull destination, const void *_Nullable address, size_t count);
@@ -70,5 +76,76 @@ void signalscope_read_words(
 
 /// The usable size of the heap block starting at `block` (which must be one).
 size_t signalscope_heap_block_size(void *_Nonnull block);
+
+/// One object the allocation table knows of: where it is, the metadata it was allocated
+/// with, the Swift task that was running when it was allocated (0: none), whose recorded
+/// code the thread was running (``signalscope_code_scope_enter``; 0: none), the kernel's id
+/// of the thread that allocated it, and the epoch it was allocated in (the number of the last
+/// recording started before).
+typedef struct {
+    uintptr_t address;
+    uintptr_t metadata;
+    uintptr_t task;
+    uint64_t scope;
+    uint32_t thread;
+    uint32_t epoch;
+} signalscope_allocation;
+
+/// Marks the calling thread as running the recorded code of `recording` (0: none), so that
+/// the allocations it makes note it; returns the previous mark, to restore with the same call.
+uint64_t signalscope_code_scope_enter(uint64_t recording);
+
+/// The calling thread's mark (see ``signalscope_code_scope_enter``).
+uint64_t signalscope_code_scope_current(void);
+
+/// Starts noting every Swift object allocated (nested: each start that returns non-zero
+/// needs its stop), and returns the epoch it starts: allocations from now on carry it or a
+/// later one. `probe` is any live Swift object, retained and released once to check that the
+/// runtime's allocation hook can be used without turning on its retain hooks; 0 if it cannot
+/// (then nothing is noted).
+uint32_t signalscope_allocations_start(void *_Nonnull probe);
+
+/// Undoes one start; the last one uninstalls the hook and empties the table.
+void signalscope_allocations_stop(void);
+
+/// Sets whether the calling thread's allocations go unnoted (the tracer's own work), and
+/// returns what it was.
+bool signalscope_allocations_unnoted_on_this_thread(bool unnoted);
+
+/// Whether allocations are being noted.
+bool signalscope_allocations_are_recorded(void);
+
+/// Stops noting allocations in this process only, without touching the table: for a forked
+/// child, whose own allocations are not the program's.
+void signalscope_allocations_pause_in_child(void);
+
+/// In a forked child, before it allocates anything: marks the entries whose object was
+/// freed (their address becomes 0). Returns -1 when the table was locked at the fork (its
+/// lists may be half changed: fork again), 0 otherwise.
+int signalscope_allocations_freeze_in_child(void);
+
+/// Hands every entry of the table to `visit`, in batches (entries with address 0 are
+/// stale; others may be too, in a process whose objects are still being freed). Returns
+/// how many entries were visited.
+size_t signalscope_allocations_visit(
+    void (*_Nonnull visit)(const signalscope_allocation *_Nonnull entries, size_t count, void *_Nullable context),
+    void *_Nullable context);
+
+/// Forks a child for a snapshot: in the child, crash signals get their default action (no
+/// crash report for the program's own handler to write) and allocations are no longer
+/// noted. Returns what fork returns.
+int signalscope_fork_for_snapshot(void);
+
+/// An anonymous file (memfd) the child writes its snapshot into, or -1.
+int signalscope_anonymous_file(void);
+
+/// How many threads the process has (from /proc/self/task), or 0 if unknown.
+int signalscope_thread_count(void);
+
+/// The Swift task running on the calling thread, or 0 (as `swift_task_getCurrent` says).
+uintptr_t signalscope_current_task(void);
+
+/// The kernel's id of the calling thread.
+uint32_t signalscope_thread_id(void);
 
 #endif

@@ -11,6 +11,8 @@ final class FanOutInstrumentation: SignalInstrumentation {
         self.hooks = hooks
     }
 
+    func watchesCurrentCode() -> Bool { hooks.contains { $0.watchesCurrentCode() } }
+
     func nodeCreated(_ node: NodeDescriptor, object: AnyObject) {
         for hook in hooks { hook.nodeCreated(node, object: object) }
     }

@@ -28,11 +28,17 @@ public enum Instrumentation {
         }
     }
 
-    /// What new nodes and subscriptions report to: `nil` with no hook installed, the hook
-    /// itself with one, and a hook forwarding to all of them with several.
+    /// What new nodes and subscriptions report to: `nil` when no installed hook watches the
+    /// code running now, the hook itself when one does, and a hook forwarding to all of them
+    /// when several do.
     public static var current: (any SignalInstrumentation)? {
         guard isInstalled.load(ordering: .acquiring) else { return nil }
-        return registry.withLock { $0.combined }
+        let (hooks, combined) = registry.withLock { ($0.hooks, $0.combined) }
+        // Asked outside the lock: a hook answers from its own state.
+        guard let first = hooks.firstIndex(where: { !$0.watchesCurrentCode() }) else { return combined }
+        var some = Array(hooks[..<first])
+        for hook in hooks[(first + 1)...] where hook.watchesCurrentCode() { some.append(hook) }
+        return some.count > 1 ? FanOutInstrumentation(some) : some.first
     }
 
     private struct Registry {

@@ -10,10 +10,19 @@ import Foundation
 /// so conforming types must be thread-safe. They must not call back into the runtime
 /// (for example subscribe to a signal) from inside a callback.
 ///
-/// A subscription reports to the hook that was installed when it was made, for its whole
-/// life; a hook that should stop receiving calls after it is uninstalled has to ignore
-/// them itself.
+/// A subscription reports to the hooks that were installed, and watched the code making it,
+/// when it was made, for its whole life; a hook that should stop receiving calls after it is
+/// uninstalled has to ignore them itself. Every other call (a node made, a subject's dropped
+/// event, a name, a scheduled action) goes to the hooks installed at that moment that watch
+/// the code making it (rule I10 of `docs/semantics.md`).
 public protocol SignalInstrumentation: AnyObject, Sendable {
+    /// Whether the hook wants to hear of what the code running now on this thread makes
+    /// and does: asked each time the runtime picks the hooks for a new node, subscription,
+    /// command or scheduled action, or for a call that belongs to no subscription. A hook
+    /// that records some code only (a test's recording) answers from what is running;
+    /// the default, `true`, watches everything.
+    func watchesCurrentCode() -> Bool
+
     /// A node of the signal graph was created. `object` is the signal itself, for tools
     /// that check at the end of a run whether it is still alive (hold it weakly).
     func nodeCreated(_ node: NodeDescriptor, object: AnyObject)
@@ -86,6 +95,9 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
 }
 
 extension SignalInstrumentation {
+    /// Watches everything the process does.
+    public func watchesCurrentCode() -> Bool { true }
+
     /// Does nothing: hooks that do not look at closures need not implement it.
     public func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject) {}
 

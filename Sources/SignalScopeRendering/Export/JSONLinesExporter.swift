@@ -147,13 +147,15 @@ public struct JSONLinesExporter: TraceExporter {
                 string("subscription", id.description)
                 string("target", entity(target))
                 number("references", references)
-            case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable):
+            case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable, let coversAllocations, let unwalkedReason):
                 guard let limits else { return }
                 number("objectLimit", limits.objects)
                 number("depthLimit", limits.depth)
                 bool("objectLimitReached", objectLimitReached)
                 bool("depthLimitReached", depthLimitReached)
                 bool("memoryUnreadable", memoryUnreadable)
+                bool("coversAllocations", coversAllocations)
+                if let unwalkedReason { string("unwalkedReason", unwalkedReason) }
             case .alive(let target, let retainCount, let terminated):
                 string("entity", entity(target))
                 number("retainCount", retainCount)

@@ -18,7 +18,7 @@ enum EventLogFormat {
     /// The first 8 bytes of every log.
     static let magic: [UInt8] = Array("SIGSCOPE".utf8)
     static let majorVersion: UInt16 = 1
-    static let minorVersion: UInt16 = 3
+    static let minorVersion: UInt16 = 4
     static let headerSize = 16
     static let prefixSize = 32
     /// No record is larger (a bound that tells a corrupt size from a real one).

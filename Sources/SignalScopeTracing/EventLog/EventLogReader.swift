@@ -337,7 +337,9 @@ struct EventLogReader {
             let record = SnapshotRecord(payload)
             return .snapshot(
                 limits: record?.limits, objectLimitReached: record?.objectLimitReached ?? false,
-                depthLimitReached: record?.depthLimitReached ?? false, memoryUnreadable: record?.memoryUnreadable ?? false)
+                depthLimitReached: record?.depthLimitReached ?? false, memoryUnreadable: record?.memoryUnreadable ?? false,
+                coversAllocations: record?.usedAllocationTable ?? false,
+                unwalkedReason: record.flatMap { $0.unwalkedReason == 0 ? nil : lookUp($0.unwalkedReason) })
         case .heapObject:
             return HeapObjectRecord(payload)?.decoded(strings: lookUp).map(TraceEvent.heapObject)
         case .reference:

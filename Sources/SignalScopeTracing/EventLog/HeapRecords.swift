@@ -3,42 +3,59 @@ import SignalScope
 // The snapshot's heap records: each layout written once, for the recorder and the reader
 // (docs/event-log.md is their specification).
 
-/// `snapshot` (kind 16): `u64 objectLimit, u64 depthLimit, u8 flags` (bit 0: the object limit
-/// was reached, bit 1: the depth limit was, bit 2: memory could not be read).
+/// `snapshot` (kind 16): `u64 objectLimit, u64 depthLimit, u8 flags, u8[3] 0,
+/// u32 unwalkedReason` (flags bit 0: the object limit was reached, bit 1: the depth limit
+/// was, bit 2: memory could not be read, bit 3: the walk started from every object allocated
+/// while recording; `unwalkedReason`, a string id, 0 when a walk was made: why none was).
+/// Format 1.3 snapshots end after the flags.
 struct SnapshotRecord {
-    static let size = 17
+    static let size = 24
+    static let size13 = 17
 
     var limits: TraceHeap.Limits
     var objectLimitReached: Bool
     var depthLimitReached: Bool
     var memoryUnreadable: Bool
+    var usedAllocationTable: Bool
+    var unwalkedReason: UInt32
 
     func encode(into payload: UnsafeMutableRawPointer) {
         payload.storeBytes(of: UInt64(limits.objects).littleEndian, as: UInt64.self)
         payload.storeBytes(of: UInt64(limits.depth).littleEndian, toByteOffset: 8, as: UInt64.self)
         let flags: UInt8 = (objectLimitReached ? 1 : 0) | (depthLimitReached ? 2 : 0) | (memoryUnreadable ? 4 : 0)
+            | (usedAllocationTable ? 8 : 0)
         payload.storeBytes(of: flags, toByteOffset: 16, as: UInt8.self)
+        payload.storeBytes(of: unwalkedReason.littleEndian, toByteOffset: 20, as: UInt32.self)
     }
 
     /// `nil` for a format 1.0 snapshot, which has no payload.
     init?(_ payload: PayloadReader) {
-        guard payload.count >= Self.size else { return nil }
+        guard payload.count >= Self.size13 else { return nil }
         limits = TraceHeap.Limits(objects: payload.int(0), depth: payload.int(8))
         objectLimitReached = payload.u8(16) & 1 != 0
         depthLimitReached = payload.u8(16) & 2 != 0
         memoryUnreadable = payload.u8(16) & 4 != 0
+        usedAllocationTable = payload.u8(16) & 8 != 0
+        unwalkedReason = payload.count >= Self.size ? payload.u32(20) : 0
     }
 
-    init(limits: TraceHeap.Limits, objectLimitReached: Bool, depthLimitReached: Bool, memoryUnreadable: Bool) {
+    init(
+        limits: TraceHeap.Limits, objectLimitReached: Bool, depthLimitReached: Bool, memoryUnreadable: Bool,
+        usedAllocationTable: Bool, unwalkedReason: UInt32
+    ) {
         self.limits = limits
         self.objectLimitReached = objectLimitReached
         self.depthLimitReached = depthLimitReached
         self.memoryUnreadable = memoryUnreadable
+        self.usedAllocationTable = usedAllocationTable
+        self.unwalkedReason = unwalkedReason
     }
 }
 
 /// `heapObject` (kind 19): `u64 object, u64 address, u32 typeName, u8 category,
-/// u8 exploration, u8 entityKind, u8 0, u64 retainCount, u64 entityID`.
+/// u8 exploration, u8 entityKind, u8 allocation, u64 retainCount, u64 entityID` (allocation:
+/// 0 before recording started or not known, 1 while recording, by other code than the
+/// recorded code's, 2 by the recorded code; always 0 in format 1.3).
 struct HeapObjectRecord {
     static let size = 40
 
@@ -49,6 +66,7 @@ struct HeapObjectRecord {
     var exploration: UInt8
     /// 0 none, 1 node, 2 subscription, 3 a subscription's disposable, 4 command, 5 scheduled action.
     var entityKind: UInt8
+    var allocation: UInt8
     var retainCount: UInt64
     /// The node or subscription id; for a scheduled action, its subscription's (0: none).
     var entityID: UInt64
@@ -60,14 +78,16 @@ struct HeapObjectRecord {
         payload.storeBytes(of: category, toByteOffset: 20, as: UInt8.self)
         payload.storeBytes(of: exploration, toByteOffset: 21, as: UInt8.self)
         payload.storeBytes(of: entityKind, toByteOffset: 22, as: UInt8.self)
+        payload.storeBytes(of: allocation, toByteOffset: 23, as: UInt8.self)
         payload.storeBytes(of: retainCount.littleEndian, toByteOffset: 24, as: UInt64.self)
         payload.storeBytes(of: entityID.littleEndian, toByteOffset: 32, as: UInt64.self)
     }
 
     init(
         object: UInt64, address: UInt64, typeName: UInt32, category: UInt8, exploration: UInt8, entity: TraceHeap.Entity?,
-        retainCount: UInt64
+        retainCount: UInt64, allocation: TraceHeap.Allocation
     ) {
+        self.allocation = allocation.rawValue
         self.object = object
         self.address = address
         self.typeName = typeName
@@ -92,12 +112,14 @@ struct HeapObjectRecord {
         category = payload.u8(20)
         exploration = payload.u8(21)
         entityKind = payload.u8(22)
+        allocation = payload.u8(23)
         retainCount = payload.u64(24)
         entityID = payload.u64(32)
     }
 
     func decoded(strings: (UInt32) -> String) -> TraceHeap.Object? {
-        guard let category = TraceHeap.Category(rawValue: category), let exploration = TraceHeap.Exploration(rawValue: exploration)
+        guard let category = TraceHeap.Category(rawValue: category), let exploration = TraceHeap.Exploration(rawValue: exploration),
+            let allocation = TraceHeap.Allocation(rawValue: allocation)
         else { return nil }
         let entity: TraceHeap.Entity?
         switch entityKind {
@@ -111,7 +133,7 @@ struct HeapObjectRecord {
         }
         return TraceHeap.Object(
             id: ObjectID(rawValue: object), typeName: strings(typeName), address: address, category: category,
-            retainCount: Int(clamping: retainCount), exploration: exploration, entity: entity)
+            retainCount: Int(clamping: retainCount), exploration: exploration, entity: entity, allocation: allocation)
     }
 }
 

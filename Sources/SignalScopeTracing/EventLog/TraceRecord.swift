@@ -134,8 +134,12 @@ public enum TraceEvent: Sendable, Hashable {
     case capture(SubscriptionID, target: TraceEntity, references: Int)
     /// The records that follow, up to `end`, describe what was alive when recording stopped;
     /// the heap walk went as far as `limits` allowed (`nil` for logs with no heap walk),
-    /// and says whether it ran out of either, or could not read memory at all.
-    case snapshot(limits: TraceHeap.Limits?, objectLimitReached: Bool, depthLimitReached: Bool, memoryUnreadable: Bool)
+    /// and says whether it ran out of either, or could not read memory at all; whether it
+    /// started from every object allocated while recording; and why no walk was made, when
+    /// none could be made safely. (Boxed: its payload is larger than most events'.)
+    indirect case snapshot(
+        limits: TraceHeap.Limits?, objectLimitReached: Bool, depthLimitReached: Bool, memoryUnreadable: Bool,
+        coversAllocations: Bool, unwalkedReason: String?)
     /// In the snapshot: the entity was alive, with this many strong references; for a
     /// subject, `terminated` says whether it had sent its terminal event.
     case alive(TraceEntity, retainCount: Int, terminated: Bool)

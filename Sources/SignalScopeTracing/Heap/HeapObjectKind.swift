@@ -53,6 +53,8 @@ enum HeapObjectKind: Sendable {
 
 extension TraceHeap.Category {
     private static let activityTypeName = String(reflecting: InstrumentationActivity.self)
+    /// The modules whose objects are the tracer's own, never the program's.
+    static let tracerModules = ["SignalScopeTracing", "SignalScopeTesting"]
 
     /// Whose instances a class's are, by its module; `nil` for the tracer's own objects (a
     /// recording, a test's hook), which the walk never reports.
@@ -63,9 +65,9 @@ extension TraceHeap.Category {
         if typeName == Self.activityTypeName { return nil }
         switch module {
         case "SignalScope": self = .runtime
-        case "SignalScopeTracing", "SignalScopeTesting": return nil
+        case _ where Self.tracerModules.contains(String(module)): return nil
         case "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization", "Dispatch",
-            "Synchronization", "DequeModule", "_Concurrency", "_StringProcessing":
+            "Synchronization", "DequeModule", "_Concurrency", "_StringProcessing", "Testing", "XCTest":
             self = .library
         default: self = .user
         }
@@ -120,7 +122,14 @@ struct InstanceLayout: Sendable {
         }
         self.members = members.sorted { $0.offset < $1.offset }
         storage = CollectionStorages.storage(for: metadata, typeName: typeName)
-        category = storage != nil ? .storage : Self.isInstrumentation(metadata) ? nil : TraceHeap.Category(typeName: typeName)
+        if storage != nil {
+            // Storage of the tracer's own collections (its tables of live entities, its
+            // threads' buffers) is the tracer's.
+            let name = typeName
+            category = TraceHeap.Category.tracerModules.contains { name.contains($0 + ".") } ? nil : .storage
+        } else {
+            category = Self.isInstrumentation(metadata) ? nil : TraceHeap.Category(typeName: typeName)
+        }
         self.isComplete = isComplete
     }
 }

@@ -27,6 +27,19 @@ struct HeapWalker {
         let retainCount: Int
         let depth: Int
         var exploration: Exploration = .notExplored
+        /// Who allocated it, when the allocation table says (allocated since the epoch the
+        /// walk was given).
+        var allocatedBy: Allocator?
+    }
+
+    /// What was running when an object was allocated.
+    struct Allocator: Hashable {
+        /// The kernel's id of the thread.
+        let thread: UInt32
+        /// The Swift task, or 0.
+        let task: UInt
+        /// Whose recorded code the thread was running (a recording's identity), or 0.
+        let scope: UInt64
     }
 
     /// How much of an object's references the walk saw.
@@ -59,9 +72,22 @@ struct HeapWalker {
         var memoryUnreadable = false
         /// What the roots said of the objects they loaded, by address.
         var entities: [UInt: TraceHeap.Entity] = [:]
+        /// Whether the walk started from every object in the allocation table too.
+        var usedAllocationTable = false
+        /// How many entries the allocation table had (freed objects among them).
+        var allocationCandidates = 0
+        /// Why no walk was made at all, when it could not be made safely (no frozen copy of
+        /// the process, and other threads running).
+        var unwalkedReason: String?
     }
 
     let limits: Limits
+    /// Called for each object explored (a forked walk reports its progress this way).
+    var onProgress: (() -> Void)?
+
+    init(limits: Limits) {
+        self.limits = limits
+    }
 
     /// Where a walk starts: an object the caller holds weakly (a signal, a subscription, a
     /// command), loaded strongly only for the moment the walk reads it.
@@ -72,6 +98,13 @@ struct HeapWalker {
         var entity: TraceHeap.Entity?
     }
 
+    /// Where a walk starts: an object the caller holds one strong reference to for the
+    /// whole walk (left out of its retain count).
+    struct HeldRoot {
+        let address: UInt
+        var entity: TraceHeap.Entity?
+    }
+
     /// Walks from `roots`. Objects closures refer to weakly are walked too (a `[weak self]`
     /// observer's `self`), so that a cycle no runtime object is part of can still be found.
     ///
@@ -79,19 +112,27 @@ struct HeapWalker {
     /// reads it (and leaves that reference out of its retain count): an object the app
     /// lets go of meanwhile is freed then, not when the walk ends, so that a test checking
     /// a deinit is not fooled by a recording ending on another thread.
-    func walk(roots: [Root]) -> Result {
+    /// `held` roots are walked first, then `roots`, then every object of `allocations` that
+    /// is still one: its first word is still the metadata it was allocated with, and it is a
+    /// live object of a kind the walk knows. `allocations` is `nil` when the allocation table
+    /// was not kept.
+    func walk(roots: [Root], held: [HeldRoot] = [], allocations: [signalscope_allocation]? = nil) -> Result {
         var result = Result()
         guard Memory.isReadable else {
             result.memoryUnreadable = true
             return result
         }
         var pins: [UInt: Int] = [:]
+        for root in held { pins[root.address, default: 0] += 1 }
+        var allocators: [UInt: Allocator] = [:]
+        for entry in allocations ?? [] { allocators[entry.address] = Allocator(thread: entry.thread, task: entry.task, scope: entry.scope) }
         var queue: [Int] = []
         var visited: [Bool] = []
         var explored = 0
         func add(_ address: UInt, depth: Int) -> Int? {
             if let known = result.index[address] { return known }
-            guard let vertex = makeVertex(address, depth: depth, pins: pins) else { return nil }
+            guard var vertex = makeVertex(address, depth: depth, pins: pins) else { return nil }
+            vertex.allocatedBy = allocators[address]
             result.index[address] = result.vertices.count
             result.vertices.append(vertex)
             visited.append(false)
@@ -117,6 +158,7 @@ struct HeapWalker {
                 return
             }
             explored += 1
+            onProgress?()
             guard let isa = Memory.word(at: vertex.address),
                 let contents = ObjectReader.read(vertex.address, isa: isa, memory: CheckedMemory())
             else { return }
@@ -149,6 +191,12 @@ struct HeapWalker {
                 release(object)
             }
         }
+        for root in held {
+            guard let index = add(root.address, depth: 0) else { continue }
+            if let entity = root.entity { result.entities[root.address] = entity }
+            explore(index)
+            readLoaded()
+        }
         for root in roots {
             guard let object = root.load() else { continue }
             let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
@@ -160,6 +208,16 @@ struct HeapWalker {
             }
             pins[address, default: 1] -= 1
             withExtendedLifetime(object) {}
+        }
+        if let allocations {
+            result.usedAllocationTable = true
+            result.allocationCandidates = allocations.count
+            let firstWords = Memory.words(at: allocations.map(\.address))
+            for (entry, word) in zip(allocations, firstWords) where word == entry.metadata {
+                guard let index = add(entry.address, depth: 0) else { continue }
+                explore(index)
+                readLoaded()
+            }
         }
         var next = 0
         while next < queue.count {
@@ -198,9 +256,20 @@ struct HeapWalker {
             category = .box
         }
         let object = UnsafeMutableRawPointer(bitPattern: address)!
-        guard !swift_isDeallocating(object) else { return nil }
+        guard Self.hasSoundRefCounts(address), !swift_isDeallocating(object) else { return nil }
         let count = Int(swift_retainCount(object)) - (pins[address] ?? 0)
         return Vertex(address: address, typeName: typeName, category: category, retainCount: count, depth: depth)
+    }
+
+    /// Whether the object's reference counts can be read by the runtime without faulting:
+    /// counts kept in a side table need a side table that points back at the object. (A
+    /// word a conservative scan met, or an object freed meanwhile, may hold anything.)
+    private static func hasSoundRefCounts(_ address: UInt) -> Bool {
+        guard let counts = Memory.word(at: address + 8) else { return false }
+        // Inline counts (the top bit clear), or the immortal pattern: read in place.
+        guard counts >> 63 == 1, counts & 0xFFFF_FFFF != 0xFFFF_FFFF else { return true }
+        let sideTable = counts << 3
+        return Memory.isPlausibleObjectAddress(sideTable) && Memory.word(at: sideTable) == address
     }
 
     /// Reads the metadata words of many new objects in one system call, so that checking

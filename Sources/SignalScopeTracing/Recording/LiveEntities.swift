@@ -95,11 +95,23 @@ final class LiveEntities: Sendable {
     /// Walks the heap from everything still alive and describes what it found: each object
     /// with its strong retain count (not counting the walk's own references), what runtime
     /// entity it is, and each strong reference, named.
-    func snapshot(limits: TraceHeap.Limits) -> HeapSnapshot {
-        Self.momentaryReferences.withLock { _ in takeSnapshot(limits: limits) }
+    /// - Parameters:
+    ///   - epoch: The allocation table's epoch from which allocated objects are walked from
+    ///     too (0: none are)...
+    ///   - owns: ...those of them that the recording owns.
+    func snapshot(
+        limits: TraceHeap.Limits, allocatedSince epoch: UInt32, owns: @escaping (signalscope_allocation) -> Bool
+    ) -> HeapSnapshot {
+        // What the snapshot allocates for itself (its list of roots, the objects it loads
+        // them into) is the tracer's, not the program's: not in the table the walk starts from.
+        let unnoted = signalscope_allocations_unnoted_on_this_thread(true)
+        defer { _ = signalscope_allocations_unnoted_on_this_thread(unnoted) }
+        return Self.momentaryReferences.withLock { _ in takeSnapshot(limits: limits, allocatedSince: epoch, owns: owns) }
     }
 
-    private func takeSnapshot(limits: TraceHeap.Limits) -> HeapSnapshot {
+    private func takeSnapshot(
+        limits: TraceHeap.Limits, allocatedSince epoch: UInt32, owns: @escaping (signalscope_allocation) -> Bool
+    ) -> HeapSnapshot {
         let tracked = tracked.withLock { $0 }
         // The walk loads each root from its weak reference only while it reads it.
         var roots: [HeapWalker.Root] = []
@@ -135,7 +147,7 @@ final class LiveEntities: Sendable {
             roots.append(HeapWalker.Root(load: { reference.object }, entity: entity))
             name(owner.closures)
         }
-        let walk = HeapWalker(limits: limits).walk(roots: roots)
+        let walk = FrozenWalk(walker: HeapWalker(limits: limits), allocatedSince: epoch, owns: owns).walk(roots: roots)
         var snapshot = HeapSnapshot(limits: limits, walk: walk)
         // Objects are numbered in the order the walk reached them, from 1.
         let ids = walk.vertices.indices.map { UInt64($0 + 1) }
@@ -211,6 +223,10 @@ struct HeapSnapshot {
     let objectLimitReached: Bool
     let depthLimitReached: Bool
     let memoryUnreadable: Bool
+    /// Whether the walk started from every object allocated while recording.
+    let usedAllocationTable: Bool
+    /// Why no walk was made, if none was.
+    let unwalkedReason: String?
     var objects: [Object] = []
     var references: [Reference] = []
     /// Live nodes: strong retain count, and for subjects whether they terminated.
@@ -223,6 +239,8 @@ struct HeapSnapshot {
         objectLimitReached = walk.objectLimitReached
         depthLimitReached = walk.depthLimitReached
         memoryUnreadable = walk.memoryUnreadable
+        usedAllocationTable = walk.usedAllocationTable
+        unwalkedReason = walk.unwalkedReason
     }
 }
 

@@ -2,6 +2,7 @@ import Glibc
 import Foundation
 import SignalScope
 import Synchronization
+import CTracingSupport
 
 /// Writes everything the runtime reports into an event log: the tracer's
 /// `SignalInstrumentation`.
@@ -19,34 +20,83 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     private let sequence = Atomic<UInt64>(0)
     /// Active until the recording finishes; subscriptions read it before every value.
     private let active = InstrumentationActivity()
-    private let identity: UInt64
+    let identity: UInt64
     private let threadCount = Atomic<UInt32>(0)
     private let bufferCapacity: Int
     private let heapLimits: TraceHeap.Limits
+    /// Whether this recording is about some code only (``RecordingScope/code``), not the
+    /// whole process: then it watches only that code (``watchesCurrentCode()``).
+    private let recordsCode: Bool
+    /// For a recording of some code: the tasks that ran it (an `async` body's task, and
+    /// those it started that made signals), whose allocations are its own.
+    private let scopeTasks = ScopeTasks()
+    /// Whether this recording still holds the allocation table open.
+    private let notesAllocations = Atomic<Bool>(false)
+    /// The allocation table's epoch this recording started (0: the table could not be
+    /// used): the objects allocated since are what the closing walk starts from.
+    private let allocationEpoch: UInt32
 
     private static let recordings = Atomic<UInt64>(0)
     /// The recordings that have finished, so threads can drop their buffers.
     private static let finishedRecordings = Mutex<Set<UInt64>>([])
 
     init(
-        sink: any LogSink, recordsValues: Bool, heapLimits: TraceHeap.Limits = .standard, bufferCapacity: Int = 1 << 18
+        sink: any LogSink, recordsValues: Bool, heapLimits: TraceHeap.Limits = .standard, scope: RecordingScope = .process,
+        bufferCapacity: Int = 1 << 18
     ) throws {
         self.recordsValues = recordsValues
+        recordsCode = scope == .code
         self.bufferCapacity = bufferCapacity
         self.heapLimits = heapLimits
         identity = Self.recordings.add(1, ordering: .relaxed).newValue
         writer = try LogWriter(sink: sink)
+        allocationEpoch = signalscope_allocations_start(Unmanaged.passUnretained(writer).toOpaque())
+        notesAllocations.store(allocationEpoch != 0, ordering: .releasing)
+    }
+
+    deinit {
+        stopNotingAllocations()
+    }
+
+    /// Lets go of the allocation table (once): when the recording finishes, or is given up.
+    func stopNotingAllocations() {
+        if notesAllocations.exchange(false, ordering: .acquiringAndReleasing) { signalscope_allocations_stop() }
     }
 
     private var isActive: Bool { active.isActive }
 
-    /// The calling thread's id in this recording, if it recorded anything.
-    var callingThreadID: UInt32? { TracingThread.current.threadID(in: identity) }
+    /// Whether the code running now is this recording's to watch (rule I10): everything, for
+    /// a recording of the whole process; for a recording of some code, that code under its
+    /// task-local binding (whose task is remembered, so that what it allocates is attributed
+    /// to it), or whatever runs during a delivery or an action of what it watches.
+    func watchesCurrentCode() -> Bool {
+        guard recordsCode else { return true }
+        guard isActive else { return false }
+        if RecordedCode.recordings.contains(identity) {
+            scopeTasks.add(UInt(signalscope_current_task()))
+            return true
+        }
+        return CodeScopeMark.current == identity
+    }
+
+    /// Notes the task running now as one that runs the recorded code (an `async` body's).
+    func noteRecordedTask() {
+        scopeTasks.add(UInt(signalscope_current_task()))
+    }
+
+    /// Runs `body` as this recording's recorded code (for a recording of some code: a
+    /// delivery to a subscription it watches, an action its code scheduled), so that what
+    /// it makes and allocates meanwhile is the recorded code's.
+    private func asRecordedCode(_ body: () -> Void) {
+        guard recordsCode else { return body() }
+        CodeScopeMark.with(identity, body)
+    }
 
     /// Stops recording, writes the snapshot and the closing record, and flushes everything.
     func finish() throws {
         guard isActive else { return }
         appendSnapshot()
+        stopNotingAllocations()
         let count = sequence.load(ordering: .acquiring) + 1
         append(.end, payload: 8) { $0.storeBytes(of: count.littleEndian, as: UInt64.self) }
         active.stop()
@@ -164,7 +214,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// Runs a delivery whose record has just become its thread's cause, then gives the
     /// thread back the cause it had (`nil`: nothing was recorded, nothing to give back).
     private func delivering(after scope: CauseScope?, _ deliver: () -> Void) {
-        deliver()
+        asRecordedCode(deliver)
         guard let scope else { return }
         // The buffer was retained for the delivery: the observer may even stop this
         // recording, and a new one on this thread drop the buffer.
@@ -181,7 +231,10 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     func actionScheduled() -> (any Sendable)? {
         guard isActive else { return nil }
         let cause = withCurrentBuffer { $0.cause }
-        return cause == .none ? nil : ScheduledBy(recording: identity, cause: cause.scheduled)
+        // A recording of some code is asked only by code it watches: the action is that
+        // code's, wherever it runs, even when no event caused it.
+        guard cause != .none || recordsCode else { return nil }
+        return ScheduledBy(recording: identity, cause: cause.scheduled)
     }
 
     func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void) {
@@ -194,7 +247,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         append(.virtualTime, payload: 8) { $0.storeBytes(of: nanoseconds.littleEndian, as: Int64.self) }
     }
 
-    /// What an action scheduled during an event carries to where it runs.
+    /// What an action scheduled during an event, or by the recorded code, carries to where
+    /// it runs.
     private struct ScheduledBy: Sendable {
         let recording: UInt64
         let cause: RecordedCause
@@ -202,7 +256,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     /// Runs `body` with `cause` as what causes the records this thread writes meanwhile.
     private func during(_ cause: RecordedCause, _ body: () -> Void) {
-        guard cause != .none, isActive else { return body() }
+        guard cause != .none, isActive else { return asRecordedCode(body) }
         let scope = withCurrentBuffer { buffer in
             defer { buffer.cause = cause }
             return CauseScope(buffer: .passRetained(buffer), previous: buffer.cause)
@@ -244,10 +298,14 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// `heapObject` record per object reached and a `reference` record per strong
     /// reference between them.
     private func appendSnapshot() {
-        let heap = live.snapshot(limits: heapLimits)
+        let heap = live.snapshot(limits: heapLimits, allocatedSince: allocationEpoch) { [self] entry in
+            allocation(by: HeapWalker.Allocator(thread: entry.thread, task: entry.task, scope: entry.scope)) == .byRecordedCode
+        }
         let header = SnapshotRecord(
             limits: heap.limits, objectLimitReached: heap.objectLimitReached, depthLimitReached: heap.depthLimitReached,
-            memoryUnreadable: heap.memoryUnreadable)
+            memoryUnreadable: heap.memoryUnreadable, usedAllocationTable: heap.usedAllocationTable,
+            unwalkedReason: heap.unwalkedReason.map(string) ?? 0)
+
         append(.snapshot, payload: SnapshotRecord.size) { header.encode(into: $0) }
         for (node, retainCount, terminated) in heap.nodes {
             appendAlive(.node, node.rawValue, retainCount: retainCount, terminated: terminated)
@@ -259,13 +317,22 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             let record = HeapObjectRecord(
                 object: object.id, address: UInt64(object.vertex.address), typeName: string(object.vertex.typeName),
                 category: object.vertex.category.rawValue, exploration: object.vertex.exploration.rawValue,
-                entity: object.entity, retainCount: UInt64(clamping: object.vertex.retainCount))
+                entity: object.entity, retainCount: UInt64(clamping: object.vertex.retainCount),
+                allocation: allocation(by: object.vertex.allocatedBy))
             append(.heapObject, payload: HeapObjectRecord.size) { record.encode(into: $0) }
         }
         for reference in heap.references {
             let record = referenceRecord(reference)
             append(.reference, payload: ReferenceRecord.size) { record.encode(into: $0) }
         }
+    }
+
+    /// Whether an object was allocated by the recorded code, by what was running then.
+    private func allocation(by allocator: HeapWalker.Allocator?) -> TraceHeap.Allocation {
+        guard let allocator else { return .unknown }
+        guard recordsCode else { return .byRecordedCode }
+        let own = allocator.scope == identity || (allocator.task != 0 && scopeTasks.contains(allocator.task))
+        return own ? .byRecordedCode : .whileRecording
     }
 
     private func appendAlive(_ entity: LiveEntities.Entity, _ id: UInt64, retainCount: Int, terminated: Bool) {
@@ -400,8 +467,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
                 for: identity,
                 isFinished: { recording in Self.finishedRecordings.withLock { $0.contains(recording) } },
                 make: {
-                    let buffer = ThreadBuffer(
-                        threadID: threadCount.add(1, ordering: .relaxed).newValue, capacity: bufferCapacity)
+                    let buffer = ThreadBuffer(threadID: threadCount.add(1, ordering: .relaxed).newValue, capacity: bufferCapacity)
                     writer.register(buffer)
                     return buffer
                 }, body)

@@ -18,11 +18,6 @@ final class TracingThread {
         for entry in buffers { entry.buffer.isRetired.store(true, ordering: .releasing) }
     }
 
-    /// This thread's id in `recording`, if it recorded anything in it.
-    func threadID(in recording: UInt64) -> UInt32? {
-        buffers.first { $0.recording == recording }?.buffer.threadID
-    }
-
     /// This thread's buffer for `recording`, made (and registered by `make`) on first use.
     /// The buffer of the recording this thread recorded into last, unretained: `buffers`
     /// owns it. Looking it up costs no retain and no release, which on the path of every

@@ -229,6 +229,7 @@ public struct Trace: Sendable {
             trace.warnings.append("\(path) has no end record: the recording was cut off (the process was killed or crashed, or the disk filled), so what happened after its last record is missing")
         }
         trace.recordsNodeTraits = minorVersion >= 2
+        trace.heap.recordsAllocationCoverage = minorVersion >= 4
         trace.knownParents = []
         trace.heap.index()
         trace.deriveObserverCaptures()
@@ -240,25 +241,9 @@ public struct Trace: Sendable {
     /// The part of the trace made by some code only: the nodes created at sites that
     /// `isIncluded` accepts, the subscriptions to them and the objects those capture, with
     /// the records and facts about them. (Recordings see the whole process; this draws or
-    /// analyses one module, one file, one test.)
+    /// analyses one module, one file.)
     public func restricted(to isIncluded: (TraceSite) -> Bool) -> Trace {
-        restricted(toNodes: Set(nodes.values.filter { isIncluded($0.site) }.map(\.id)))
-    }
-
-    /// The part of the trace that `thread` (a recording's thread id) created: its nodes,
-    /// and the nodes its subscriptions subscribed to.
-    package func restricted(toThread thread: UInt32) -> Trace {
-        var kept: Set<NodeID> = []
-        for record in records where record.thread == thread {
-            switch record.event {
-            case .node(let id, _, _, _, _, _), .subscribe(_, let id, _, _): kept.insert(id)
-            default: break
-            }
-        }
-        return restricted(toNodes: kept)
-    }
-
-    private func restricted(toNodes kept: Set<NodeID>) -> Trace {
+        let kept = Set(nodes.values.filter { isIncluded($0.site) }.map(\.id))
         var copy = self
         copy.nodes = nodes.filter { kept.contains($0.key) }
         copy.subscriptions = subscriptions.filter { copy.nodes[$0.value.node] != nil }
@@ -447,15 +432,19 @@ public struct Trace: Sendable {
         case .capture(let subscription, let target, let references):
             hasCaptureRecords = true
             addCapture(target, by: subscription, fromHeap: false, references: references)
-        case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable):
+        case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable, let coversAllocations, let unwalkedReason):
             hasSnapshot = true
             heap.limits = limits
             heap.objectLimitReached = objectLimitReached
             heap.depthLimitReached = depthLimitReached
             heap.memoryUnreadable = memoryUnreadable
+            heap.coversAllocations = coversAllocations
+            heap.unwalkedReason = unwalkedReason
         case .heapObject(let object):
             heap.objects[object.id] = object
-            guard object.category == .user else { break }
+            // With the allocation table, the trace's objects are those allocated while it
+            // recorded (older logs: every user object the walk reached).
+            guard object.category == .user, object.allocation == .byRecordedCode || !heap.coversAllocations else { break }
             if objects[object.id] == nil {
                 objects[object.id] = Object(id: object.id, typeName: object.typeName, address: object.address)
             }

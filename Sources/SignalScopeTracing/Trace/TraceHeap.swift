@@ -24,6 +24,21 @@ public struct TraceHeap: Sendable {
         public let exploration: Exploration
         /// The runtime entity it is, if any.
         public let entity: Entity?
+        /// When and by whom it was allocated, as far as the recording knows.
+        public let allocation: Allocation
+    }
+
+    /// When, and by whom, an object was allocated.
+    public enum Allocation: UInt8, Sendable, Hashable {
+        /// Before recording started, or the trace does not say (format 1.3 and older, or a
+        /// recording that could not keep its allocation table).
+        case unknown = 0
+        /// While recording, by code other than the recorded code's (another thread's, in a
+        /// recording of some code only).
+        case whileRecording = 1
+        /// By the recorded code: anything, in a recording of the whole process; the body's
+        /// own thread or task, in a recording of some code (``Tracer/record(values:heapLimits:_:)``).
+        case byRecordedCode = 2
     }
 
     /// Whose object it is, by its type.
@@ -171,6 +186,14 @@ public struct TraceHeap: Sendable {
     /// The process could not read its own memory through the kernel (a sandbox denies
     /// `process_vm_readv`): no object was walked.
     public internal(set) var memoryUnreadable = false
+    /// Whether the walk started from every object allocated while recording, not only from
+    /// the runtime's live entities: then garbage made of plain objects is found too.
+    public internal(set) var coversAllocations = false
+    /// Why no walk was made, when none could be made safely.
+    public internal(set) var unwalkedReason: String?
+    /// Whether the trace says if the walk covered every allocation (format 1.4 and later):
+    /// then one that did not is a limitation, not the format's age.
+    public internal(set) var recordsAllocationCoverage = false
 
     /// Whether the trace has its closing snapshot: a process killed or crashed while
     /// recording leaves none, nor does a format 1.0 trace.
@@ -183,7 +206,9 @@ public struct TraceHeap: Sendable {
 
     /// Whether the walk saw everything reachable: there is a snapshot, memory could be
     /// read, and no budget ran out.
-    public var isComplete: Bool { hasSnapshot && !memoryUnreadable && !objectLimitReached && !depthLimitReached }
+    public var isComplete: Bool {
+        hasSnapshot && !memoryUnreadable && unwalkedReason == nil && !objectLimitReached && !depthLimitReached
+    }
 
     /// The references `object` holds.
     public func references(from object: ObjectID) -> [Reference] {

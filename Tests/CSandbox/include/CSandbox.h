@@ -8,4 +8,9 @@
 /// tests only, in a child process (an exit test): it cannot be undone.
 bool signalscope_test_deny_process_vm_readv(void);
 
+/// Makes `fork` fail with EPERM for the rest of this process (a `clone` that does not share
+/// the address space), while threads can still be made; also denies `process_vm_readv`.
+/// For tests only, in a child process.
+bool signalscope_test_deny_fork_and_process_vm_readv(void);
+
 #endif

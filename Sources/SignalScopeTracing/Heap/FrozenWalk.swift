@@ -1,0 +1,392 @@
+import CTracingSupport
+import Glibc
+import SignalScope
+
+/// Runs the closing heap walk on a frozen copy of the program, so that it never races the
+/// program's threads.
+///
+/// Reading a heap that other threads change gives retain counts and references from
+/// different moments (an object can look unreferenced while a reference to it moves), and
+/// loading a weak reference another thread is freeing crashes. So the walk runs in a child
+/// made with `fork`: a copy-on-write image of the whole process at one instant, with one
+/// thread, which nothing else changes. The child walks, writes what it found into an
+/// anonymous file and exits; the program's other threads run on meanwhile, and the
+/// recording's thread waits for the child (heap-dumping tools on Android do the same, so
+/// that the app never stops). The cost the program sees is `fork` itself: copying page
+/// tables (`docs/performance.md` measures it).
+///
+/// A lock another thread held at the fork stays held in the child. The child touches only
+/// what the walk needs (the allocation table, whose lock it only tries; the runtime's
+/// metadata caches, whose locks are held for moments), and the parent watches its progress:
+/// a child that makes none for a while is killed and the walk tried again in a new child.
+/// When no child can be made (a sandbox forbids `fork`), a process with one thread is
+/// walked in place, which is just as frozen; with more threads no walk is made, and the
+/// trace says why rather than risk a crash or a false proof.
+struct FrozenWalk {
+    let walker: HeapWalker
+    /// Objects of the allocation table allocated in this epoch or later are walked from
+    /// (0: none are)...
+    let allocatedSince: UInt32
+    /// ...when the recording owns them: for a recording of some code, those its code
+    /// allocated, so that tests running alongside never walk each other's objects.
+    let owns: (signalscope_allocation) -> Bool
+    /// How long a child may make no progress before it is given up on.
+    var stallLimit: Duration = .seconds(5)
+    /// How many children to try before giving up.
+    var attempts = 3
+
+    /// Walks from `roots` and from every object in the allocation table.
+    ///
+    /// The roots are loaded (strongly) here, in the program, before the fork: the child
+    /// sees those references in its copy and leaves them out of the retain counts, and the
+    /// program lets go of them as soon as the child exists.
+    func walk(roots: [HeapWalker.Root]) -> HeapWalker.Result {
+        var failures: [String] = []
+        var busy = 0
+        while failures.count < attempts {
+            switch attempt(roots) {
+            case .walked(let result): return result
+            case .tableBusy where busy < Self.busyLimit:
+                // Another thread held the allocation table's lock at the fork, for moments.
+                busy += 1
+                var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+                nanosleep(&pause, nil)
+            case .tableBusy: failures.append("the allocation table was being changed at every fork")
+            case .retry(let reason): failures.append(reason)
+            case .cannotFork(let reason):
+                guard signalscope_thread_count() == 1 else {
+                    var result = HeapWalker.Result()
+                    result.unwalkedReason = "no copy of the process could be made to walk its heap (fork failed: \(reason)) and other threads were running, whose changes the walk would race"
+                    return result
+                }
+                return Self.load(roots) { held in walker.walk(roots: [], held: held, allocations: allocations()) }
+            }
+        }
+        var result = HeapWalker.Result()
+        result.unwalkedReason = "the heap walk did not finish in a copy of the process (\(failures.joined(separator: "; ")))"
+        return result
+    }
+
+    /// How many forks may find the allocation table locked before the walk gives up.
+    private static let busyLimit = 200
+
+    /// Runs `body` with the roots loaded: held strongly, once each, until it returns.
+    private static func load<Result>(_ roots: [HeapWalker.Root], _ body: ([HeapWalker.HeldRoot]) -> Result) -> Result {
+        var loaded: [AnyObject] = []
+        var held: [HeapWalker.HeldRoot] = []
+        for root in roots {
+            guard let object = root.load() else { continue }
+            loaded.append(object)
+            held.append(HeapWalker.HeldRoot(address: UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()), entity: root.entity))
+        }
+        return withExtendedLifetime(loaded) { body(held) }
+    }
+
+    private enum Attempt {
+        case walked(HeapWalker.Result)
+        case tableBusy
+        case retry(String)
+        case cannotFork(String)
+    }
+
+    /// The exit status of a child that found the allocation table locked at the fork.
+    private static let tableBusy: Int32 = 75
+
+    private func attempt(_ roots: [HeapWalker.Root]) -> Attempt {
+        let file = signalscope_anonymous_file()
+        guard file >= 0 else { return .cannotFork("no anonymous file: \(String(cString: strerror(errno)))") }
+        defer { close(file) }
+        guard let shared = mmap(nil, 8, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0), shared != MAP_FAILED else {
+            return .cannotFork("no shared page: \(String(cString: strerror(errno)))")
+        }
+        defer { munmap(shared, 8) }
+        let progress = shared.bindMemory(to: UInt64.self, capacity: 1)
+        progress.pointee = 0
+        // The program holds the roots only until the child exists.
+        let (child, forkError) = Self.load(roots) { held in
+            let child = signalscope_fork_for_snapshot()
+            if child == 0 { runChild(held: held, file: file, progress: progress) }
+            return (child, errno)
+        }
+        guard child > 0 else { return .cannotFork(String(cString: strerror(forkError))) }
+        return wait(for: child, progress: progress, file: file)
+    }
+
+    /// In the child: walks, writes the result, exits. Never returns.
+    private func runChild(held: [HeapWalker.HeldRoot], file: Int32, progress: UnsafeMutablePointer<UInt64>) -> Never {
+        guard signalscope_allocations_freeze_in_child() == 0 else { _exit(Self.tableBusy) }
+        _ = signalscope_freeze_address_space()
+        let allocations = allocations()
+        var walker = walker
+        walker.onProgress = { progress.pointee &+= 1 }
+        let result = walker.walk(roots: [], held: held, allocations: allocations)
+        var bytes = WalkWire.encode(result)
+        let written = bytes.withUnsafeMutableBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = Glibc.write(file, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        _exit(written ? 0 : 1)
+    }
+
+    /// In the parent: waits for the child, killing it if it stops making progress.
+    private func wait(for child: pid_t, progress: UnsafeMutablePointer<UInt64>, file: Int32) -> Attempt {
+        let clock = ContinuousClock()
+        var lastProgress = UInt64.max
+        var lastChange = clock.now
+        var pause: Int = 20_000
+        while true {
+            var status: Int32 = 0
+            let waited = waitpid(child, &status, WNOHANG)
+            if waited == child { return finished(status: status, file: file) }
+            if waited < 0, errno != EINTR { return .retry("the child could not be waited for: \(String(cString: strerror(errno)))") }
+            let seen = progress.pointee
+            if seen != lastProgress {
+                lastProgress = seen
+                lastChange = clock.now
+            } else if clock.now - lastChange > stallLimit {
+                kill(child, SIGKILL)
+                while waitpid(child, &status, 0) < 0, errno == EINTR {}
+                return .retry("it made no progress for \(stallLimit), likely blocked on a lock held at the fork")
+            }
+            var interval = timespec(tv_sec: 0, tv_nsec: pause)
+            nanosleep(&interval, nil)
+            pause = min(pause * 2, 2_000_000)
+        }
+    }
+
+    private func finished(status: Int32, file: Int32) -> Attempt {
+        let exited = status & 0x7F == 0
+        let code = (status >> 8) & 0xFF
+        guard exited else { return .retry("it was stopped by signal \(status & 0x7F)") }
+        if code == Self.tableBusy { return .tableBusy }
+        guard code == 0 else { return .retry("it could not write what it found") }
+        let size = lseek(file, 0, SEEK_END)
+        guard size >= 0, lseek(file, 0, SEEK_SET) == 0 else { return .retry("its result could not be read") }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        let complete = bytes.withUnsafeMutableBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = read(file, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        guard complete, let result = WalkWire.decode(bytes) else { return .retry("its result could not be read") }
+        return .walked(result)
+    }
+
+    /// The entries of the allocation table from `allocatedSince` on that may still be objects.
+    func allocations() -> [signalscope_allocation]? {
+        guard allocatedSince != 0 else { return nil }
+        typealias Collected = (since: UInt32, owns: (signalscope_allocation) -> Bool, entries: [signalscope_allocation])
+        var collected: Collected = (allocatedSince, owns, [])
+        withUnsafeMutablePointer(to: &collected) { pointer in
+            _ = signalscope_allocations_visit({ batch, count, context in
+                let collected = context!.assumingMemoryBound(to: Collected.self)
+                let (since, owns) = (collected.pointee.since, collected.pointee.owns)
+                collected.pointee.entries += UnsafeBufferPointer(start: batch, count: count).lazy.filter {
+                    $0.address != 0 && $0.epoch >= since && owns($0)
+                }
+            }, pointer)
+        }
+        return collected.entries
+    }
+}
+
+/// The walk's result as bytes, from the child to the parent.
+enum WalkWire {
+    static func encode(_ result: HeapWalker.Result) -> [UInt8] {
+        var writer = Writer()
+        writer.flags([result.objectLimitReached, result.depthLimitReached, result.memoryUnreadable, result.usedAllocationTable])
+        writer.int(result.allocationCandidates)
+        writer.int(result.vertices.count)
+        for vertex in result.vertices {
+            writer.word(vertex.address)
+            writer.string(vertex.typeName)
+            writer.byte(vertex.category.rawValue)
+            writer.int(vertex.retainCount)
+            writer.int(vertex.depth)
+            writer.byte(vertex.exploration.rawValue)
+            writer.flags([vertex.allocatedBy != nil])
+            if let allocator = vertex.allocatedBy {
+                writer.word(UInt(allocator.thread))
+                writer.word(allocator.task)
+                writer.word(UInt(allocator.scope))
+            }
+        }
+        writer.int(result.edges.count)
+        for edge in result.edges {
+            writer.int(edge.from)
+            writer.int(edge.to)
+            let reference = edge.reference
+            writer.word(reference.target)
+            switch reference.kind {
+            case .storedProperty: writer.byte(0)
+            case .capture: writer.byte(1)
+            case .boxedValue: writer.byte(2)
+            case .element(.element(let index)):
+                writer.byte(3)
+                writer.int(index)
+            case .element(.key): writer.byte(4)
+            case .element(.value(let key)):
+                writer.byte(5)
+                writer.flags([key != nil])
+                if let key { writer.string(key) }
+            }
+            writer.string(reference.path)
+            writer.flags([reference.function != nil, reference.offset != nil, reference.isExact, reference.isWeak])
+            if let function = reference.function { writer.word(function) }
+            if let offset = reference.offset { writer.int(offset) }
+        }
+        writer.int(result.entities.count)
+        for (address, entity) in result.entities {
+            writer.word(address)
+            switch entity {
+            case .node(let id): writer.byte(0); writer.word(UInt(id.rawValue))
+            case .subscription(let id): writer.byte(1); writer.word(UInt(id.rawValue))
+            case .disposable(let id): writer.byte(2); writer.word(UInt(id.rawValue))
+            case .command: writer.byte(3)
+            case .scheduledAction(let id): writer.byte(4); writer.word(UInt(id?.rawValue ?? 0))
+            }
+        }
+        return writer.bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) -> HeapWalker.Result? {
+        var reader = Reader(bytes: bytes)
+        var result = HeapWalker.Result()
+        guard let flags = reader.flags(4), let candidates = reader.int(), let vertexCount = reader.int() else { return nil }
+        (result.objectLimitReached, result.depthLimitReached, result.memoryUnreadable, result.usedAllocationTable) =
+            (flags[0], flags[1], flags[2], flags[3])
+        result.allocationCandidates = candidates
+        for index in 0..<vertexCount {
+            guard let address = reader.word(), let typeName = reader.string(), let category = reader.byte().flatMap(TraceHeap.Category.init),
+                let retainCount = reader.int(), let depth = reader.int(),
+                let exploration = reader.byte().flatMap(HeapWalker.Exploration.init), let allocated = reader.flags(1)
+            else { return nil }
+            var allocator: HeapWalker.Allocator?
+            if allocated[0] {
+                guard let thread = reader.word(), let task = reader.word(), let scope = reader.word() else { return nil }
+                allocator = HeapWalker.Allocator(thread: UInt32(truncatingIfNeeded: thread), task: task, scope: UInt64(scope))
+            }
+            result.vertices.append(HeapWalker.Vertex(
+                address: address, typeName: typeName, category: category, retainCount: retainCount, depth: depth,
+                exploration: exploration, allocatedBy: allocator))
+            result.index[address] = index
+        }
+        guard let edgeCount = reader.int() else { return nil }
+        for _ in 0..<edgeCount {
+            guard let from = reader.int(), let to = reader.int(), from < vertexCount, to < vertexCount,
+                let target = reader.word(), let kindCode = reader.byte()
+            else { return nil }
+            let kind: HeapReferenceKind
+            switch kindCode {
+            case 0: kind = .storedProperty
+            case 1: kind = .capture
+            case 2: kind = .boxedValue
+            case 3:
+                guard let index = reader.int() else { return nil }
+                kind = .element(.element(index))
+            case 4: kind = .element(.key)
+            case 5:
+                guard let hasKey = reader.flags(1) else { return nil }
+                kind = .element(.value(forKey: hasKey[0] ? reader.string() : nil))
+            default: return nil
+            }
+            guard let path = reader.string(), let flags = reader.flags(4) else { return nil }
+            let function = flags[0] ? reader.word() : nil
+            let offset = flags[1] ? reader.int() : nil
+            result.edges.append(HeapWalker.Edge(from: from, to: to, reference: FoundReference(
+                target: target, kind: kind, path: path, function: function, offset: offset, isExact: flags[2], isWeak: flags[3])))
+        }
+        guard let entityCount = reader.int() else { return nil }
+        for _ in 0..<entityCount {
+            guard let address = reader.word(), let code = reader.byte() else { return nil }
+            switch code {
+            case 0: guard let id = reader.word() else { return nil }; result.entities[address] = .node(NodeID(rawValue: UInt64(id)))
+            case 1: guard let id = reader.word() else { return nil }; result.entities[address] = .subscription(SubscriptionID(rawValue: UInt64(id)))
+            case 2: guard let id = reader.word() else { return nil }; result.entities[address] = .disposable(SubscriptionID(rawValue: UInt64(id)))
+            case 3: result.entities[address] = .command
+            case 4:
+                guard let id = reader.word() else { return nil }
+                result.entities[address] = .scheduledAction(id == 0 ? nil : SubscriptionID(rawValue: UInt64(id)))
+            default: return nil
+            }
+        }
+        return reader.isAtEnd ? result : nil
+    }
+
+    private struct Writer {
+        var bytes: [UInt8] = []
+        var strings: [String: Int] = [:]
+
+        mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+        mutating func word(_ value: UInt) {
+            withUnsafeBytes(of: UInt64(value).littleEndian) { bytes += $0 }
+        }
+
+        mutating func int(_ value: Int) { word(UInt(bitPattern: value)) }
+
+        mutating func flags(_ values: [Bool]) {
+            byte(values.enumerated().reduce(0) { $0 | ($1.element ? UInt8(1) << $1.offset : 0) })
+        }
+
+        /// A string the first time, its number after.
+        mutating func string(_ value: String) {
+            if let known = strings[value] {
+                int(known)
+                return
+            }
+            strings[value] = strings.count
+            int(-1)
+            let utf8 = Array(value.utf8)
+            int(utf8.count)
+            bytes += utf8
+        }
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var position = 0
+        var strings: [String] = []
+
+        var isAtEnd: Bool { position == bytes.count }
+
+        mutating func byte() -> UInt8? {
+            guard position < bytes.count else { return nil }
+            defer { position += 1 }
+            return bytes[position]
+        }
+
+        mutating func word() -> UInt? {
+            guard position + 8 <= bytes.count else { return nil }
+            defer { position += 8 }
+            return bytes.withUnsafeBytes { UInt(UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: position, as: UInt64.self))) }
+        }
+
+        mutating func int() -> Int? { word().map { Int(bitPattern: $0) } }
+
+        mutating func flags(_ count: Int) -> [Bool]? {
+            byte().map { value in (0..<count).map { value & (1 << $0) != 0 } }
+        }
+
+        mutating func string() -> String? {
+            guard let number = int() else { return nil }
+            if number >= 0 { return number < strings.count ? strings[number] : nil }
+            guard let count = int(), count >= 0, position + count <= bytes.count else { return nil }
+            let value = String(decoding: bytes[position..<(position + count)], as: UTF8.self)
+            position += count
+            strings.append(value)
+            return value
+        }
+    }
+}
