@@ -1,8 +1,11 @@
 // A profile request is a cold signal: each subscription runs its creation block, so two
-// views subscribing send two requests. `--fixed` shares one run with replay().
+// views subscribing at once send two requests, both in flight together. `--fixed` shares
+// one run with replay().
+import Dispatch
 import SignalScope
 
 let fixed = CommandLine.arguments.contains("--fixed")
+let network = QueueScheduler()
 
 final class ProfileAPI {
     private(set) var requestsSent = 0
@@ -11,9 +14,10 @@ final class ProfileAPI {
         Signal<String> { subscriber in  // planted: repeated-cold-subscription
             self.requestsSent += 1
             print("GET /profile (request #\(self.requestsSent))")
-            subscriber.sendNext("Ada Lovelace")
-            subscriber.sendCompleted()
-            return nil
+            return network.schedule(afterDelay: 0.05) {
+                subscriber.sendNext("Ada Lovelace")
+                subscriber.sendCompleted()
+            }
         }
     }
 }
@@ -25,6 +29,9 @@ let api = ProfileAPI()
 let profile = fixed ? api.fetchProfile().replay() : api.fetchProfile()
 let label = NameLabel()
 let avatar = AvatarView()
-profile.subscribeNext { label.text = $0 }
-profile.subscribeNext { avatar.caption = "Photo of \($0)" }
+let responses = DispatchSemaphore(value: 0)
+profile.subscribe(next: { label.text = $0 }, completed: { responses.signal() })
+profile.subscribe(next: { avatar.caption = "Photo of \($0)" }, completed: { responses.signal() })
+responses.wait()
+responses.wait()
 print("requests sent: \(api.requestsSent)")

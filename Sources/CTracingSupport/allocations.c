@@ -58,8 +58,21 @@ static unsigned installs;
 // Bumped whenever the table is emptied: a thread whose chunk is of an older generation
 // starts a new one.
 static _Atomic uint64_t generation = 1;
-// Bumped by every recording that starts: an entry says after which start it was made.
-static _Atomic uint32_t epoch = 1;
+// When an allocation was made, by a clock every thread reads alike and cheaply (the
+// processor's invariant time-stamp counter): a recording takes the allocations made after
+// it started, and an analysis tells which of two objects is older.
+static inline uint64_t allocation_clock(void) {
+#if defined(__x86_64__)
+    return __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+    uint64_t ticks;
+    __asm__ volatile("mrs %0, cntvct_el0" : "=r"(ticks));
+    return ticks;
+#else
+    static _Atomic uint64_t ticks;
+    return atomic_fetch_add_explicit(&ticks, 1, memory_order_relaxed) + 1;
+#endif
+}
 static _Atomic bool recording_allocations;
 // Chunks threads are filling, and chunks that are full.
 static chunk *current_chunks;
@@ -125,7 +138,7 @@ static size_t keep_live(signalscope_allocation *entries, size_t count) {
     for (size_t i = 0; i < count; i++) {
         // Of two allocations at one address, the later one is the object there now.
         if (i + 1 < count && entries[i + 1].address == entries[i].address) {
-            if (entries[i + 1].epoch < entries[i].epoch) entries[i + 1] = entries[i];
+            if (entries[i + 1].time < entries[i].time) entries[i + 1] = entries[i];
             continue;
         }
         entries[kept++] = entries[i];
@@ -210,8 +223,8 @@ static inline void note_allocation(void *object, const void *metadata) {
         count = 0;
     }
     c->entries[count] = (signalscope_allocation){
-        (uintptr_t)object, (uintptr_t)metadata, signalscope_current_task(), thread_code_scope, c->thread,
-        atomic_load_explicit(&epoch, memory_order_relaxed) };
+        (uintptr_t)object, (uintptr_t)metadata, signalscope_current_task(), thread_code_scope, allocation_clock(),
+        c->thread };
     // Released so that a reader (the forked child reads a frozen copy; compaction only
     // retired chunks) never sees a count ahead of its entry.
     atomic_store_explicit(&c->count, count + 1, memory_order_release);
@@ -257,16 +270,16 @@ static bool switch_holds_at_two(void *object) {
     return switch_state > 0;
 }
 
-uint32_t signalscope_allocations_start(void *probe) {
+uint64_t signalscope_allocations_start(void *probe) {
     pthread_mutex_lock(&table_lock);
-    uint32_t started = 0;
+    uint64_t started = 0;
     if (switch_holds_at_two(probe)) {
         if (installs++ == 0) {
             if (original_alloc == NULL) original_alloc = _swift_allocObject;
             atomic_store(&recording_allocations, true);
             _swift_allocObject = allocate_and_note;
         }
-        started = atomic_fetch_add(&epoch, 1) + 1;
+        started = allocation_clock() | 1;
     }
     pthread_mutex_unlock(&table_lock);
     return started;

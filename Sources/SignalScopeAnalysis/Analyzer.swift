@@ -49,7 +49,7 @@ extension Trace {
         var model = LeakModel(self)
         var findings: [Finding] = []
         for analyzer in Analyzers.standard { findings += analyzer.analyze(&model) }
-        return AnalysisReport(findings: AnalysisReport.grouped(findings), limitations: analysisLimitations)
+        return AnalysisReport(findings: AnalysisReport.grouped(findings), limitations: analysisLimitations + model.unproven)
     }
 
     /// Why an analysis of this trace cannot see everything, in words (empty when it can):

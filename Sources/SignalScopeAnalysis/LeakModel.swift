@@ -23,9 +23,17 @@ struct LeakModel {
     private(set) var cycles: [[ObjectID]] = []
     /// What an earlier analyzer already explained; later ones leave it alone.
     var claimed: Set<ObjectID> = []
+    /// Objects whose fate depends on references the walk could not read exactly (found by a
+    /// conservative scan of what it could not decode): garbage if those references are
+    /// real, held if they are stale. No finding is made about them; the analysis says it
+    /// could not prove them (``unproven``).
+    private(set) var undecided: Set<ObjectID> = []
 
     private var counted: [ObjectID: [TraceHeap.Reference]] = [:]
     private var countedIn: [ObjectID: [TraceHeap.Reference]] = [:]
+    /// Strong references a conservative scan found (they may be stale), by holder and target.
+    private var uncertain: [ObjectID: [TraceHeap.Reference]] = [:]
+    private var uncertainIn: [ObjectID: [TraceHeap.Reference]] = [:]
     /// For nodes made before the trace started (a global subject): the heap object their
     /// subscriptions hold as their source, found once rather than per label.
     private var untracedSources: [NodeID: ObjectID] = [:]
@@ -35,9 +43,14 @@ struct LeakModel {
         self.trace = trace
         heap = trace.heap
         boundedNodes = Self.boundedNodes(of: trace)
-        for reference in heap.references where reference.isCounted {
-            counted[reference.from, default: []].append(reference)
-            countedIn[reference.to, default: []].append(reference)
+        for reference in heap.references where !reference.isWeak {
+            if reference.isExact {
+                counted[reference.from, default: []].append(reference)
+                countedIn[reference.to, default: []].append(reference)
+            } else {
+                uncertain[reference.from, default: []].append(reference)
+                uncertainIn[reference.to, default: []].append(reference)
+            }
         }
         for subscription in trace.subscriptions.values
         where trace.nodes[subscription.node] == nil && untracedSources[subscription.node] == nil {
@@ -49,15 +62,11 @@ struct LeakModel {
         judge()
     }
 
-    /// Trial deletion, then the cycles among what it leaves.
+    /// Trial deletion, then the cycles among what it leaves; then trial deletion again with
+    /// the uncertain references taken as real, to know what depends on them.
     private mutating func judge() {
-        var live: Set<ObjectID> = []
-        var pending = heap.objects.values.filter { isHeldFromOutside($0.id) }.map(\.id)
-        while let next = pending.popLast() {
-            guard live.insert(next).inserted else { continue }
-            pending += (counted[next] ?? []).map(\.to)
-        }
-        garbage = Set(heap.objects.keys).subtracting(live)
+        garbage = trialDeletion(countingUncertain: false)
+        if !uncertain.isEmpty { undecided = trialDeletion(countingUncertain: true).subtracting(garbage) }
         cycles = StronglyConnected.sets(of: garbage.sorted(), edges: { self.references(from: $0).map(\.to).filter(self.garbage.contains) })
             .filter { set in set.count > 1 || references(from: set[0]).contains { $0.to == set[0] } }
             .filter { set in
@@ -66,6 +75,24 @@ struct LeakModel {
             }
             .map { $0.sorted() }
             .sorted { $0[0] < $1[0] }
+    }
+
+    /// What nothing outside holds: objects whose retain count is not made up of the references
+    /// counted are live, and so is everything they reach.
+    private func trialDeletion(countingUncertain: Bool) -> Set<ObjectID> {
+        func isHeld(_ object: ObjectID) -> Bool {
+            guard countingUncertain else { return isHeldFromOutside(object) }
+            guard let retainCount = heap.objects[object]?.retainCount else { return true }
+            return retainCount != (countedIn[object]?.count ?? 0) + (uncertainIn[object]?.count ?? 0)
+        }
+        var live: Set<ObjectID> = []
+        var pending = heap.objects.keys.filter(isHeld)
+        while let next = pending.popLast() {
+            guard live.insert(next).inserted else { continue }
+            pending += (counted[next] ?? []).map(\.to)
+            if countingUncertain { pending += (uncertain[next] ?? []).map(\.to) }
+        }
+        return Set(heap.objects.keys).subtracting(live)
     }
 
     /// Whether something the walk did not see holds `object`: its retain count is not made
@@ -156,12 +183,59 @@ struct LeakModel {
 
     /// Where a fix goes for a chain that ends in a capture: the site of the last closure on
     /// it that the runtime keeps (an observer, an operator's closure, a creation block, a
-    /// command's block), and that closure.
+    /// command's block), and that closure; when it keeps none, the last closure whose site
+    /// debug information gave (a callback stored on an object).
     func fixSite(of chain: [TraceHeap.Reference]) -> (site: TraceSite, closure: TraceHeap.Closure)? {
-        for reference in chain.reversed() {
-            if let closure = reference.closure, let site = closure.site { return (site, closure) }
+        let closures = chain.reversed().compactMap(\.closure)
+        let kept = closures.first { $0.role != nil && $0.site != nil } ?? closures.first { $0.site != nil }
+        return kept.map { ($0.site!, $0) }
+    }
+
+    /// The stored property a person would make weak to break a cycle of the app's objects
+    /// when no closure on it captures one (a closure's capture is fixed at the closure): a
+    /// reference whose name says it points back (a delegate, a parent, an owner), else the
+    /// one to the cycle's oldest object from a younger one (an owner is made before what it
+    /// makes, so a reference to an older object points back up), else the first property of
+    /// one of the app's objects on the way round. A property holding a closure is no
+    /// candidate: the fix is in the closure.
+    func cut(of around: [TraceHeap.Reference]) -> Cut? {
+        var candidates: [Cut] = []
+        for (index, reference) in around.enumerated() where isUser(reference.from) && reference.kind == .storedProperty {
+            // The landmark the property leads to, past collections and boxes.
+            guard let end = around[index...].firstIndex(where: { isLandmark($0.to) }),
+                !around[index...end].contains(where: { $0.closure != nil })
+            else { continue }
+            candidates.append(Cut(reference: reference, holder: reference.from, target: around[end].to))
         }
-        return nil
+        if let named = candidates.first(where: { Self.pointsBack($0.reference.path) }) { return named }
+        let byAge = candidates.filter { cut in
+            guard let target = object(cut.target)?.allocationOrder, let holder = object(cut.holder)?.allocationOrder else { return false }
+            return target < holder
+        }
+        return byAge.min { object($0.target)!.allocationOrder! < object($1.target)!.allocationOrder! } ?? candidates.first
+    }
+
+    /// A property of one of the app's objects that a cycle runs through.
+    struct Cut {
+        let reference: TraceHeap.Reference
+        /// The object whose property it is, and the object it leads to.
+        let holder: ObjectID
+        let target: ObjectID
+    }
+
+    /// Words that name a reference back to an owner, in the property's last component
+    /// (words as often used for what an object owns, `router`, `coordinator`, are left to the
+    /// allocation order).
+    private static let backReferenceWords = ["delegate", "datasource", "parent", "owner", "presenting", "host", "back"]
+
+    private static func pointsBack(_ path: String) -> Bool {
+        let name = (path.split(separator: ".").last.map(String.init) ?? path).lowercased()
+        return backReferenceWords.contains { name.contains($0) }
+    }
+
+    /// Where a class of the app's is declared, when the trace says.
+    func declarationSite(of object: ObjectID) -> TraceSite? {
+        heap.objects[object].flatMap { heap.typeSites[$0.typeName] }
     }
 
     /// A site for a finding about `objects` when no closure on its path has one: where one
@@ -394,3 +468,55 @@ extension LeakModel {
         return objects.compactMap(traceEntity).filter { seen.insert($0).inserted }
     }
 }
+
+extension LeakModel {
+    /// What the analysis could not prove, one sentence each: for every value the walk could
+    /// not read exactly (a generic capture it could not place, a field it cannot decode, a
+    /// key path's computed arguments) that holds something whose leak depends on it, what
+    /// that is and why. `signalscope check` fails on them as on any incomplete analysis.
+    var unproven: [String] {
+        var sentences: [String] = []
+        var said: Set<String> = []
+        let holders = Set(undecided.flatMap { uncertainIn[$0] ?? [] }.map(\.from))
+        for holder in holders.sorted() {
+            let references = (uncertain[holder] ?? []).filter { undecided.contains($0.to) }
+            let affected = reachable(from: references.map(\.to), within: undecided)
+            guard !references.isEmpty, concernsThisTrace(affected + [holder]) else { continue }
+            let users = Set(affected.filter(isUser).map(objectLabel)).sorted()
+            let what = users.isEmpty ? "the signals and subscriptions it holds" : users.joined(separator: " and ")
+            let sentence = "could not prove whether \(what) \(users.count == 1 ? "leaks" : "leak"): \(unreadable(holder, references[0]))"
+            if said.insert(sentence).inserted { sentences.append(sentence) }
+        }
+        return sentences
+    }
+
+    /// Everything reachable from `starts` through references of any certainty, staying in `set`.
+    private func reachable(from starts: [ObjectID], within set: Set<ObjectID>) -> [ObjectID] {
+        var seen = Set(starts)
+        var pending = starts
+        while let next = pending.popLast() {
+            for reference in (counted[next] ?? []) + (uncertain[next] ?? []) where set.contains(reference.to) {
+                if seen.insert(reference.to).inserted { pending.append(reference.to) }
+            }
+        }
+        return seen.sorted()
+    }
+
+    /// What the walk could not read in `holder`, where `reference` (one it found by a
+    /// conservative scan) came from.
+    private func unreadable(_ holder: ObjectID, _ reference: TraceHeap.Reference) -> String {
+        guard let object = heap.objects[holder] else { return "an object holds a reference the walk could not read exactly" }
+        switch object.category {
+        case .closureContext:
+            let closure = heap.references(to: holder).lazy.compactMap(\.closure).first
+            let name = closure.map { PathDescription.closureWords($0, isFirst: false) } ?? "a closure"
+            return "\(name) captures a value the walk could not read exactly (its type depends on a generic parameter it could not recover)"
+        case .storage:
+            return "a \(shortTypeName(object.typeName)) holds arguments of a computed component the walk could not read exactly"
+        case .user, .runtime, .library, .box:
+            let field = reference.path.isEmpty ? objectLabel(holder) : "\(objectLabel(holder)).\(reference.path)"
+            return "\(field) holds a value the walk cannot decode (a noncopyable type, or one without reflection metadata)"
+        }
+    }
+}
+

@@ -63,7 +63,7 @@ struct PathDescription {
         // A target with no words of its own (a wrapper the next step names) leaves the verb.
         func phrase(_ words: String) -> String { target.isEmpty ? words : "\(words) \(target)" }
         if let closure = step.closure {
-            let name = closureWords(closure, isFirst: isFirst)
+            let name = Self.closureWords(closure, isFirst: isFirst)
             return model.isLandmark(step.to) ? "\(name), which captures \(target)" : "\(name),"
         }
         switch step.kind {
@@ -80,12 +80,13 @@ struct PathDescription {
 
     /// A closure: `its next closure (File.swift:14)`, `the predicate (File.swift:19)`,
     /// `closure #1 in Screen.init()`.
-    private func closureWords(_ closure: TraceHeap.Closure, isFirst: Bool) -> String {
+    static func closureWords(_ closure: TraceHeap.Closure, isFirst: Bool) -> String {
         if let role = closure.role {
             let site = closure.site.map { " (\($0))" } ?? ""
             return "\(isFirst ? "its" : "the") \(role)\(site)"
         }
-        return closure.name ?? "a closure"
+        let site = closure.site.map { " (\($0))" } ?? ""
+        return (closure.name ?? "a closure") + site
     }
 
     /// What a reference leads to: a landmark by name; a collection, a box or one of the

@@ -38,10 +38,10 @@ extension LeakCorpusTests {
         #expect(finding.hint.contains("[weak self]"))
     }
 
-    @Test("A closure the runtime does not keep (a stored callback, a method reference) is named from its symbol")
+    @Test("A closure the runtime does not keep (a stored callback, a method reference) is named from its symbol, and placed by debug information")
     func closuresNamedFromSymbols() throws {
         let callback = try #require(LeakCorpus.cycleScenarios.first { $0.name == "child's callback capturing the screen" }?.run().findings.first)
-        #expect(callback.path.contains("ProfileHeader.onFollow holds closure #1 in ProfileScreen.bindCallbackCapturingSelf(), which captures ProfileScreen"), "\(callback)")
+        #expect(callback.path.contains("ProfileHeader.onFollow holds closure #1 in ProfileScreen.bindCallbackCapturingSelf() (SignalScopeAnalysisTests/Cycles.swift:29), which captures ProfileScreen"), "\(callback)")
         let method = try #require(LeakCorpus.commandFromMethod().findings.first)
         #expect(method.path.contains { $0.contains("EditorViewModel.makeSubmitFromMethod()") && $0.hasSuffix("which captures EditorViewModel") }, "\(method)")
     }

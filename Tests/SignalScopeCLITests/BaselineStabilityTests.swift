@@ -7,15 +7,17 @@ import Testing
 @Suite("Baselines survive edits")
 struct BaselineStabilityTests {
     /// The same program, edited: `shift` lines added above everything, the cold signal
-    /// subscribed `subscriptions` times, and optionally a new late send in another function.
+    /// subscribed `subscriptions` times at once, each run sending its own response, and
+    /// optionally a new late send in another function.
     static func trace(shift: UInt32, subscriptions: Int, newProblem: Bool = false) -> CraftedLog {
         var log = CraftedLog()
         log.node(1, name: "signal", file: "App/Search.swift", function: "results(for:)", line: 10 + shift, kind: 1, traits: 1)
-        for index in 0..<subscriptions {
-            let id = UInt64(index + 1)
+        let ids = (1...subscriptions).map { UInt64($0) }
+        for (index, id) in ids.enumerated() {
             log.subscribe(id, to: 1, file: "App/Search.swift", function: "refresh()", line: 30 + shift + UInt32(index))
-            log.disposed(id)
         }
+        for id in ids { log.next(id, "results") }
+        for id in ids { log.disposed(id) }
         log.node(2, name: "subject", file: "App/Session.swift", function: "init()", line: 5 + shift)
         log.named(2, "events")
         log.violation(node: 2, stack: "Session.close() (App/Session.swift:\(40 + shift))", file: "App/Session.swift",

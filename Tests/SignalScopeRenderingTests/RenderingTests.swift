@@ -45,8 +45,7 @@ private func elements(named name: String, in document: XMLDocument) throws -> [X
     try document.nodes(forXPath: "//*[local-name()='\(name)']")
 }
 
-/// Serialized: each test draws what this file created, so two scenarios at once would mix.
-@Suite("Rendering signal graphs", .serialized)
+@Suite("Rendering signal graphs")
 struct RenderingTests {
     /// Compares with `Golden/<name>.dot`; `SIGNALSCOPE_RECORD_GOLDEN=1` records it anew.
     @Test("The DOT of the search hints scenario matches its golden file")

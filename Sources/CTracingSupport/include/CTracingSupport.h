@@ -79,16 +79,16 @@ size_t signalscope_heap_block_size(void *_Nonnull block);
 
 /// One object the allocation table knows of: where it is, the metadata it was allocated
 /// with, the Swift task that was running when it was allocated (0: none), whose recorded
-/// code the thread was running (``signalscope_code_scope_enter``; 0: none), the kernel's id
-/// of the thread that allocated it, and the epoch it was allocated in (the number of the last
-/// recording started before).
+/// code the thread was running (``signalscope_code_scope_enter``; 0: none), when it was
+/// allocated (a processor clock that orders allocations across threads), and the kernel's id
+/// of the thread that allocated it.
 typedef struct {
     uintptr_t address;
     uintptr_t metadata;
     uintptr_t task;
     uint64_t scope;
+    uint64_t time;
     uint32_t thread;
-    uint32_t epoch;
 } signalscope_allocation;
 
 /// Marks the calling thread as running the recorded code of `recording` (0: none), so that
@@ -99,11 +99,11 @@ uint64_t signalscope_code_scope_enter(uint64_t recording);
 uint64_t signalscope_code_scope_current(void);
 
 /// Starts noting every Swift object allocated (nested: each start that returns non-zero
-/// needs its stop), and returns the epoch it starts: allocations from now on carry it or a
-/// later one. `probe` is any live Swift object, retained and released once to check that the
-/// runtime's allocation hook can be used without turning on its retain hooks; 0 if it cannot
-/// (then nothing is noted).
-uint32_t signalscope_allocations_start(void *_Nonnull probe);
+/// needs its stop), and returns the time it starts (non-zero): allocations from now on carry
+/// that time or a later one. `probe` is any live Swift object, retained and released once to
+/// check that the runtime's allocation hook can be used without turning on its retain hooks;
+/// 0 if it cannot (then nothing is noted).
+uint64_t signalscope_allocations_start(void *_Nonnull probe);
 
 /// Undoes one start; the last one uninstalls the hook and empties the table.
 void signalscope_allocations_stop(void);

@@ -218,13 +218,17 @@ public struct SubscriptionDescriptor: Sendable, Hashable {
     /// The subscription whose creation block made this one, if any: in
     /// `a.map(f).subscribe(...)`, the subscription to `a` has the one to `map` as parent.
     public let parent: SubscriptionID?
+    /// For a property binding (``MutableProperty/bind(to:file:line:function:)``): the node of
+    /// the property whose value it sets.
+    public let bindingTarget: NodeID?
 
     /// Describes a subscription as the runtime reports it.
-    public init(id: SubscriptionID, node: NodeID, site: SourceLocation, parent: SubscriptionID?) {
+    public init(id: SubscriptionID, node: NodeID, site: SourceLocation, parent: SubscriptionID?, bindingTarget: NodeID? = nil) {
         self.id = id
         self.node = node
         self.site = site
         self.parent = parent
+        self.bindingTarget = bindingTarget
     }
 }
 

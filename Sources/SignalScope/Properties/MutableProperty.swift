@@ -64,10 +64,8 @@ public final class MutableProperty<Value>: @unchecked Sendable {
             if let binding { bindings?.remove(binding) }
         }
         binding.add(source.subscribe(
-            next: { [weak self] in self?.value = $0 },
-            error: { _ in unregister() },
-            completed: unregister,
-            file: file, line: line, function: function))
+            Observer(next: { [weak self] in self?.value = $0 }, error: { _ in unregister() }, completed: unregister, bindsInto: changes.id),
+            site: SourceLocation(fileID: file, line: line, function: function)))
         return binding
     }
 }

@@ -73,7 +73,8 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
             let parent = Instrumentation.currentSubscription.value
             hook.subscribed(SubscriptionDescriptor(
                 id: id, node: source.id, site: site,
-                parent: parent == 0 ? nil : SubscriptionID(rawValue: UInt64(parent))), object: self)
+                parent: parent == 0 ? nil : SubscriptionID(rawValue: UInt64(parent)), bindingTarget: observer.bindsInto),
+                object: self)
             hook.observerStored(id, closures: Self.closures(of: observer, site: site))
         }
     }

@@ -34,5 +34,8 @@ struct Observer<Value> {
     var next: ((Value) -> Void)?
     var error: ((any Error) -> Void)?
     var completed: (() -> Void)?
+    /// For a property binding: the node of the property it sets (reported with the
+    /// subscription, ``SubscriptionDescriptor/bindingTarget``).
+    var bindsInto: NodeID?
 
 }

@@ -1,8 +1,10 @@
+import SignalScope
 import SignalScopeTracing
 
 /// A subscription made by user code is still live at the end (its source never
 /// terminated), nothing but the subscription itself holds its disposable, and no
-/// `takeUntil`, `take`, `takeWhile` or `timeout` bounds it: nothing can ever stop it.
+/// `takeUntil`, `take`, `takeWhile` or `timeout` bounds it: nothing can ever stop it. Or a
+/// property binding that a later binding into the same property superseded, both still live.
 struct LeakedSubscription: Analyzer {
     static let rule = RuleID.leakedSubscription
     static let severity = Severity.warning
@@ -26,6 +28,37 @@ struct LeakedSubscription: Analyzer {
                 hint: "keep the disposable and dispose it, or end the subscription with takeUntil(lifetime.ended)",
                 entities: [.subscription(subscription.id)]))
             model.claimed.insert(object)
+        }
+        return findings + supersededBindings(&model)
+    }
+
+    /// Bindings into one property (`property.bind(to:)`) that a later binding into it
+    /// superseded while they stayed live: both keep setting it (a recycled cell bound to each
+    /// item it shows, every item it ever showed still writing into it). The binding's
+    /// disposable belongs to the property, so nothing leaks that trial deletion could see:
+    /// the evidence is two live bindings into one target.
+    private func supersededBindings(_ model: inout LeakModel) -> [Finding] {
+        var byTarget: [NodeID: [Trace.Subscription]] = [:]
+        for subscription in model.trace.subscriptions.values where subscription.retainCountAtEnd != nil {
+            if let target = subscription.bindingTarget { byTarget[target, default: []].append(subscription) }
+        }
+        var findings: [Finding] = []
+        for (target, bindings) in byTarget.sorted(by: { $0.key < $1.key }) where bindings.count > 1 {
+            let ordered = bindings.sorted { $0.id < $1.id }
+            let latest = ordered[ordered.count - 1]
+            for stale in ordered.dropLast() {
+                let targetName = model.nodeSubject(target).name
+                findings.append(Finding(
+                    rule: Self.rule, severity: Self.severity,
+                    message: "an earlier binding into \(targetName) is still live and keeps setting it beside a later binding",
+                    subject: model.nodeSubject(target),
+                    location: stale.site,
+                    path: ["\(model.subscriptionLabel(stale.id)) binds \(model.nodeLabel(target)) and is still live",
+                           "\(model.subscriptionLabel(latest.id)), made later, binds it too: both set it whenever their sources send"],
+                    hint: "end the earlier binding before binding again: bind source.takeUntil(the reuse signal), or keep the binding's disposable and dispose it first",
+                    entities: [.subscription(stale.id), .subscription(latest.id), .node(target)]))
+                if let object = model.object(for: .subscription(stale.id)) { model.claimed.insert(object) }
+            }
         }
         return findings
     }

@@ -1,27 +1,53 @@
 import SignalScope
 import SignalScopeTracing
 
-/// One cold signal's creation block ran more than once because of separate subscriptions:
-/// its side effects (a network request, say) repeated.
+/// One cold signal's work ran more than once at the same time, for separate subscriptions
+/// user code made: its side effects (a network request, say) repeated. Evidence, not a
+/// count: two runs for different user subscriptions alive at once, each doing work of its
+/// own (a value its creation block produced rather than forwarded, a timer's tick). A
+/// custom operator written as a `Signal { }` block that only forwards its source, or a
+/// subscription made again after the last one ended, is no evidence.
 struct RepeatedColdSubscription: Analyzer {
     static let rule = RuleID.repeatedColdSubscription
     static let severity = Severity.warning
-    static let summary = "A cold signal was subscribed more than once, so its creation block (a request, say) ran once per subscription."
+    static let summary = "A cold signal's work ran for several subscriptions at once, so its side effects (a request, say) repeated."
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
-        let roots = model.trace.rootSubscriptions
-        return roots.keys.sorted().compactMap { node in
-            guard let count = roots[node]?.count, count > 1, let site = model.trace.nodes[node]?.site else { return nil }
-            let sites = roots[node]!.sorted().prefix(8).map { root in
-                model.trace.rootSubscriptionSites[root].map { "subscribed at \($0)" } ?? "subscription #\(root.rawValue)"
+        model.trace.concurrentColdRuns.keys.sorted().compactMap { node in
+            guard let site = model.trace.nodes[node]?.site,
+                let runs = Self.evidence(model.trace.concurrentColdRuns[node] ?? [])
+            else { return nil }
+            let sites = runs.prefix(8).map { run in
+                run.rootSite.map { "subscribed at \($0)" } ?? "subscription #\(run.root.rawValue)"
             }
             return Finding(
                 rule: Self.rule, severity: Self.severity,
-                message: "the creation block of \(model.nodeSubject(node).name) ran again for every separate subscription",
+                message: "the work of \(model.nodeSubject(node).name) ran for separate subscriptions at the same time",
                 subject: model.nodeSubject(node),
-                location: site, path: ["its creation block ran \(count) times, once per subscription"] + sites,
+                location: site,
+                path: sites + ["these subscriptions were alive at the same time, and the work ran for each: it sent values of its own, not only ones forwarded from its sources"],
                 hint: "subscribe once and share the result with replay() or publish()",
-                entities: [.node(node)] + roots[node]!.sorted().map { .subscription($0) })
+                entities: [.node(node)] + runs.map { .subscription($0.root) })
         }
+    }
+
+    /// The runs that did work and overlapped another such run for another root (at most
+    /// eight): by start, each is compared with those still running when it started.
+    static func evidence(_ runs: [Trace.ColdRun]) -> [Trace.ColdRun]? {
+        let working = runs.filter(\.didWork).sorted { $0.start < $1.start }
+        var evidence: [Trace.ColdRun] = []
+        var running: [Trace.ColdRun] = []
+        for run in working {
+            running.removeAll { ($0.end ?? .max) < run.start }
+            let concurrent = running.filter { $0.root != run.root }
+            if !concurrent.isEmpty {
+                for other in concurrent where !evidence.contains(where: { $0.root == other.root }) { evidence.append(other) }
+                if !evidence.contains(where: { $0.root == run.root }) { evidence.append(run) }
+            }
+            running.append(run)
+            // The path names at most eight: no need to look further.
+            if evidence.count >= 8 { break }
+        }
+        return evidence.count > 1 ? evidence.sorted { $0.start < $1.start } : nil
     }
 }

@@ -24,12 +24,25 @@ struct RetainCycle: Analyzer {
             var path = description.lines(around)
             path.append("nothing else holds them: every strong reference to them comes from this cycle")
             path += model.dependentsLine(cycle)
+            let fix = model.fixSite(of: around)
+            var location = fix?.site
+            var hint = "break the cycle: make one of these references weak (a back-reference, or self in a closure), or end the subscription when its owner goes away"
+            if let closure = fix?.closure {
+                let named = closure.role.map { "the \($0)" } ?? closure.name ?? "the closure the path names"
+                hint = "capture [weak self] (or the object it captures) weakly in \(named), or make another reference of the cycle weak"
+            } else if let cut = model.cut(of: around) {
+                // No closure captures anything here: the fix is a stored property's.
+                let property = "\(model.objectLabel(cut.holder)).\(cut.reference.path)"
+                path.append("\(property) leads back to \(model.objectLabel(cut.target)), which holds \(model.objectLabel(cut.holder)) through this cycle: the reference to make weak")
+                hint = "make \(property) weak (or unowned), or break another reference of the cycle"
+                location = model.declarationSite(of: cut.holder)
+            }
             findings.append(Finding(
                 rule: Self.rule, severity: Self.severity,
                 message: names.count == 1 ? "\(who) keeps itself alive through a cycle of strong references" : "\(who) keep each other alive, and nothing else holds them",
                 subject: names.isEmpty ? FindingSubject(kind: .objects, name: who) : model.objectsSubject(cycle.filter(model.isUser)),
-                location: model.fixSite(of: around)?.site ?? model.site(near: cycle), path: path,
-                hint: "break the cycle: make one of these references weak (a back-reference, or self in a closure), or end the subscription when its owner goes away",
+                location: location ?? model.site(near: cycle), path: path,
+                hint: hint,
                 entities: model.traceEntities(cycle + model.dependents(of: cycle)), evidence: around))
             model.claimed.formUnion(cycle)
         }

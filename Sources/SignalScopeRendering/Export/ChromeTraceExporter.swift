@@ -50,7 +50,7 @@ public struct ChromeTraceExporter: TraceExporter {
             nodeNames[id] = name
         case .nodeNamed(let id, let name):
             nodeNames[id] = "\"\(name)\""
-        case .subscribe(let id, let node, _, let site):
+        case .subscribe(let id, let node, _, let site, _):
             let name = "\(nodeNames[node] ?? "signal") #\(id.rawValue)"
             open[id] = (name, record.thread)
             asyncSlice(&output, "b", id, name: name, thread: record.thread, time: time) { output in

@@ -112,11 +112,12 @@ public struct JSONLinesExporter: TraceExporter {
                 string("from", edge.parent.description)
                 string("to", to.description)
                 string("kind", edge.kind.rawValue)
-            case .subscribe(let id, let node, let parent, let origin):
+            case .subscribe(let id, let node, let parent, let origin, let bindingTarget):
                 string("subscription", id.description)
                 string("node", node.description)
                 site("site", origin)
                 if let parent { string("parent", parent.description) }
+                if let bindingTarget { string("bindingTarget", bindingTarget.description) }
             case .observerStored(let id, let handlers):
                 string("subscription", id.description)
                 number("handlers", handlers.rawValue)
@@ -171,6 +172,8 @@ public struct JSONLinesExporter: TraceExporter {
                 number("retainCount", object.retainCount)
                 string("exploration", String(describing: object.exploration))
                 if let entity = object.entity { string("entity", String(describing: entity)) }
+                string("allocation", String(describing: object.allocation))
+                if let order = object.allocationOrder { number("allocationOrder", order) }
             case .reference(let reference):
                 string("from", reference.from.description)
                 string("to", reference.to.description)
@@ -184,6 +187,9 @@ public struct JSONLinesExporter: TraceExporter {
                 if let name = reference.closure?.name { string("closureName", name) }
             case .virtualTime(let nanoseconds):
                 number("virtualNanoseconds", nanoseconds)
+            case .typeSite(let typeName, let origin):
+                string("type", typeName)
+                site("site", origin)
             }
         }
     }

@@ -53,7 +53,8 @@ enum RecordKind: UInt8 {
     case nodeNamed = 3
     /// `u64 node, u64 parent, u8 edgeKind`: an edge that appeared after creation.
     case edge = 4
-    /// `u64 subscription, u64 node, u64 parentSubscription (0: none), u32 file, u32 function, u32 line`.
+    /// `u64 subscription, u64 node, u64 parentSubscription (0: none), u32 file, u32 function, u32 line,
+    /// u64 bindingTarget (0: none; before format 1.4 the record ends before it)`.
     case subscribe = 5
     /// `u64 subscription, u8 handlers` (bit 0 next, bit 1 error, bit 2 completed).
     case observerStored = 6
@@ -77,8 +78,7 @@ enum RecordKind: UInt8 {
     /// `u64 subscription, u8 target (0 object, 1 subscription), u8[3] 0, u32 references, u64 id`:
     /// the subscription's observer closures hold that many strong references to it.
     case capture = 15
-    /// `u64 objectLimit, u64 depthLimit, u8 flags` (bit 0: the object limit was reached, bit 1:
-    /// the depth limit was): the records up to the next `end` describe what was alive when
+    /// ``SnapshotRecord``: the records up to the next `end` describe what was alive when
     /// recording stopped. (Format 1.0 snapshots have no payload and no heap.)
     case snapshot = 16
     /// `u8 entity (0 node, 1 subscription, 2 object), u8 flags (bit 0: a subject that has
@@ -88,8 +88,7 @@ enum RecordKind: UInt8 {
     /// the object holds that node or that subscription's disposable. Written by format 1.0
     /// recorders; later ones write the heap instead.
     case holds = 18
-    /// `u64 object, u64 address, u32 typeName, u8 category, u8 exploration, u8 entityKind, u8 0,
-    /// u64 retainCount, u64 entityID`: in the snapshot, an object the heap walk reached.
+    /// ``HeapObjectRecord``: in the snapshot, an object the heap walk reached.
     case heapObject = 19
     /// `u64 from, u64 to, u8 kind, u8 flags, u16 0, u32 path, u32 offset, u32 element,
     /// u32 closureRole, u32 closureFile, u32 closureLine, u32 closureName`: in the snapshot, a
@@ -98,4 +97,7 @@ enum RecordKind: UInt8 {
     /// `i64 nanoseconds`: a `TestScheduler`'s virtual clock reads this (when it is made and before each action it runs)
     /// (nanoseconds since 2001-01-01, `Date`'s reference date).
     case virtualTime = 21
+    /// `u32 typeName, u32 file, u32 function, u32 line`: in the snapshot, where a class of the
+    /// program's whose instances the walk reached is declared.
+    case typeSite = 22
 }

@@ -285,10 +285,12 @@ struct EventLogReader {
         case .subscribe:
             guard available >= 36 else { return nil }
             let parent = bytes.u64(p + 16)
+            let target = available >= 44 ? bytes.u64(p + 36) : 0
             return .subscribe(
                 subscription, node: NodeID(rawValue: bytes.u64(p + 8)),
                 parent: parent == 0 ? nil : SubscriptionID(rawValue: parent),
-                site: site(file: p + 24, function: p + 28, line: p + 32))
+                site: site(file: p + 24, function: p + 28, line: p + 32),
+                bindingTarget: target == 0 ? nil : NodeID(rawValue: target))
         case .observerStored:
             guard available >= 9 else { return nil }
             return .observerStored(subscription, handlers: ObserverHandlers(rawValue: bytes[p + 8]))
@@ -366,6 +368,9 @@ struct EventLogReader {
         case .virtualTime:
             guard available >= 8 else { return nil }
             return .virtualTime(nanoseconds: Int64(bitPattern: bytes.u64(p)))
+        case .typeSite:
+            guard available >= 16 else { return nil }
+            return .typeSite(typeName: string(p), site: site(file: p + 4, function: p + 8, line: p + 12))
         case .string, .padding:
             return nil
         }

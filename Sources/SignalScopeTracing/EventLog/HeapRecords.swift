@@ -53,11 +53,14 @@ struct SnapshotRecord {
 }
 
 /// `heapObject` (kind 19): `u64 object, u64 address, u32 typeName, u8 category,
-/// u8 exploration, u8 entityKind, u8 allocation, u64 retainCount, u64 entityID` (allocation:
-/// 0 before recording started or not known, 1 while recording, by other code than the
-/// recorded code's, 2 by the recorded code; always 0 in format 1.3).
+/// u8 exploration, u8 entityKind, u8 allocation, u64 retainCount, u64 entityID,
+/// u64 allocationOrder` (allocation: 0 before recording started or not known, 1 while
+/// recording, by code the recording does not watch, 2 by the recorded code; allocation order:
+/// the object's rank among the snapshot's objects by when they were allocated, from 1, 0 when
+/// not known. Format 1.3 records end after the entity id, with allocation 0).
 struct HeapObjectRecord {
-    static let size = 40
+    static let size = 48
+    static let size13 = 40
 
     var object: UInt64
     var address: UInt64
@@ -70,6 +73,7 @@ struct HeapObjectRecord {
     var retainCount: UInt64
     /// The node or subscription id; for a scheduled action, its subscription's (0: none).
     var entityID: UInt64
+    var allocationOrder: UInt64
 
     func encode(into payload: UnsafeMutableRawPointer) {
         payload.storeBytes(of: object.littleEndian, as: UInt64.self)
@@ -81,13 +85,15 @@ struct HeapObjectRecord {
         payload.storeBytes(of: allocation, toByteOffset: 23, as: UInt8.self)
         payload.storeBytes(of: retainCount.littleEndian, toByteOffset: 24, as: UInt64.self)
         payload.storeBytes(of: entityID.littleEndian, toByteOffset: 32, as: UInt64.self)
+        payload.storeBytes(of: allocationOrder.littleEndian, toByteOffset: 40, as: UInt64.self)
     }
 
     init(
         object: UInt64, address: UInt64, typeName: UInt32, category: UInt8, exploration: UInt8, entity: TraceHeap.Entity?,
-        retainCount: UInt64, allocation: TraceHeap.Allocation
+        retainCount: UInt64, allocation: TraceHeap.Allocation, allocationOrder: UInt64
     ) {
         self.allocation = allocation.rawValue
+        self.allocationOrder = allocationOrder
         self.object = object
         self.address = address
         self.typeName = typeName
@@ -105,7 +111,7 @@ struct HeapObjectRecord {
     }
 
     init?(_ payload: PayloadReader) {
-        guard payload.count >= Self.size else { return nil }
+        guard payload.count >= Self.size13 else { return nil }
         object = payload.u64(0)
         address = payload.u64(8)
         typeName = payload.u32(16)
@@ -115,6 +121,7 @@ struct HeapObjectRecord {
         allocation = payload.u8(23)
         retainCount = payload.u64(24)
         entityID = payload.u64(32)
+        allocationOrder = payload.count >= Self.size ? payload.u64(40) : 0
     }
 
     func decoded(strings: (UInt32) -> String) -> TraceHeap.Object? {
@@ -133,7 +140,8 @@ struct HeapObjectRecord {
         }
         return TraceHeap.Object(
             id: ObjectID(rawValue: object), typeName: strings(typeName), address: address, category: category,
-            retainCount: Int(clamping: retainCount), exploration: exploration, entity: entity, allocation: allocation)
+            retainCount: Int(clamping: retainCount), exploration: exploration, entity: entity, allocation: allocation,
+            allocationOrder: allocationOrder == 0 ? nil : Int(clamping: allocationOrder))
     }
 }
 
@@ -199,7 +207,7 @@ extension ReferenceRecord {
                 role: closureRole == 0 ? nil : strings(closureRole),
                 site: closureFile == 0
                     ? nil : TraceSite(file: strings(closureFile), line: Int(closureLine), function: closureName == 0 ? "?" : strings(closureName)),
-                name: closureFile == 0 && closureName != 0 ? strings(closureName) : nil)
+                name: closureRole == 0 && closureName != 0 ? strings(closureName) : nil)
         return TraceHeap.Reference(
             from: ObjectID(rawValue: from), to: ObjectID(rawValue: to), kind: referenceKind, path: strings(path),
             offset: offset == Self.none ? nil : Int(offset), closure: closure, isExact: flags & 1 == 0, isWeak: flags & 2 != 0)

@@ -22,6 +22,7 @@ extension TraceEvent {
         case .heapObject: "heap-object"
         case .reference: "reference"
         case .virtualTime: "virtual-time"
+        case .typeSite: "type-site"
         }
     }
 }

@@ -112,7 +112,7 @@ public enum TraceEvent: Sendable, Hashable {
     case node(NodeID, kind: NodeKind, name: String, site: TraceSite, parents: [NodeEdge], traits: NodeTraits)
     case nodeNamed(NodeID, name: String)
     case edge(NodeEdge, to: NodeID)
-    case subscribe(SubscriptionID, node: NodeID, parent: SubscriptionID?, site: TraceSite)
+    case subscribe(SubscriptionID, node: NodeID, parent: SubscriptionID?, site: TraceSite, bindingTarget: NodeID?)
     case observerStored(SubscriptionID, handlers: ObserverHandlers)
     case observerReleased(SubscriptionID)
     /// `value` is the value's summary when values were recorded.
@@ -155,16 +155,22 @@ public enum TraceEvent: Sendable, Hashable {
     /// A `TestScheduler`'s virtual clock reads this (when it is made and before each action it runs) (nanoseconds since
     /// `Date`'s reference date): what follows happened then, in the test's time.
     case virtualTime(nanoseconds: Int64)
+    /// In the snapshot: where a class of the program's is declared (the line of its
+    /// declaration, or of its `deinit`), for findings located at the class that holds a
+    /// reference to change.
+    case typeSite(typeName: String, site: TraceSite)
 
     /// The subscription the event is about, if it is about one.
     public var subscription: SubscriptionID? {
         switch self {
-        case .subscribe(let id, _, _, _), .observerStored(let id, _), .observerReleased(let id), .next(let id, _),
+        case .subscribe(let id, _, _, _, _), .observerStored(let id, _), .observerReleased(let id), .next(let id, _),
             .error(let id, _), .completed(let id), .disposed(let id, _), .capture(let id, _, _),
             .alive(.subscription(let id), _, _):
             id
         case .violation(_, let id, _, _, _): id
-        case .node, .nodeNamed, .edge, .end, .object, .snapshot, .alive, .holds, .heapObject, .reference, .virtualTime: nil
+        case .node, .nodeNamed, .edge, .end, .object, .snapshot, .alive, .holds, .heapObject, .reference, .virtualTime,
+            .typeSite:
+            nil
         }
     }
 }

@@ -106,8 +106,8 @@ struct ContextDescription: Sendable {
         var progress = mayProveParameters
         while progress {
             progress = false
-            for (parameter, proofs) in proofs(knowing: known) where known[parameter] == nil {
-                for proof in proofs {
+            for (parameter, proofs) in proofs(knowing: known, assuming: nil) where known[parameter] == nil {
+                for (_, proof) in proofs {
                     guard let metadata = proof.read(word) else { continue }
                     known[parameter] = metadata
                     progress = true
@@ -115,17 +115,49 @@ struct ContextDescription: Sendable {
                 }
             }
         }
-        let key = key(known)
+        if mayProveParameters, parameters.contains(where: { known[$0] == nil }), let proven = provedAssuming(known, reading: word) {
+            known = proven
+        }
+        return layout(for: known)
+    }
+
+    private func layout(for known: [Parameter: UInt]) -> ContextLayout {
+        let key = key(known, assuming: nil)
         if let cached = Self.genericLayouts.withLock({ $0[key] }) { return cached }
-        let layout = ContextLayout(captures: captures, firstCapture: firstCapture, resolver: resolver(known))
+        let layout = ContextLayout(captures: captures, firstCapture: firstCapture, resolver: resolver(known, assuming: nil))
         Self.genericLayouts.withLock { $0[key] = layout }
         return layout
     }
 
+    /// When a proof's place depends on parameters still unknown (a `T` captured before the
+    /// `C<T>` that proves it, as in a generic `{ object[keyPath: keyPath] = $0 }`), the
+    /// unknown parameters are assumed in turn to be laid out as one of a few common types (a
+    /// class reference first); the parameters the proofs then give are kept only if, resolved
+    /// with them, every capture that proved one is where it was read. A wrong assumption
+    /// can only fail that check, never decode a capture from the wrong place.
+    private func provedAssuming(_ known: [Parameter: UInt], reading word: (Int) -> UInt?) -> [Parameter: UInt]? {
+        for assumption in Placeholder.assumptions {
+            var trial = known
+            var read: [(capture: Int, offset: Int)] = []
+            for (parameter, proofs) in proofs(knowing: known, assuming: assumption) where trial[parameter] == nil {
+                for (capture, proof) in proofs {
+                    guard let metadata = proof.read(word) else { continue }
+                    trial[parameter] = metadata
+                    read.append((capture, proof.offset))
+                    break
+                }
+            }
+            guard parameters.allSatisfy({ trial[$0] != nil }) else { continue }
+            let offsets = layout(for: trial).offsets
+            if read.allSatisfy({ $0.capture < offsets.count && offsets[$0.capture] == $0.offset }) { return trial }
+        }
+        return nil
+    }
+
     /// A layout is decided by the context's type and its parameters' metadata (0: unknown),
     /// and so is where the captures that may prove the unknown ones are.
-    private func key(_ known: [Parameter: UInt]) -> GenericContextKey {
-        GenericContextKey(isa: isa, arguments: parameters.map { known[$0] ?? 0 })
+    private func key(_ known: [Parameter: UInt], assuming assumption: UInt?) -> GenericContextKey {
+        GenericContextKey(isa: isa, arguments: parameters.map { known[$0] ?? 0 }, assumption: assumption ?? 0)
     }
 
     /// A generic parameter, by depth and index.
@@ -134,12 +166,15 @@ struct ContextDescription: Sendable {
         let index: Int
     }
 
-    private func resolver(_ known: [Parameter: UInt]) -> ContextLayout.Resolver {
+    /// Resolves captures with the known parameters; an unknown one stands as `assumption`
+    /// when given, else as two placeholders in turn, so that only what does not depend on it
+    /// is placed.
+    private func resolver(_ known: [Parameter: UInt], assuming assumption: UInt?) -> ContextLayout.Resolver {
         func environment(filling unknown: UInt) -> GenericEnvironment? {
             GenericEnvironment(parameters: parameters.map { ($0.depth, $0.index, known[$0] ?? unknown) })
         }
-        guard let exact = environment(filling: Placeholder.first) else { return .unavailable }
-        if parameters.allSatisfy({ known[$0] != nil }) { return .environment(exact, alternative: nil) }
+        guard let exact = environment(filling: assumption ?? Placeholder.first) else { return .unavailable }
+        if assumption != nil || parameters.allSatisfy({ known[$0] != nil }) { return .environment(exact, alternative: nil) }
         return .environment(exact, alternative: environment(filling: Placeholder.second))
     }
 
@@ -148,6 +183,11 @@ struct ContextDescription: Sendable {
     private enum Placeholder {
         static let first = Metadata(Void.self).address
         static let second = Metadata((Int, Int, Int).self).address
+        /// What an unknown parameter is assumed to be laid out as, in order: a class
+        /// reference (the generic `Root: AnyObject` a helper captures), then a few sizes.
+        static let assumptions = [
+            Metadata(AnyObject.self).address, first, Metadata(Int.self).address, Metadata((Int, Int).self).address, second,
+        ]
     }
 
     /// Where a capture whose type proves a parameter is, and how to read the parameter off it.
@@ -157,6 +197,12 @@ struct ContextDescription: Sendable {
         /// An instance of a generic class: its metadata keeps the parameter `argumentWord`
         /// words in.
         case genericArgument(offset: Int, argumentWord: Int)
+
+        var offset: Int {
+            switch self {
+            case .metatype(let offset), .genericArgument(let offset, _): offset
+            }
+        }
 
         func read(_ word: (Int) -> UInt?) -> UInt? {
             switch self {
@@ -171,26 +217,28 @@ struct ContextDescription: Sendable {
         }
     }
 
-    /// For each parameter `known` leaves unknown, the captures that may prove it, in order:
-    /// worked out once per context type and known parameters (resolving capture types to
-    /// place them is what costs), then only read per object.
-    private func proofs(knowing known: [Parameter: UInt]) -> [(Parameter, [Proof])] {
-        let key = key(known)
+    /// For each parameter `known` leaves unknown, the captures that may prove it (by index),
+    /// in order, placed without depending on the unknown parameters or, with an
+    /// `assumption`, as if each were laid out as that type: worked out once per context type,
+    /// known parameters and assumption (resolving capture types to place them is what costs),
+    /// then only read per object.
+    private func proofs(knowing known: [Parameter: UInt], assuming assumption: UInt?) -> [(Parameter, [(Int, Proof)])] {
+        let key = key(known, assuming: assumption)
         if let cached = Self.proofPlans.withLock({ $0[key] }) { return cached }
-        let resolver = resolver(known)
+        let resolver = resolver(known, assuming: assumption)
         let plan = parameters.filter { known[$0] == nil }.map { parameter in
-            let proofs = captures.indices.compactMap { index -> Proof? in
+            let proofs = captures.indices.compactMap { index -> (Int, Proof)? in
                 let capture = captures[index]
                 switch capture.witness(of: (parameter.depth, parameter.index)) {
                 case nil:
                     return nil
                 case .metatype:
-                    return captureOffset(index, resolver).map { .metatype(offset: $0) }
+                    return captureOffset(index, resolver).map { (index, .metatype(offset: $0)) }
                 case .genericArgument(let argument):
                     guard let offset = captureOffset(index, resolver),
                         let arguments = capture.leadingClassDescriptor?.classGenericArgumentOffset
                     else { return nil }
-                    return .genericArgument(offset: offset, argumentWord: arguments + argument)
+                    return (index, .genericArgument(offset: offset, argumentWord: arguments + argument))
                 }
             }
             return (parameter, proofs)
@@ -214,10 +262,12 @@ struct ContextDescription: Sendable {
         let isa: UInt
         /// Each parameter's metadata, 0 for unknown.
         let arguments: [UInt]
+        /// What unknown parameters are assumed to be laid out as (0: nothing is assumed).
+        let assumption: UInt
     }
 
     private static let genericLayouts = Mutex<[GenericContextKey: ContextLayout]>([:])
-    private static let proofPlans = Mutex<[GenericContextKey: [(Parameter, [Proof])]]>([:])
+    private static let proofPlans = Mutex<[GenericContextKey: [(Parameter, [(Int, Proof)])]]>([:])
 }
 
 /// Where one closure context's captures are: exactly, up to the first capture whose type

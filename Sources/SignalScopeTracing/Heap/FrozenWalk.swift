@@ -24,9 +24,9 @@ import SignalScope
 /// trace says why rather than risk a crash or a false proof.
 struct FrozenWalk {
     let walker: HeapWalker
-    /// Objects of the allocation table allocated in this epoch or later are walked from
-    /// (0: none are)...
-    let allocatedSince: UInt32
+    /// Objects of the allocation table allocated at this time or later are walked from (0:
+    /// none are)...
+    let allocatedSince: UInt64
     /// ...when the recording owns them: for a recording of some code, those its code
     /// allocated, so that tests running alongside never walk each other's objects.
     let owns: (signalscope_allocation) -> Bool
@@ -186,14 +186,14 @@ struct FrozenWalk {
     /// The entries of the allocation table from `allocatedSince` on that may still be objects.
     func allocations() -> [signalscope_allocation]? {
         guard allocatedSince != 0 else { return nil }
-        typealias Collected = (since: UInt32, owns: (signalscope_allocation) -> Bool, entries: [signalscope_allocation])
+        typealias Collected = (since: UInt64, owns: (signalscope_allocation) -> Bool, entries: [signalscope_allocation])
         var collected: Collected = (allocatedSince, owns, [])
         withUnsafeMutablePointer(to: &collected) { pointer in
             _ = signalscope_allocations_visit({ batch, count, context in
                 let collected = context!.assumingMemoryBound(to: Collected.self)
                 let (since, owns) = (collected.pointee.since, collected.pointee.owns)
                 collected.pointee.entries += UnsafeBufferPointer(start: batch, count: count).lazy.filter {
-                    $0.address != 0 && $0.epoch >= since && owns($0)
+                    $0.address != 0 && $0.time >= since && owns($0)
                 }
             }, pointer)
         }
@@ -214,12 +214,14 @@ enum WalkWire {
             writer.byte(vertex.category.rawValue)
             writer.int(vertex.retainCount)
             writer.int(vertex.depth)
+            writer.word(vertex.metadata)
             writer.byte(vertex.exploration.rawValue)
             writer.flags([vertex.allocatedBy != nil])
             if let allocator = vertex.allocatedBy {
                 writer.word(UInt(allocator.thread))
                 writer.word(allocator.task)
                 writer.word(UInt(allocator.scope))
+                writer.word(UInt(allocator.time))
             }
         }
         writer.int(result.edges.count)
@@ -269,17 +271,19 @@ enum WalkWire {
         result.allocationCandidates = candidates
         for index in 0..<vertexCount {
             guard let address = reader.word(), let typeName = reader.string(), let category = reader.byte().flatMap(TraceHeap.Category.init),
-                let retainCount = reader.int(), let depth = reader.int(),
+                let retainCount = reader.int(), let depth = reader.int(), let metadata = reader.word(),
                 let exploration = reader.byte().flatMap(HeapWalker.Exploration.init), let allocated = reader.flags(1)
             else { return nil }
             var allocator: HeapWalker.Allocator?
             if allocated[0] {
-                guard let thread = reader.word(), let task = reader.word(), let scope = reader.word() else { return nil }
-                allocator = HeapWalker.Allocator(thread: UInt32(truncatingIfNeeded: thread), task: task, scope: UInt64(scope))
+                guard let thread = reader.word(), let task = reader.word(), let scope = reader.word(), let time = reader.word()
+                else { return nil }
+                allocator = HeapWalker.Allocator(
+                    thread: UInt32(truncatingIfNeeded: thread), task: task, scope: UInt64(scope), time: UInt64(time))
             }
             result.vertices.append(HeapWalker.Vertex(
                 address: address, typeName: typeName, category: category, retainCount: retainCount, depth: depth,
-                exploration: exploration, allocatedBy: allocator))
+                metadata: metadata, exploration: exploration, allocatedBy: allocator))
             result.index[address] = index
         }
         guard let edgeCount = reader.int() else { return nil }

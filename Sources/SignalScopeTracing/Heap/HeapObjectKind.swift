@@ -88,6 +88,10 @@ struct InstanceLayout: Sendable {
     let isComplete: Bool
     /// For collection storage: how its tail-allocated elements are laid out.
     let storage: (any CollectionStorage)?
+    /// The stored properties that could not be decoded, by name, and the bytes each may
+    /// take (to the next property): scanned conservatively, so that what they may hold is
+    /// known as unreadable rather than unseen.
+    let unread: [(name: String, bytes: Range<Int>)]
 
     /// Whether an instance may hold strong references (leaves that cannot are left out of
     /// the walk's report when they are library objects: strings' storage, `[Int]`).
@@ -99,28 +103,45 @@ struct InstanceLayout: Sendable {
         instanceSize = metadata.instanceSize
         var members: [ValueLayout.Member] = []
         var isComplete = true
+        // Every stored property's offset, and which could not be decoded.
+        var offsets: [Int] = []
+        var undecoded: [(name: String, offset: Int?)] = []
         var current: Metadata? = metadata
         while let level = current, let descriptor = level.descriptor, descriptor.kind == .class {
             if let fields = descriptor.fields {
                 let arguments = level.genericArguments
                 for (index, field) in fields.enumerated() {
-                    guard let offset = level.fieldOffset(index), let type = field.mangledType else {
+                    let offset = level.fieldOffset(index)
+                    if let offset { offsets.append(offset) }
+                    guard let offset, let type = field.mangledType else {
                         isComplete = false
+                        undecoded.append((field.name, offset))
                         continue
                     }
                     let layout = ValueLayout.fieldLayout(MangledName(at: type), in: descriptor, arguments: arguments, depth: 0)
                     // The runtime keeps no references in noncopyable values (its locks and
                     // atomics hold none): RetainCountTests checks its objects' counts add up.
                     if layout == .hidden, TraceHeap.Category(typeName: level.typeName) == .runtime { continue }
-                    if layout == .unknown || layout == .hidden { isComplete = false }
+                    if layout == .unknown || layout == .hidden {
+                        isComplete = false
+                        undecoded.append((field.name, offset))
+                    }
                     if !layout.isEmpty { members.append(ValueLayout.Member(offset: offset, name: field.name, layout: layout)) }
                 }
             } else {
                 isComplete = false
+                undecoded.append(("", nil))
             }
             current = level.superclass
         }
         self.members = members.sorted { $0.offset < $1.offset }
+        let size = instanceSize
+        offsets.sort()
+        // A property with no known place leaves the whole object to be scanned.
+        unread = undecoded.map { name, offset in
+            guard let offset else { return (name, 16..<max(16, size)) }
+            return (name, offset..<max(offset, offsets.first { $0 > offset } ?? size))
+        }
         storage = CollectionStorages.storage(for: metadata, typeName: typeName)
         if storage != nil {
             // Storage of the tracer's own collections (its tables of live entities, its

@@ -26,9 +26,11 @@ struct HeapWalker {
         /// Strong references to it, not counting the walk's own.
         let retainCount: Int
         let depth: Int
+        /// Its isa: the class metadata of an instance.
+        let metadata: UInt
         var exploration: Exploration = .notExplored
-        /// Who allocated it, when the allocation table says (allocated since the epoch the
-        /// walk was given).
+        /// Who allocated it, and when, when the allocation table says (allocated since the
+        /// time the walk was given).
         var allocatedBy: Allocator?
     }
 
@@ -40,6 +42,8 @@ struct HeapWalker {
         let task: UInt
         /// Whose recorded code the thread was running (a recording's identity), or 0.
         let scope: UInt64
+        /// When, by the allocation table's clock (which orders allocations across threads).
+        let time: UInt64
     }
 
     /// How much of an object's references the walk saw.
@@ -125,7 +129,7 @@ struct HeapWalker {
         var pins: [UInt: Int] = [:]
         for root in held { pins[root.address, default: 0] += 1 }
         var allocators: [UInt: Allocator] = [:]
-        for entry in allocations ?? [] { allocators[entry.address] = Allocator(thread: entry.thread, task: entry.task, scope: entry.scope) }
+        for entry in allocations ?? [] { allocators[entry.address] = Allocator(thread: entry.thread, task: entry.task, scope: entry.scope, time: entry.time) }
         var queue: [Int] = []
         var visited: [Bool] = []
         var explored = 0
@@ -258,7 +262,7 @@ struct HeapWalker {
         let object = UnsafeMutableRawPointer(bitPattern: address)!
         guard Self.hasSoundRefCounts(address), !swift_isDeallocating(object) else { return nil }
         let count = Int(swift_retainCount(object)) - (pins[address] ?? 0)
-        return Vertex(address: address, typeName: typeName, category: category, retainCount: count, depth: depth)
+        return Vertex(address: address, typeName: typeName, category: category, retainCount: count, depth: depth, metadata: isa)
     }
 
     /// Whether the object's reference counts can be read by the runtime without faulting:

@@ -22,7 +22,9 @@ enum ObjectReader {
         case .instance(let layout):
             var size = layout.instanceSize
             if let storage = layout.storage {
-                guard let header = memory.bytes(at: address, count: size), let extent = storage.extent(of: header) else {
+                guard let header = memory.bytes(at: address, count: max(size, storage.headerSize)),
+                    let extent = storage.extent(of: header)
+                else {
                     return Contents(references: [], weakReferences: [], isComplete: false)
                 }
                 size = max(size, extent)
@@ -34,7 +36,14 @@ enum ObjectReader {
             for element in layout.storage?.elements(in: bytes) ?? [] {
                 reader.read(element.layout, in: bytes, at: element.offset, kind: .element(element.label), path: "", inPlace: true)
             }
+            for (name, range) in layout.unread {
+                reader.scanConservatively(bytes, in: range, kind: .storedProperty, path: name)
+            }
             complete = layout.isComplete
+            if let range = layout.storage?.unreadBytes(in: bytes) {
+                reader.scanConservatively(bytes, in: range, kind: .element(.element(0)), path: "")
+                complete = false
+            }
         case .context(let description):
             let layout = description.layout { offset in memory.word(at: address + UInt(offset)) }
             var size = layout.exactSize

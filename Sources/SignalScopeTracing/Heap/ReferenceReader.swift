@@ -77,11 +77,17 @@ struct ReferenceReader {
 
     /// Scans words conservatively: any word that checks out as an object counts once.
     mutating func scanConservatively(_ bytes: Bytes, from start: Int, kind: HeapReferenceKind) {
+        scanConservatively(bytes, in: start..<bytes.count, kind: kind, path: "")
+    }
+
+    /// Notes every word in `range` that could be an object's address as a reference that
+    /// may be stale (not exact): what a value the walk cannot decode may hold.
+    mutating func scanConservatively(_ bytes: Bytes, in range: Range<Int>, kind: HeapReferenceKind, path: String) {
         var seen: Set<UInt> = []
-        var offset = (start + 7) & ~7
-        while let word = bytes.word(at: offset) {
+        var offset = (range.lowerBound + 7) & ~7
+        while offset + 8 <= range.upperBound, let word = bytes.word(at: offset) {
             if Memory.isPlausibleObjectAddress(word), seen.insert(word).inserted {
-                found.append(FoundReference(target: word, kind: kind, path: "", function: nil, offset: offset, isExact: false))
+                found.append(FoundReference(target: word, kind: kind, path: path, function: nil, offset: offset, isExact: false))
             }
             offset += 8
         }

@@ -29,6 +29,19 @@ enum Symbols {
         return found
     }
 
+    /// Where the code of the closure a partial-application forwarder at `function` calls
+    /// starts (the forwarder's symbol is the closure's with `TA` after it), so that debug
+    /// information can place the closure: the forwarder itself is compiler-generated.
+    static func implementation(ofForwarder function: UInt) -> UInt? {
+        var path: UnsafePointer<CChar>?
+        var base: UInt = 0
+        guard let address = UnsafeRawPointer(bitPattern: function), signalscope_image_containing(address, &path, &base),
+            let path, let table = table(String(cString: path)), let mangled = table.symbol(at: function - base),
+            mangled.hasSuffix("TA"), let start = table.start(ofSymbol: String(mangled.dropLast(2)))
+        else { return nil }
+        return base + start
+    }
+
     private static let names = Mutex<[UInt: String?]>([:])
     private static let tables = Mutex<[String: ELFSymbolTable?]>([:])
 
@@ -38,16 +51,21 @@ enum Symbols {
         guard let address = UnsafeRawPointer(bitPattern: function), signalscope_image_containing(address, &path, &base),
             let path
         else { return nil }
-        var file = String(cString: path)
-        if file.isEmpty { file = "/proc/self/exe" }  // the main program, as some loaders name it
-        let table = tables.withLock { cache in
+        let table = table(String(cString: path))
+        guard let mangled = table?.symbol(at: function - base) else { return nil }
+        return closureName(demangling: mangled)
+    }
+
+    /// The symbol table of the image at `path`, read once.
+    private static func table(_ path: String) -> ELFSymbolTable? {
+        // The main program, as some loaders name it.
+        let file = path.isEmpty ? "/proc/self/exe" : path
+        return tables.withLock { cache in
             if let known = cache[file] { return known }
             let table = ELFSymbolTable(path: file)
             cache[file] = .some(table)
             return table
         }
-        guard let mangled = table?.symbol(at: function - base) else { return nil }
-        return closureName(demangling: mangled)
     }
 
     /// `partial apply for closure #1 (Swift.Int) -> () in App.Screen.bind() -> ()` as
@@ -134,6 +152,18 @@ struct ELFSymbolTable: Sendable {
         self.file = file
         functions = parsed.functions
         names = parsed.names
+    }
+
+    /// Where the function named `name` starts (from where the image is loaded): a scan of
+    /// every symbol, for the few closures a snapshot places.
+    func start(ofSymbol name: String) -> UInt? {
+        let wanted = Array(name.utf8) + [0]
+        return file.withUnsafeBytes { bytes in
+            functions.first { function in
+                function.name + wanted.count <= names.upperBound
+                    && memcmp(bytes.baseAddress! + function.name, wanted, wanted.count) == 0
+            }?.start
+        }
     }
 
     /// The name of the function whose code contains `offset` (from where the image is

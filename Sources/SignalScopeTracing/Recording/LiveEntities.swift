@@ -96,21 +96,21 @@ final class LiveEntities: Sendable {
     /// with its strong retain count (not counting the walk's own references), what runtime
     /// entity it is, and each strong reference, named.
     /// - Parameters:
-    ///   - epoch: The allocation table's epoch from which allocated objects are walked from
+    ///   - since: The time from which objects the allocation table knows of are walked from
     ///     too (0: none are)...
     ///   - owns: ...those of them that the recording owns.
     func snapshot(
-        limits: TraceHeap.Limits, allocatedSince epoch: UInt32, owns: @escaping (signalscope_allocation) -> Bool
+        limits: TraceHeap.Limits, allocatedSince since: UInt64, owns: @escaping (signalscope_allocation) -> Bool
     ) -> HeapSnapshot {
         // What the snapshot allocates for itself (its list of roots, the objects it loads
         // them into) is the tracer's, not the program's: not in the table the walk starts from.
         let unnoted = signalscope_allocations_unnoted_on_this_thread(true)
         defer { _ = signalscope_allocations_unnoted_on_this_thread(unnoted) }
-        return Self.momentaryReferences.withLock { _ in takeSnapshot(limits: limits, allocatedSince: epoch, owns: owns) }
+        return Self.momentaryReferences.withLock { _ in takeSnapshot(limits: limits, allocatedSince: since, owns: owns) }
     }
 
     private func takeSnapshot(
-        limits: TraceHeap.Limits, allocatedSince epoch: UInt32, owns: @escaping (signalscope_allocation) -> Bool
+        limits: TraceHeap.Limits, allocatedSince since: UInt64, owns: @escaping (signalscope_allocation) -> Bool
     ) -> HeapSnapshot {
         let tracked = tracked.withLock { $0 }
         // The walk loads each root from its weak reference only while it reads it.
@@ -147,24 +147,39 @@ final class LiveEntities: Sendable {
             roots.append(HeapWalker.Root(load: { reference.object }, entity: entity))
             name(owner.closures)
         }
-        let walk = FrozenWalk(walker: HeapWalker(limits: limits), allocatedSince: epoch, owns: owns).walk(roots: roots)
+        let walk = FrozenWalk(walker: HeapWalker(limits: limits), allocatedSince: since, owns: owns).walk(roots: roots)
         var snapshot = HeapSnapshot(limits: limits, walk: walk)
         // Objects are numbered in the order the walk reached them, from 1.
         let ids = walk.vertices.indices.map { UInt64($0 + 1) }
-        snapshot.objects = walk.vertices.enumerated().map { index, vertex in
-            HeapSnapshot.Object(id: ids[index], vertex: vertex, entity: walk.entities[vertex.address])
+        // Ranks by when the allocation table saw each object allocated, from 1 (0: unknown).
+        var order = [UInt64](repeating: 0, count: walk.vertices.count)
+        let allocated = walk.vertices.indices.filter { walk.vertices[$0].allocatedBy != nil }
+        for (rank, index) in allocated.sorted(by: { walk.vertices[$0].allocatedBy!.time < walk.vertices[$1].allocatedBy!.time }).enumerated() {
+            order[index] = UInt64(rank + 1)
         }
+        snapshot.objects = walk.vertices.enumerated().map { index, vertex in
+            HeapSnapshot.Object(id: ids[index], vertex: vertex, entity: walk.entities[vertex.address], allocationOrder: order[index])
+        }
+        let userClasses = walk.vertices.filter { $0.category == .user }
+        let sites = CodeSites.sites(ofClasses: Set(userClasses.map(\.metadata)))
+        var typeNames: [String: TraceSite] = [:]
+        for vertex in userClasses { typeNames[vertex.typeName] = typeNames[vertex.typeName] ?? sites[vertex.metadata] }
+        snapshot.typeSites = typeNames.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let kept = walk.edges.map { edge in
             edge.reference.function.flatMap { names[ClosureKey(function: $0, context: edge.reference.target)] }
         }
-        // The closures the runtime did not report, named from their symbols in one batch.
-        let symbols = Symbols.closureNames(at: zip(walk.edges, kept).compactMap { edge, closure in
-            closure == nil ? edge.reference.function : nil
-        })
+        // The closures the runtime did not report, named from their symbols and placed by
+        // debug information, in one batch each.
+        let unreported = zip(walk.edges, kept).compactMap { edge, closure in closure == nil ? edge.reference.function : nil }
+        let symbols = Symbols.closureNames(at: unreported)
+        let bodies = Dictionary(unreported.map { ($0, Symbols.implementation(ofForwarder: $0) ?? $0) }) { first, _ in first }
+        let bodySites = CodeSites.sites(ofFunctions: Set(bodies.values))
+        let closureSites = bodies.compactMapValues { bodySites[$0] }
         snapshot.references = zip(walk.edges, kept).map { edge, closure in
-            HeapSnapshot.Reference(
+            let function = closure == nil ? edge.reference.function : nil
+            return HeapSnapshot.Reference(
                 from: ids[edge.from], to: ids[edge.to], found: edge.reference, closure: closure,
-                symbol: closure == nil ? edge.reference.function.flatMap { symbols[$0] } : nil)
+                symbol: function.flatMap { symbols[$0] }, symbolSite: function.flatMap { closureSites[$0] })
         }
         let terminatedNodes = terminated.withLock { $0 }
         for (address, entity) in walk.entities.sorted(by: { $0.key < $1.key }) {
@@ -207,6 +222,8 @@ struct HeapSnapshot {
         let id: UInt64
         let vertex: HeapWalker.Vertex
         let entity: TraceHeap.Entity?
+        /// Its rank by allocation time among the snapshot's objects, from 1 (0: unknown).
+        let allocationOrder: UInt64
     }
 
     struct Reference {
@@ -215,8 +232,9 @@ struct HeapSnapshot {
         let found: FoundReference
         /// The closure the reference is the context of, as the runtime named it.
         let closure: KeptClosure?
-        /// For a closure the runtime did not name: its function's name.
+        /// For a closure the runtime did not name: its function's name, and where its code is.
         let symbol: String?
+        let symbolSite: TraceSite?
     }
 
     let limits: TraceHeap.Limits
@@ -233,6 +251,8 @@ struct HeapSnapshot {
     var nodes: [(NodeID, retainCount: Int, terminated: Bool)] = []
     /// Live subscriptions and their strong retain counts.
     var subscriptions: [(SubscriptionID, retainCount: Int)] = []
+    /// Where the program's classes among the objects are declared, by type name.
+    var typeSites: [(typeName: String, site: TraceSite)] = []
 
     init(limits: TraceHeap.Limits, walk: HeapWalker.Result) {
         self.limits = limits

@@ -32,9 +32,9 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     private let scopeTasks = ScopeTasks()
     /// Whether this recording still holds the allocation table open.
     private let notesAllocations = Atomic<Bool>(false)
-    /// The allocation table's epoch this recording started (0: the table could not be
-    /// used): the objects allocated since are what the closing walk starts from.
-    private let allocationEpoch: UInt32
+    /// When this recording started, by the allocation table's clock (0: the table could not
+    /// be used): the objects allocated since are what the closing walk starts from.
+    private let allocationStart: UInt64
 
     private static let recordings = Atomic<UInt64>(0)
     /// The recordings that have finished, so threads can drop their buffers.
@@ -50,8 +50,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         self.heapLimits = heapLimits
         identity = Self.recordings.add(1, ordering: .relaxed).newValue
         writer = try LogWriter(sink: sink)
-        allocationEpoch = signalscope_allocations_start(Unmanaged.passUnretained(writer).toOpaque())
-        notesAllocations.store(allocationEpoch != 0, ordering: .releasing)
+        allocationStart = signalscope_allocations_start(Unmanaged.passUnretained(writer).toOpaque())
+        notesAllocations.store(allocationStart != 0, ordering: .releasing)
     }
 
     deinit {
@@ -152,7 +152,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         live.subscription(subscription.id, object)
         let file = literal(subscription.site.fileID)
         let function = literal(subscription.site.function)
-        append(.subscribe, payload: 36) { payload in
+        append(.subscribe, payload: 44) { payload in
             payload.storeBytes(of: subscription.id.rawValue.littleEndian, as: UInt64.self)
             payload.storeBytes(of: subscription.node.rawValue.littleEndian, toByteOffset: 8, as: UInt64.self)
             payload.storeBytes(of: (subscription.parent?.rawValue ?? 0).littleEndian, toByteOffset: 16, as: UInt64.self)
@@ -160,6 +160,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             payload.storeBytes(of: function.littleEndian, toByteOffset: 28, as: UInt32.self)
             payload.storeBytes(
                 of: UInt32(truncatingIfNeeded: subscription.site.line).littleEndian, toByteOffset: 32, as: UInt32.self)
+            payload.storeBytes(of: (subscription.bindingTarget?.rawValue ?? 0).littleEndian, toByteOffset: 36, as: UInt64.self)
         }
     }
 
@@ -298,8 +299,9 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// `heapObject` record per object reached and a `reference` record per strong
     /// reference between them.
     private func appendSnapshot() {
-        let heap = live.snapshot(limits: heapLimits, allocatedSince: allocationEpoch) { [self] entry in
-            allocation(by: HeapWalker.Allocator(thread: entry.thread, task: entry.task, scope: entry.scope)) == .byRecordedCode
+        let heap = live.snapshot(limits: heapLimits, allocatedSince: allocationStart) { [self] entry in
+            allocation(by: HeapWalker.Allocator(thread: entry.thread, task: entry.task, scope: entry.scope, time: entry.time))
+                == .byRecordedCode
         }
         let header = SnapshotRecord(
             limits: heap.limits, objectLimitReached: heap.objectLimitReached, depthLimitReached: heap.depthLimitReached,
@@ -318,12 +320,21 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
                 object: object.id, address: UInt64(object.vertex.address), typeName: string(object.vertex.typeName),
                 category: object.vertex.category.rawValue, exploration: object.vertex.exploration.rawValue,
                 entity: object.entity, retainCount: UInt64(clamping: object.vertex.retainCount),
-                allocation: allocation(by: object.vertex.allocatedBy))
+                allocation: allocation(by: object.vertex.allocatedBy), allocationOrder: object.allocationOrder)
             append(.heapObject, payload: HeapObjectRecord.size) { record.encode(into: $0) }
         }
         for reference in heap.references {
             let record = referenceRecord(reference)
             append(.reference, payload: ReferenceRecord.size) { record.encode(into: $0) }
+        }
+        for (typeName, site) in heap.typeSites {
+            let (name, file, function) = (string(typeName), string(site.file), string(site.function))
+            append(.typeSite, payload: 16) { payload in
+                payload.storeBytes(of: name.littleEndian, as: UInt32.self)
+                payload.storeBytes(of: file.littleEndian, toByteOffset: 4, as: UInt32.self)
+                payload.storeBytes(of: function.littleEndian, toByteOffset: 8, as: UInt32.self)
+                payload.storeBytes(of: UInt32(truncatingIfNeeded: site.line).littleEndian, toByteOffset: 12, as: UInt32.self)
+            }
         }
     }
 
@@ -362,8 +373,9 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             path: string(found.path),
             offset: found.offset.map { UInt32(clamping: $0) } ?? ReferenceRecord.none, element: element,
             closureRole: closure.map { string($0.role.rawValue) } ?? 0,
-            closureFile: closure?.site.map { literal($0.fileID) } ?? 0,
-            closureLine: closure?.site.map { UInt32(truncatingIfNeeded: $0.line) } ?? 0,
+            closureFile: closure?.site.map { literal($0.fileID) } ?? reference.symbolSite.map { string($0.file) } ?? 0,
+            closureLine: closure?.site.map { UInt32(truncatingIfNeeded: $0.line) }
+                ?? reference.symbolSite.map { UInt32(truncatingIfNeeded: $0.line) } ?? 0,
             closureName: closure?.site.map { literal($0.function) } ?? reference.symbol.map(string) ?? 0)
     }
 

@@ -27,17 +27,11 @@ struct SendStack {
         var site: TraceSite?
         var frames: [String] = []
         for frame in symbolicated.frames where frames.count < limit {
-            guard let symbol = frame.symbol, let location = symbol.sourceLocation, !frame.isSwiftThunk, !frame.isSystem,
-                !isLibrary(symbol.rawName), isWritten(location.path)
+            guard let symbol = frame.symbol, !frame.isSwiftThunk, !frame.isSystem, !isLibrary(symbol.rawName),
+                let (frameSite, path) = SourceSites.site(of: symbol)
             else { continue }
-            let path = ProjectPaths.relative(location.path)
-            if site == nil {
-                // Sites are `#fileID`s everywhere else in a trace, so that reports resolve
-                // and baselines match them alike.
-                let file = module(ofMangled: symbol.rawName).map { "\($0)/\((path as NSString).lastPathComponent)" } ?? path
-                site = TraceSite(file: file, line: location.line, function: symbol.name)
-            }
-            frames.append("\(symbol.name) (\(path):\(location.line))")
+            if site == nil { site = frameSite }
+            frames.append("\(symbol.name) (\(path):\(frameSite.line))")
         }
         return SendStack(site: site, frames: frames)
     }
@@ -55,11 +49,24 @@ struct SendStack {
     private static func isLibrary(_ mangledName: String) -> Bool {
         libraryPrefixes.contains { mangledName.hasPrefix($0) }
     }
+}
 
-    /// Whether a frame's file is one somebody wrote: not `<compiler-generated>`, nor a macro
-    /// expansion the compiler wrote out (`@__swiftmacro_...`, under a temporary folder).
+/// Where symbolicated code is, as traces name sites: `#fileID`s (`Module/File.swift`), so
+/// that reports resolve them and baselines match them as they do every other site.
+enum SourceSites {
+    /// The site of a symbol with a source location somebody wrote (not
+    /// `<compiler-generated>`, nor a macro expansion the compiler wrote out), and its path
+    /// relative to the project.
+    static func site(of symbol: SymbolicatedBacktrace.Symbol) -> (site: TraceSite, path: String)? {
+        guard let location = symbol.sourceLocation, location.line > 0, isWritten(location.path) else { return nil }
+        let path = ProjectPaths.relative(location.path)
+        let file = module(ofMangled: symbol.rawName).map { "\($0)/\((path as NSString).lastPathComponent)" } ?? path
+        return (TraceSite(file: file, line: location.line, function: symbol.name), path)
+    }
+
     private static func isWritten(_ path: String) -> Bool {
-        !path.hasPrefix("<") && !(path as NSString).lastPathComponent.hasPrefix("@__swiftmacro_")
+        let name = (path as NSString).lastPathComponent
+        return !name.hasPrefix("<") && !name.hasPrefix("@__swiftmacro_")
     }
 
     /// The module a Swift symbol belongs to: `$s`, then the module's name prefixed by its

@@ -69,6 +69,8 @@ public struct Trace: Sendable {
         /// Where the user's code subscribed (for operators' inner subscriptions, where the
         /// operator was applied).
         public let site: TraceSite
+        /// For a property binding: the node of the property it sets.
+        public let bindingTarget: NodeID?
         /// The values it received, as summaries (`nil` when values were not recorded).
         public internal(set) var values: [String?] = []
         /// How it ended; `nil` while it was still live when the trace ends.
@@ -140,12 +142,10 @@ public struct Trace: Sendable {
     /// Subscriptions that received an error and had no error handler.
     public private(set) var errorsWithoutHandler: [Subscription] = []
     /// For each cold node (its traits say it runs the user's work again for every
-    /// subscription: a creation block, `defer`, `interval`), the distinct subscriptions made
-    /// by user code that caused that work to run (retries count once).
-    public private(set) var rootSubscriptions: [NodeID: Set<SubscriptionID>] = [:]
-    /// Where user code made each subscription of ``rootSubscriptions``, kept even when the
-    /// trace keeps only live entities.
-    public private(set) var rootSubscriptionSites: [SubscriptionID: TraceSite] = [:]
+    /// subscription: a creation block, `defer`, `interval`), its runs that overlapped in time
+    /// a run for another subscription made by user code (retries are one), with whether each
+    /// did work of its own; kept even when the trace keeps only live entities.
+    public private(set) var concurrentColdRuns: [NodeID: [ColdRun]] = [:]
     /// Whether the log records node traits (format 1.2 and later): without them no node
     /// reads as cold, hot or bounding, so the rules that depend on traits cannot judge.
     public private(set) var recordsNodeTraits = true
@@ -222,8 +222,11 @@ public struct Trace: Sendable {
         let (warnings, minorVersion) = try EventLogReader.visit(source, path: path, progress: progress) { record in
             trace.eventCount += 1
             if detail == .everything { trace.records.append(record) }
-            trace.apply(record.event)
+            trace.apply(record)
         }
+        trace.coldRuns.finish()
+        trace.concurrentColdRuns = trace.coldRuns.overlapping
+        trace.coldRuns = ColdRunTracker()
         trace.warnings = warnings
         if !trace.isComplete {
             trace.warnings.append("\(path) has no end record: the recording was cut off (the process was killed or crashed, or the disk filled), so what happened after its last record is missing")
@@ -266,9 +269,7 @@ public struct Trace: Sendable {
         }
         copy.violations = violations.filter { copy.nodes[$0.node] != nil }
         copy.errorsWithoutHandler = errorsWithoutHandler.filter { copy.nodes[$0.node] != nil }
-        copy.rootSubscriptions = rootSubscriptions.filter { copy.nodes[$0.key] != nil }
-        let keptRoots = Set(copy.rootSubscriptions.values.joined())
-        copy.rootSubscriptionSites = rootSubscriptionSites.filter { keptRoots.contains($0.key) }
+        copy.concurrentColdRuns = concurrentColdRuns.filter { copy.nodes[$0.key] != nil }
         return copy
     }
 
@@ -359,6 +360,8 @@ public struct Trace: Sendable {
     /// With ``Detail/liveEntities``: subscriptions that ended, so that a record of theirs
     /// read after the end (another thread's) does not bring them back.
     private var ended: Set<SubscriptionID> = []
+    /// Cold signals' runs, while reading.
+    private var coldRuns = ColdRunTracker()
 
     /// Each node's parents and each object's capturing subscriptions as sets, while reading,
     /// so that a record repeating one is recognised in constant time (a `switchToLatest`
@@ -388,10 +391,12 @@ public struct Trace: Sendable {
         ended.insert(id)
     }
 
-    private mutating func apply(_ event: TraceEvent) {
+    private mutating func apply(_ record: TraceRecord) {
+        let event = record.event
         if let id = event.subscription, ended.contains(id) { return }
         switch event {
         case .node(let id, let kind, let name, let site, let parents, let traits):
+            coldRuns.nodeMade(id, at: record.sequence)
             for edge in parents { knownParents.insert(ParentKey(node: id, edge: edge)) }
             nodes[id] = Node(
                 id: id, kind: kind, name: name, traits: traits, userName: nil, site: site, parents: parents,
@@ -400,22 +405,23 @@ public struct Trace: Sendable {
             nodes[id]?.userName = name
         case .edge(let edge, let id):
             if nodes[id] != nil, knownParents.insert(ParentKey(node: id, edge: edge)).inserted { nodes[id]?.parents.append(edge) }
-        case .subscribe(let id, let node, let parent, let site):
-            subscriptions[id] = Subscription(id: id, node: node, parent: parent, site: site)
+        case .subscribe(let id, let node, let parent, let site, let bindingTarget):
+            subscriptions[id] = Subscription(id: id, node: node, parent: parent, site: site, bindingTarget: bindingTarget)
             let root = parent.map { roots[$0] ?? $0 } ?? id
             roots[id] = root
-            if nodes[node]?.traits.contains(.cold) == true {
-                rootSubscriptions[node, default: []].insert(root)
-                if let rootSite = subscriptions[root]?.site { rootSubscriptionSites[root] = rootSite }
-            }
+            coldRuns.subscribed(
+                id, to: node, isCold: nodes[node]?.traits.contains(.cold) == true, parent: parent, root: root,
+                rootSite: subscriptions[root]?.site, at: record.sequence)
         case .observerStored(let id, let handlers):
             subscriptions[id]?.holdsObserver = true
             subscriptions[id]?.handlers = handlers
         case .observerReleased(let id):
             subscriptions[id]?.holdsObserver = false
         case .next(let id, let value):
+            coldRuns.delivered(to: id, at: record.sequence, cause: record.cause)
             if detail == .everything { subscriptions[id]?.values.append(value) }
         case .error(let id, let description):
+            coldRuns.delivered(to: id, at: record.sequence, cause: record.cause)
             subscriptions[id]?.ending = .error(description)
             if let subscription = subscriptions[id], !subscription.handlers.contains(.error),
                 subscription.parent == nil
@@ -423,9 +429,11 @@ public struct Trace: Sendable {
                 errorsWithoutHandler.append(subscription)
             }
         case .completed(let id):
+            coldRuns.delivered(to: id, at: record.sequence, cause: record.cause)
             subscriptions[id]?.ending = .completed
         case .disposed(let id, let cause):
             if subscriptions[id]?.ending == nil { subscriptions[id]?.ending = .disposed(cause) }
+            coldRuns.ended(id, at: record.sequence)
             end(id)
         case .object(let id, let address, let typeName):
             objects[id] = Object(id: id, typeName: typeName, address: address)
@@ -466,6 +474,8 @@ public struct Trace: Sendable {
             }
         case .virtualTime:
             usesVirtualTime = true
+        case .typeSite(let typeName, let site):
+            heap.typeSites[typeName] = site
         case .end:
             isComplete = true
         }

@@ -26,6 +26,9 @@ public struct TraceHeap: Sendable {
         public let entity: Entity?
         /// When and by whom it was allocated, as far as the recording knows.
         public let allocation: Allocation
+        /// Its rank among the snapshot's objects by when they were allocated (1: the oldest),
+        /// when the allocation table knew it: an owner is usually older than what it made.
+        public let allocationOrder: Int?
     }
 
     /// When, and by whom, an object was allocated.
@@ -194,6 +197,10 @@ public struct TraceHeap: Sendable {
     /// Whether the trace says if the walk covered every allocation (format 1.4 and later):
     /// then one that did not is a limitation, not the format's age.
     public internal(set) var recordsAllocationCoverage = false
+    /// Where the program's classes whose instances the walk reached are declared, by type
+    /// name (the line of the declaration, or of the class's `deinit`), where debug
+    /// information says.
+    public internal(set) var typeSites: [String: TraceSite] = [:]
 
     /// Whether the trace has its closing snapshot: a process killed or crashed while
     /// recording leaves none, nor does a format 1.0 trace.

@@ -82,9 +82,9 @@ extension LeakCorpus {
     static let cycleScenarios: [(name: String, run: @Sendable () -> CorpusOutcome)] = [
         ("child's observer capturing the screen", { profile(ProfileScreen.bindHeaderCapturingSelf, cycleAt: 20) }),
         ("child's observer capturing the screen weakly", { profile(ProfileScreen.bindHeaderWeakly, cycleAt: nil) }),
-        ("child's callback capturing the screen", { profile(ProfileScreen.bindCallbackCapturingSelf, cycleAt: 30) }),
+        ("child's callback capturing the screen", { profile(ProfileScreen.bindCallbackCapturingSelf, cycleAt: 29) }),
         ("child's callback capturing the screen weakly", { profile(ProfileScreen.bindCallbackWeakly, cycleAt: nil) }),
-        ("router with a strong back-reference", { coordinator(Coordinator.startWithStrongBackReference, cycleAt: 53) }),
+        ("router with a strong back-reference", { coordinator(Coordinator.startWithStrongBackReference, cycleAt: 44) }),
         ("router with a weak back-reference", { coordinator(Coordinator.startWithWeakBackReference, cycleAt: nil) }),
         ("child's subscription capturing its parent", { parentAndChild(Child.attach, cycleAt: 73) }),
         ("child's subscription capturing its parent weakly", { parentAndChild(Child.attachWeakly, cycleAt: nil) }),

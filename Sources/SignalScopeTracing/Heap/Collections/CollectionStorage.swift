@@ -6,14 +6,27 @@ protocol CollectionStorage: Sendable {
     init?(metadata: Metadata, typeName: String)
 
     /// How many bytes of an object to read to see every element, given its first
-    /// `instanceSize` bytes; `nil` if they do not make sense.
+    /// `instanceSize` bytes (or ``headerSize``, if larger); `nil` if they do not make sense.
     func extent(of header: Bytes) -> Int?
+
+    /// How many bytes ``extent(of:)`` needs, when its header lies past the stored
+    /// properties (0: within them).
+    var headerSize: Int { get }
 
     /// The elements in an object's bytes (read up to its extent) that may hold references.
     func elements(in object: Bytes) -> [StoredElement]
 
     /// Whether its elements may hold references at all.
     var holdsReferences: Bool { get }
+
+    /// The bytes that may hold references ``elements(in:)`` does not name (`nil`: there are
+    /// none): scanned conservatively, and the object is marked as not read exactly.
+    func unreadBytes(in object: Bytes) -> Range<Int>?
+}
+
+extension CollectionStorage {
+    func unreadBytes(in object: Bytes) -> Range<Int>? { nil }
+    var headerSize: Int { 0 }
 }
 
 /// One element of a collection's storage.
@@ -35,7 +48,9 @@ enum ElementLabel: Hashable, Sendable {
 
 enum CollectionStorages {
     /// Every kind of storage the walk can see into.
-    static let all: [any CollectionStorage.Type] = [ArrayStorage.self, DictionaryStorage.self, SetStorage.self, DequeStorage.self]
+    static let all: [any CollectionStorage.Type] = [
+        ArrayStorage.self, DictionaryStorage.self, SetStorage.self, DequeStorage.self, KeyPathStorage.self,
+    ]
 
     static func storage(for metadata: Metadata, typeName: String) -> (any CollectionStorage)? {
         for kind in all {

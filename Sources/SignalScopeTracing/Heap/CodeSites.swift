@@ -1,0 +1,73 @@
+@_spi(Internal) import Runtime
+import Synchronization
+
+/// Where code is in the program's source, from its debug information: the line a function
+/// starts at. Two things need it at the snapshot: a closure the runtime did not report (a
+/// callback stored on an object), located at its own line so that a finding about what it
+/// captures points there; and a class of the program's, located at the line of its
+/// deallocating `deinit`, which the compiler places at the class's declaration (or at the
+/// `deinit` the class writes), where a property to make weak is.
+///
+/// Symbolication costs milliseconds, so each function is looked up once per process, all the
+/// new ones of a snapshot in one pass (`Backtrace` from the toolchain's `Runtime` module, as
+/// ``SendStack`` uses it).
+enum CodeSites {
+    /// Sites already looked up, by function address (`nil`: none could be found).
+    private static let known = Mutex<[UInt: TraceSite?]>([:])
+
+    /// The site of each function (by the address its code starts at) that debug information
+    /// places in code somebody wrote.
+    static func sites(ofFunctions functions: Set<UInt>) -> [UInt: TraceSite] {
+        let unknown = known.withLock { cache in functions.filter { $0 != 0 && cache[$0] == nil } }
+        if !unknown.isEmpty {
+            let found = lookUp(Array(unknown))
+            known.withLock { cache in
+                for function in unknown { cache[function] = .some(found[function]) }
+            }
+        }
+        return known.withLock { cache in
+            var sites: [UInt: TraceSite] = [:]
+            for function in functions { if let site = cache[function] ?? nil { sites[function] = site } }
+            return sites
+        }
+    }
+
+    /// The declaration site of each class (by its metadata's address) that debug information
+    /// places.
+    static func sites(ofClasses classes: Set<UInt>) -> [UInt: TraceSite] {
+        // A Swift class's full metadata keeps its deallocating deinit two words before the
+        // address the isa points at.
+        var destructors: [UInt: UInt] = [:]
+        for metadata in classes {
+            if let destroy = Memory.word(at: metadata &- 16), destroy != 0 { destructors[metadata] = destroy }
+        }
+        let sites = sites(ofFunctions: Set(destructors.values))
+        return destructors.compactMapValues { sites[$0] }
+    }
+
+    private static func lookUp(_ functions: [UInt]) -> [UInt: TraceSite] {
+        let frames = functions.sorted().map { RichFrame<UInt64>.programCounter(UInt64($0)) }
+        guard let symbolicated = Backtrace(architecture: architecture, frames: frames, images: ImageMap.capture()).symbolicated()
+        else { return [:] }
+        var sites: [UInt: TraceSite] = [:]
+        // An inlined frame comes before the function it was inlined into: the function is
+        // what starts at the address.
+        for frame in symbolicated.frames where !frame.inlined {
+            guard let counter = UInt64(frame.captured.originalProgramCounter), let symbol = frame.symbol,
+                let (site, _) = SourceSites.site(of: symbol)
+            else { continue }
+            sites[UInt(counter)] = site
+        }
+        return sites
+    }
+
+    private static var architecture: String {
+        #if arch(x86_64)
+        "x86_64"
+        #elseif arch(arm64)
+        "arm64"
+        #else
+        "unknown"
+        #endif
+    }
+}

@@ -1,0 +1,134 @@
+import SignalScope
+
+extension Trace {
+    /// One run of a cold signal's work: a subscription to a cold node (its creation block, a
+    /// `defer` factory, an `interval` timer ran for it), which overlapped in time a run for
+    /// another subscription made by user code.
+    public struct ColdRun: Sendable, Hashable {
+        /// The subscription to the cold node.
+        public let subscription: SubscriptionID
+        /// The subscription user code made that led to it.
+        public let root: SubscriptionID
+        /// Where user code made the root.
+        public let rootSite: TraceSite?
+        /// The sequence numbers of its subscription and of its end (`nil`: live at the end).
+        public let start: UInt64
+        public let end: UInt64?
+        /// Whether it did work of its own: the run's subscription, or one its creation block
+        /// made to a signal made for this run, received an event that no delivery inside the
+        /// run caused (a value the block produced itself, a response, a timer's tick) rather
+        /// than one forwarded from a source the run only subscribed to.
+        public let didWork: Bool
+    }
+}
+
+/// Follows cold signals' runs while a log is read, so that `repeated-cold-subscription` can
+/// speak only with evidence: two runs for different user subscriptions, alive at the same
+/// time, each doing work of its own. Memory grows with what is alive: runs that never
+/// overlapped another are forgotten when they end.
+struct ColdRunTracker {
+    private struct Run {
+        let node: NodeID
+        let root: SubscriptionID
+        let rootSite: TraceSite?
+        let start: UInt64
+        var didWork = false
+        var overlapped = false
+    }
+
+    private var open: [SubscriptionID: Run] = [:]
+    private var openByNode: [NodeID: Set<SubscriptionID>] = [:]
+    /// Live subscriptions' parents (`nil` for one user code made); a subscription absent here
+    /// ended or was never seen.
+    private var parents: [SubscriptionID: SubscriptionID?] = [:]
+    /// For a live subscription whose events are work of some runs: those runs (its own, if
+    /// it is one, and those of its ancestors for which its signal was made during the run).
+    private var workFor: [SubscriptionID: [SubscriptionID]] = [:]
+    /// When each node was made, by sequence number.
+    private var nodeMade: [NodeID: UInt64] = [:]
+    /// The latest deliveries by sequence number, to tell which subscription a cause was
+    /// delivered to. A cause older than the window is unknown: no evidence either way.
+    private var deliveries = [(sequence: UInt64, subscription: SubscriptionID)](repeating: (0, .untraced), count: 1 << 16)
+    private(set) var overlapping: [NodeID: [Trace.ColdRun]] = [:]
+
+    /// How far up a subscription tree the tracker looks (crafted logs may chain without end).
+    private static let depthLimit = 64
+
+    mutating func nodeMade(_ node: NodeID, at sequence: UInt64) {
+        nodeMade[node] = sequence
+    }
+
+    mutating func subscribed(
+        _ id: SubscriptionID, to node: NodeID, isCold: Bool, parent: SubscriptionID?, root: SubscriptionID, rootSite: TraceSite?,
+        at sequence: UInt64
+    ) {
+        parents[id] = .some(parent)
+        var runs: [SubscriptionID] = []
+        if isCold {
+            let run = Run(node: node, root: root, rootSite: rootSite, start: sequence)
+            for other in openByNode[node] ?? [] where open[other]?.root != root {
+                open[other]?.overlapped = true
+                open[id, default: run].overlapped = true
+            }
+            if open[id] == nil { open[id] = run }
+            openByNode[node, default: []].insert(id)
+            runs.append(id)
+        }
+        // Runs above it for which its signal is new: what that signal does is theirs.
+        if let made = nodeMade[node] {
+            var current = parent
+            for _ in 0..<Self.depthLimit {
+                guard let ancestor = current else { break }
+                if let run = open[ancestor], run.start < made { runs.append(ancestor) }
+                guard let next = parents[ancestor] else { break }
+                current = next
+            }
+        }
+        if !runs.isEmpty { workFor[id] = runs }
+    }
+
+    mutating func delivered(to id: SubscriptionID, at sequence: UInt64, cause: TraceCause?) {
+        deliveries[Int(sequence & UInt64(deliveries.count - 1))] = (sequence, id)
+        guard let runs = workFor[id], isOwnWork(of: id, cause: cause) else { return }
+        for run in runs { open[run]?.didWork = true }
+    }
+
+    /// Whether an event delivered to `id` was not forwarded from inside its own tree: no
+    /// event caused it, or the event that caused it went to a subscription that is not
+    /// `id`'s descendant. Unknown (a cause out of the window, a broken ancestry): not.
+    private func isOwnWork(of id: SubscriptionID, cause: TraceCause?) -> Bool {
+        guard let cause else { return true }
+        let slot = deliveries[Int(cause.sequence & UInt64(deliveries.count - 1))]
+        guard slot.sequence == cause.sequence else { return false }
+        var current = slot.subscription
+        for _ in 0..<Self.depthLimit {
+            if current == id { return false }
+            guard let parent = parents[current] else { return false }
+            guard let next = parent else { return true }
+            current = next
+        }
+        return false
+    }
+
+    mutating func ended(_ id: SubscriptionID, at sequence: UInt64) {
+        parents.removeValue(forKey: id)
+        workFor.removeValue(forKey: id)
+        guard let run = open.removeValue(forKey: id) else { return }
+        openByNode[run.node]?.remove(id)
+        if run.overlapped { keep(id, run, end: sequence) }
+    }
+
+    /// Keeps the runs still open that overlapped another (live at the end of the log).
+    mutating func finish() {
+        for (id, run) in open.sorted(by: { $0.key < $1.key }) where run.overlapped { keep(id, run, end: nil) }
+        open = [:]
+        openByNode = [:]
+        parents = [:]
+        workFor = [:]
+    }
+
+    private mutating func keep(_ id: SubscriptionID, _ run: Run, end: UInt64?) {
+        overlapping[run.node, default: []].append(Trace.ColdRun(
+            subscription: id, root: run.root, rootSite: run.rootSite, start: run.start, end: end, didWork: run.didWork))
+    }
+}
