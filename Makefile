@@ -1,7 +1,7 @@
 # The README's two commands, `make demo` (the main job) and `make test`, and the benchmarks.
 SWIFT ?= swift
 
-.PHONY: setup build demo test fuzz bench bench-json bench-instructions
+.PHONY: setup build demo test fuzz bench bench-json bench-instructions lsan-compare
 
 setup:
 	@scripts/setup.sh
@@ -33,6 +33,15 @@ test: setup
 	@FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
 	@scripts/adoption-check.sh
 	@echo "make test: passed: every suite (debug), the heap-walk suites (release), $(TEST_FUZZ_SECONDS) s of fuzzing, the adoption check"
+
+# LeakSanitizer as a peer (docs/analyzers.md, "LeakSanitizer as a peer"): the leak corpus
+# built with AddressSanitizer, each scenario in a process of its own with leak detection on,
+# then the heap walk stressed by eight threads for LSAN_STRESS recordings. Fails when
+# LeakSanitizer finds a leak SignalScope misses, a clean scenario has a finding, or the
+# stress goes wrong. CI runs it after `make test`.
+LSAN_STRESS ?= 1000
+lsan-compare: setup
+	@python3 scripts/lsan-compare.py --stress $(LSAN_STRESS)
 
 # libFuzzer over the event log reader and every consumer of a trace, FUZZ_SECONDS long
 # (default 60); see docs/fuzzing.md.

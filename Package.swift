@@ -129,8 +129,14 @@ let package = Package(
         ),
         .testTarget(
             name: "SignalScopeAnalysisTests",
-            dependencies: ["SignalScopeTools", "SignalScopeTesting", "CSandbox"]
+            dependencies: ["SignalScopeTools", "SignalScopeTesting", "CSandbox", "LeakCorpus"]
         ),
+        // The leak corpus: scenarios written as apps write them, each leaky one next to its
+        // fixed twin. The analysis tests judge them; `signalscope-corpus` runs one scenario in
+        // a process of its own, for LeakSanitizer to judge too (`make lsan-compare`), and
+        // stresses the heap walk under AddressSanitizer.
+        .target(name: "LeakCorpus", dependencies: ["SignalScopeTools"], path: "Tests/LeakCorpus"),
+        .executableTarget(name: "signalscope-corpus", dependencies: ["LeakCorpus", "SignalScopeTools"], path: "Tests/LeakCorpusRunner"),
         // A seccomp filter for tests that show what happens in a sandbox.
         .target(name: "CSandbox", path: "Tests/CSandbox"),
         .testTarget(
@@ -159,7 +165,7 @@ if Context.environment["SIGNALSCOPE_HEAP_SUITES"] == "1" {
     let kept: Set<String> = [
         "SignalScope", "SignalScopeTracing", "CTracingSupport", "SignalScopeAnalysis", "SignalScopeRendering",
         "SignalScopeGraphviz", "CGraphviz", "SignalScopeTesting", "SignalScopeTools", "CSandbox",
-        "SignalScopeTracingTests", "SignalScopeAnalysisTests",
+        "SignalScopeTracingTests", "SignalScopeAnalysisTests", "LeakCorpus",
     ]
     package.targets.removeAll { !kept.contains($0.name) }
     package.products.removeAll { !kept.contains($0.name) }

@@ -42,6 +42,14 @@ extern _Atomic uint8_t _swift_enableSwizzlingOfAllocationAndRefCountingFunctions
 
 enum { chunk_capacity = 4096, compaction_minimum = 1 << 16 };
 
+// The table keeps addresses (of objects and tasks) hidden, xor-ed with a key that sets the
+// top bits, so that no tool scanning memory for pointers (LeakSanitizer, a conservative
+// collector) takes the table for what keeps the program's objects alive. Entries are
+// shown as they are only to a visitor. 0 stays 0: a stale entry.
+static const uintptr_t hiding_key = (uintptr_t)0xFFFF000000000000ull;
+static inline uintptr_t hide(uintptr_t address) { return address ^ hiding_key; }
+static inline uintptr_t shown(uintptr_t hidden) { return hidden == 0 ? 0 : hidden ^ hiding_key; }
+
 typedef struct chunk {
     struct chunk *next;
     struct chunk *previous;
@@ -84,9 +92,8 @@ static size_t compacted_count;
 static size_t compacted_capacity;
 
 static __thread __attribute__((tls_model("initial-exec"))) chunk *thread_chunk;
-// Set while the tracer itself allocates on this thread (preparing a snapshot): what it makes
-// for itself is not the program's.
-static __thread __attribute__((tls_model("initial-exec"))) bool thread_unnoted;
+// Set once the thread is exiting: it notes nothing more.
+static __thread __attribute__((tls_model("initial-exec"))) bool thread_exited;
 // Whose recorded code the thread is running (a recording's identity, 0: none).
 static __thread __attribute__((tls_model("initial-exec"))) uint64_t thread_code_scope;
 static pthread_key_t thread_exit_key;
@@ -111,7 +118,7 @@ static void push_chunk(chunk **list, chunk *c) {
 static void thread_exits(void *value) {
     chunk *c = value;
     thread_chunk = NULL;
-    thread_unnoted = true;
+    thread_exited = true;
     if (c == NULL) return;
     pthread_mutex_lock(&table_lock);
     unlink_chunk(&current_chunks, c);
@@ -149,7 +156,7 @@ static size_t keep_live(signalscope_allocation *entries, size_t count) {
     size_t live = 0;
     for (size_t start = 0; start < kept; start += batch) {
         size_t n = kept - start < batch ? kept - start : batch;
-        for (size_t i = 0; i < n; i++) addresses[i] = entries[start + i].address;
+        for (size_t i = 0; i < n; i++) addresses[i] = shown(entries[start + i].address);
         signalscope_read_words(addresses, words, readable, n);
         // What cannot be read (a sandbox may deny reading through the kernel) is kept: the
         // snapshot checks it again.
@@ -213,7 +220,7 @@ static chunk *next_chunk(chunk *previous) {
 uintptr_t signalscope_current_task(void);
 
 static inline void note_allocation(void *object, const void *metadata) {
-    if (!atomic_load_explicit(&recording_allocations, memory_order_relaxed) || thread_unnoted) return;
+    if (!atomic_load_explicit(&recording_allocations, memory_order_relaxed) || thread_exited) return;
     chunk *c = thread_chunk;
     uint32_t count;
     if (__builtin_expect(c == NULL || c->generation != atomic_load_explicit(&generation, memory_order_relaxed)
@@ -223,8 +230,8 @@ static inline void note_allocation(void *object, const void *metadata) {
         count = 0;
     }
     c->entries[count] = (signalscope_allocation){
-        (uintptr_t)object, (uintptr_t)metadata, signalscope_current_task(), thread_code_scope, allocation_clock(),
-        c->thread };
+        hide((uintptr_t)object), (uintptr_t)metadata, hide(signalscope_current_task()), thread_code_scope,
+        allocation_clock(), c->thread };
     // Released so that a reader (the forked child reads a frozen copy; compaction only
     // retired chunks) never sees a count ahead of its entry.
     atomic_store_explicit(&c->count, count + 1, memory_order_release);
@@ -314,11 +321,6 @@ uint64_t signalscope_code_scope_enter(uint64_t recording) {
 
 uint64_t signalscope_code_scope_current(void) { return thread_code_scope; }
 
-bool signalscope_allocations_unnoted_on_this_thread(bool unnoted) {
-    bool previous = thread_unnoted;
-    thread_unnoted = unnoted;
-    return previous;
-}
 
 void signalscope_allocations_pause_in_child(void) {
     atomic_store(&recording_allocations, false);
@@ -331,7 +333,7 @@ static void drop_stale(signalscope_allocation *entries, size_t count) {
     bool readable[batch];
     for (size_t start = 0; start < count; start += batch) {
         size_t n = count - start < batch ? count - start : batch;
-        for (size_t i = 0; i < n; i++) addresses[i] = entries[start + i].address;
+        for (size_t i = 0; i < n; i++) addresses[i] = shown(entries[start + i].address);
         signalscope_read_words(addresses, words, readable, n);
         for (size_t i = 0; i < n; i++) {
             if (!readable[i] || words[i] != entries[start + i].metadata) entries[start + i].address = 0;
@@ -373,7 +375,17 @@ struct visit_context {
 
 static void visit_batch(signalscope_allocation *entries, size_t count, void *context) {
     struct visit_context *visitor = context;
-    visitor->visit(entries, count, visitor->context);
+    enum { batch = 512 };
+    signalscope_allocation shown_entries[batch];
+    for (size_t start = 0; start < count; start += batch) {
+        size_t n = count - start < batch ? count - start : batch;
+        for (size_t i = 0; i < n; i++) {
+            shown_entries[i] = entries[start + i];
+            shown_entries[i].address = shown(entries[start + i].address);
+            shown_entries[i].task = shown(entries[start + i].task);
+        }
+        visitor->visit(shown_entries, n, visitor->context);
+    }
     visitor->total += count;
 }
 

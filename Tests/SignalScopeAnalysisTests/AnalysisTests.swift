@@ -1,4 +1,5 @@
 import Foundation
+@testable import LeakCorpus
 import SignalScopeTools
 @testable import SignalScopeTracing
 import Testing
@@ -29,10 +30,10 @@ extension LeakCorpusTests {
         let finding = try #require(LeakCorpus.observeCapturingSelf().findings.first)
         #expect(finding.severity == .error)
         #expect(finding.path.count == 4)
-        #expect(finding.path.first == "SearchViewModel.query holds property (SignalScopeAnalysisTests/LeakCorpus.swift:9)")
-        #expect(finding.path[1].hasPrefix("property (SignalScopeAnalysisTests/LeakCorpus.swift:9) keeps subscription #"))
+        #expect(finding.path.first == "SearchViewModel.query holds property (LeakCorpus/LeakCorpus.swift:9)")
+        #expect(finding.path[1].hasPrefix("property (LeakCorpus/LeakCorpus.swift:9) keeps subscription #"))
         #expect(finding.path[1].hasSuffix("in its subscriber list"))
-        #expect(finding.path[2].hasSuffix("keeps its next closure (SignalScopeAnalysisTests/LeakCorpus.swift:14), which captures SearchViewModel"))
+        #expect(finding.path[2].hasSuffix("keeps its next closure (LeakCorpus/LeakCorpus.swift:14), which captures SearchViewModel"))
         #expect(finding.path[3].hasPrefix("nothing else holds SearchViewModel"))
         #expect(finding.evidence.count == 5, "SearchViewModel, its property, the property's signal, its subscriber list, the subscription, back to SearchViewModel")
         #expect(finding.hint.contains("[weak self]"))
@@ -41,7 +42,7 @@ extension LeakCorpusTests {
     @Test("A closure the runtime does not keep (a stored callback, a method reference) is named from its symbol, and placed by debug information")
     func closuresNamedFromSymbols() throws {
         let callback = try #require(LeakCorpus.cycleScenarios.first { $0.name == "child's callback capturing the screen" }?.run().findings.first)
-        #expect(callback.path.contains("ProfileHeader.onFollow holds closure #1 in ProfileScreen.bindCallbackCapturingSelf() (SignalScopeAnalysisTests/Cycles.swift:29), which captures ProfileScreen"), "\(callback)")
+        #expect(callback.path.contains("ProfileHeader.onFollow holds closure #1 in ProfileScreen.bindCallbackCapturingSelf() (LeakCorpus/Cycles.swift:29), which captures ProfileScreen"), "\(callback)")
         let method = try #require(LeakCorpus.commandFromMethod().findings.first)
         #expect(method.path.contains { $0.contains("EditorViewModel.makeSubmitFromMethod()") && $0.hasSuffix("which captures EditorViewModel") }, "\(method)")
     }

@@ -1,4 +1,5 @@
 import CTracingSupport
+@testable import LeakCorpus
 import SignalScopeTools
 @testable import SignalScopeTracing
 import Testing

@@ -1,3 +1,4 @@
+@testable import LeakCorpus
 import SignalScopeTools
 import Testing
 

@@ -91,8 +91,9 @@ typedef struct {
     uint32_t thread;
 } signalscope_allocation;
 
-/// Marks the calling thread as running the recorded code of `recording` (0: none), so that
-/// the allocations it makes note it; returns the previous mark, to restore with the same call.
+/// Marks the calling thread as running the recorded code of `recording` (0: none; all ones:
+/// the tracer's own work, which is no program's), so that the allocations it makes note it;
+/// returns the previous mark, to restore with the same call.
 uint64_t signalscope_code_scope_enter(uint64_t recording);
 
 /// The calling thread's mark (see ``signalscope_code_scope_enter``).
@@ -108,9 +109,6 @@ uint64_t signalscope_allocations_start(void *_Nonnull probe);
 /// Undoes one start; the last one uninstalls the hook and empties the table.
 void signalscope_allocations_stop(void);
 
-/// Sets whether the calling thread's allocations go unnoted (the tracer's own work), and
-/// returns what it was.
-bool signalscope_allocations_unnoted_on_this_thread(bool unnoted);
 
 /// Whether allocations are being noted.
 bool signalscope_allocations_are_recorded(void);

@@ -22,7 +22,9 @@ public enum Instrumentation {
     /// it at all by stopping its ``SignalInstrumentation/activity`` (rule I8).
     public static func uninstall(_ hook: any SignalInstrumentation) {
         registry.withLock { registry in
-            registry.hooks.removeAll { $0 === hook }
+            // A new array, not one emptied in place: a stale word left in a kept buffer would
+            // look to a leak checker (LeakSanitizer) as if the registry still held the hook.
+            registry.hooks = registry.hooks.filter { $0 !== hook }
             registry.rebuild()
             isInstalled.store(!registry.hooks.isEmpty, ordering: .releasing)
         }

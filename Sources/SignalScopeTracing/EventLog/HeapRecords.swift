@@ -52,13 +52,19 @@ struct SnapshotRecord {
     }
 }
 
-/// `heapObject` (kind 19): `u64 object, u64 address, u32 typeName, u8 category,
+/// `heapObject` (kind 19): `u64 object, u64 hiddenAddress, u32 typeName, u8 category,
 /// u8 exploration, u8 entityKind, u8 allocation, u64 retainCount, u64 entityID,
 /// u64 allocationOrder` (allocation: 0 before recording started or not known, 1 while
 /// recording, by code the recording does not watch, 2 by the recorded code; allocation order:
 /// the object's rank among the snapshot's objects by when they were allocated, from 1, 0 when
-/// not known. Format 1.3 records end after the entity id, with allocation 0).
+/// not known. Format 1.3 records end after the entity id, with allocation 0, and hold the
+/// address as it is). The address is stored xor-ed with ``addressKey`` (from format 1.4),
+/// so that a log held in memory (a test's recording, a thread's buffer) is never taken for
+/// what keeps the objects it names alive by a tool that scans memory for pointers
+/// (LeakSanitizer).
 struct HeapObjectRecord {
+    static let addressKey: UInt64 = 0xFFFF_0000_0000_0000
+
     static let size = 48
     static let size13 = 40
 
@@ -77,7 +83,7 @@ struct HeapObjectRecord {
 
     func encode(into payload: UnsafeMutableRawPointer) {
         payload.storeBytes(of: object.littleEndian, as: UInt64.self)
-        payload.storeBytes(of: address.littleEndian, toByteOffset: 8, as: UInt64.self)
+        payload.storeBytes(of: (address ^ Self.addressKey).littleEndian, toByteOffset: 8, as: UInt64.self)
         payload.storeBytes(of: typeName.littleEndian, toByteOffset: 16, as: UInt32.self)
         payload.storeBytes(of: category, toByteOffset: 20, as: UInt8.self)
         payload.storeBytes(of: exploration, toByteOffset: 21, as: UInt8.self)
@@ -113,7 +119,7 @@ struct HeapObjectRecord {
     init?(_ payload: PayloadReader) {
         guard payload.count >= Self.size13 else { return nil }
         object = payload.u64(0)
-        address = payload.u64(8)
+        address = payload.count >= Self.size ? payload.u64(8) ^ Self.addressKey : payload.u64(8)
         typeName = payload.u32(16)
         category = payload.u8(20)
         exploration = payload.u8(21)

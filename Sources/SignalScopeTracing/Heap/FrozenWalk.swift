@@ -31,7 +31,7 @@ struct FrozenWalk {
     /// allocated, so that tests running alongside never walk each other's objects.
     let owns: (signalscope_allocation) -> Bool
     /// How long a child may make no progress before it is given up on.
-    var stallLimit: Duration = .seconds(5)
+    var stallLimit: Duration = .seconds(2)
     /// How many children to try before giving up.
     var attempts = 3
 
@@ -183,21 +183,24 @@ struct FrozenWalk {
         return .walked(result)
     }
 
-    /// The entries of the allocation table from `allocatedSince` on that may still be objects.
+    /// The entries of the allocation table from `allocatedSince` on that may still be objects
+    /// and that the recording owns. Of several allocations at one address only the latest
+    /// can be the object there now: an earlier one was freed, whatever took its place.
     func allocations() -> [signalscope_allocation]? {
         guard allocatedSince != 0 else { return nil }
-        typealias Collected = (since: UInt64, owns: (signalscope_allocation) -> Bool, entries: [signalscope_allocation])
-        var collected: Collected = (allocatedSince, owns, [])
+        var collected: (since: UInt64, entries: [signalscope_allocation]) = (allocatedSince, [])
         withUnsafeMutablePointer(to: &collected) { pointer in
             _ = signalscope_allocations_visit({ batch, count, context in
-                let collected = context!.assumingMemoryBound(to: Collected.self)
-                let (since, owns) = (collected.pointee.since, collected.pointee.owns)
+                let collected = context!.assumingMemoryBound(to: (since: UInt64, entries: [signalscope_allocation]).self)
+                let since = collected.pointee.since
                 collected.pointee.entries += UnsafeBufferPointer(start: batch, count: count).lazy.filter {
-                    $0.address != 0 && $0.time >= since && owns($0)
+                    $0.address != 0 && $0.time >= since
                 }
             }, pointer)
         }
-        return collected.entries
+        var latest: [UInt: signalscope_allocation] = [:]
+        for entry in collected.entries where entry.time >= latest[entry.address]?.time ?? 0 { latest[entry.address] = entry }
+        return latest.values.filter(owns).sorted { $0.address < $1.address }
     }
 }
 

@@ -103,10 +103,11 @@ final class LiveEntities: Sendable {
         limits: TraceHeap.Limits, allocatedSince since: UInt64, owns: @escaping (signalscope_allocation) -> Bool
     ) -> HeapSnapshot {
         // What the snapshot allocates for itself (its list of roots, the objects it loads
-        // them into) is the tracer's, not the program's: not in the table the walk starts from.
-        let unnoted = signalscope_allocations_unnoted_on_this_thread(true)
-        defer { _ = signalscope_allocations_unnoted_on_this_thread(unnoted) }
-        return Self.momentaryReferences.withLock { _ in takeSnapshot(limits: limits, allocatedSince: since, owns: owns) }
+        // them into) is the tracer's, not the program's; it is noted as such all the same, so
+        // that a freed object of the program's whose place it takes is known to be gone.
+        CodeScopeMark.with(CodeScopeMark.tracer) {
+            Self.momentaryReferences.withLock { _ in takeSnapshot(limits: limits, allocatedSince: since, owns: owns) }
+        }
     }
 
     private func takeSnapshot(

@@ -66,6 +66,11 @@ final class LogWriter: @unchecked Sendable {
         stopped.wait()
         try lock.withLock { state in
             drainAll(&state)
+            // Subscriptions that outlive the recording keep its recorder, and with it this
+            // writer: the threads' buffers go now (each thread drops its own when it next
+            // records or exits).
+            state.buffers = []
+            state.staging = []
             attempt(&state) { try sink.close() }
             if let failure = state.failure { throw failure }
         }

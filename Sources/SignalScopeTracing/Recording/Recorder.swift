@@ -341,6 +341,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// Whether an object was allocated by the recorded code, by what was running then.
     private func allocation(by allocator: HeapWalker.Allocator?) -> TraceHeap.Allocation {
         guard let allocator else { return .unknown }
+        guard allocator.scope != CodeScopeMark.tracer else { return .whileRecording }
         guard recordsCode else { return .byRecordedCode }
         let own = allocator.scope == identity || (allocator.task != 0 && scopeTasks.contains(allocator.task))
         return own ? .byRecordedCode : .whileRecording

@@ -36,6 +36,9 @@ enum RecordedCode {
 /// The thread's mark of whose recorded code it is running (a recording's identity, 0 for
 /// none), kept by the allocation table's C code so that each allocation notes it.
 enum CodeScopeMark {
+    /// The mark of the tracer's own work, which is no program's.
+    static let tracer = UInt64.max
+
     static var current: UInt64 { signalscope_code_scope_current() }
 
     static func with<Result>(_ recording: UInt64, _ body: () throws -> Result) rethrows -> Result {

@@ -51,6 +51,9 @@ final class Listener {
 
 final class Button {
     let taps = Subject<Void>()
+    // A control's event signal completes when the control goes away (RAC's
+    // rac_signalForControlEvents does), ending what still observes it.
+    deinit { taps.sendCompleted() }
 }
 
 final class ReusableCell {
@@ -86,11 +89,11 @@ enum AppEvents {
 struct APIError: Error {}
 
 /// One scenario's trace, and what it must produce.
-struct CorpusOutcome {
-    let trace: Trace
-    let file: String
-    let expected: [Expected]
-    let watched: Watched?
+public struct CorpusOutcome {
+    public let trace: Trace
+    public let file: String
+    public let expected: [Expected]
+    public let watched: Watched?
 
     init(trace: Trace, expected: [Expected], watched: Watched? = nil, file: String = #fileID) {
         self.trace = trace
@@ -99,31 +102,36 @@ struct CorpusOutcome {
         self.file = file
     }
 
-    struct Expected: Hashable, CustomStringConvertible {
-        let rule: RuleID
-        let line: Int
-        var description: String { "\(rule)@\(line)" }
+    public struct Expected: Hashable, CustomStringConvertible {
+        public let rule: RuleID
+        public let line: Int
+        public var description: String { "\(rule)@\(line)" }
+
+        public init(rule: RuleID, line: Int) {
+            self.rule = rule
+            self.line = line
+        }
     }
 
     /// The ground truth: whether a weak reference to the object the scenario is about still
     /// saw it once the scenario's scope had ended, and whether it should have.
-    struct Watched {
-        let survived: Bool
-        let shouldSurvive: Bool
+    public struct Watched {
+        public let survived: Bool
+        public let shouldSurvive: Bool
     }
 
     /// The findings located in this scenario's file: the trace reports only what the
     /// scenario made, and no other suite makes anything in the corpus's files.
-    var findings: [Finding] {
+    public var findings: [Finding] {
         trace.analyze().findings.filter { $0.location.file == file }
     }
 }
 
-enum LeakCorpus {
+public enum LeakCorpus {
     typealias Expected = CorpusOutcome.Expected
     typealias Watched = CorpusOutcome.Watched
 
-    static let scenarios = coreScenarios + operatorClosureScenarios + commandBlockScenarios + creationBlockScenarios
+    public static let scenarios = coreScenarios + operatorClosureScenarios + commandBlockScenarios + creationBlockScenarios
         + containerScenarios + cycleScenarios + heldDisposableScenarios + plainObjectCycleScenarios + genericHelperScenarios
         + recycledBindingScenarios + coldEvidenceScenarios
 
@@ -227,7 +235,7 @@ enum LeakCorpus {
         let trace = Tracer.record {
             for text in ["a", "b", "c"] { table[0].configure(text) }
         }
-        return CorpusOutcome(trace: trace, expected: [Expected(rule: .leakedSubscription, line: 62)])
+        return CorpusOutcome(trace: trace, expected: [Expected(rule: .leakedSubscription, line: 65)])
     }
 
     static func cellWithTakeUntil() -> CorpusOutcome {
