@@ -4,17 +4,20 @@
 // The Swift runtime calls through the exported function pointer `_swift_allocObject` when
 // it differs from its own implementation (stdlib/public/runtime/HeapObject.cpp, CALL_IMPL);
 // class instances, closure contexts, boxes and collection storage are all allocated through
-// swift_allocObject. While the hook is installed, each allocation appends its address and
-// metadata to the allocating thread's chunk: no lock, no atomic read-modify-write. A full
-// chunk is retired to a global list; when the retired entries outgrow what survived the last
-// compaction, they are compacted: sorted by address, one entry per address kept, and those
-// whose first word is no longer the metadata they were allocated with (freed: the C
-// library's free lists overwrite it) dropped. So the table grows with the objects alive,
+// swift_allocObject. While the hook is installed, each allocation appends one entry to the
+// allocating thread's chunk: no lock, no atomic read-modify-write, a few stores. A full chunk
+// is handed to the table with one compare-and-swap, and the thread takes a new one.
+//
+// Handed-over chunks are merged into the table off the program's threads: the recordings'
+// log writers call signalscope_allocations_merge every time they wake (and a thread that
+// finds the hand-over list too long merges it itself). Merging keeps one entry per address,
+// the latest (the object there now: an earlier one was freed), and drops the entries whose
+// first word is no longer the metadata they were allocated with (freed: the C library's free
+// lists overwrite it). So the table grows with the addresses the program's objects occupy,
 // not with every allocation made.
 //
-// A chunk belongs to its thread until it is full; then to the table. A thread's current
-// chunk is also published in a list, so that a snapshot taken in a forked child (one
-// thread, a frozen copy of memory) sees every entry made before the fork.
+// A thread's current chunk is also on a list, so that a snapshot taken in a forked child
+// (one thread, a frozen copy of memory) sees every entry made before the fork.
 #define _GNU_SOURCE
 #include "CTracingSupport.h"
 #include <pthread.h>
@@ -40,32 +43,37 @@ extern void swift_release(void *);
 extern _Atomic uint8_t _swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly;
 #define swizzling _swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly
 
-enum { chunk_capacity = 4096, compaction_minimum = 1 << 16 };
+// Entries of a chunk: 4096 × 40 bytes, about 160 KiB a thread.
+enum { chunk_capacity = 4096 };
+// Handed-over entries past which the thread handing one over merges them itself.
+enum { merge_backlog = 1 << 20 };
 
 // The table keeps addresses (of objects and tasks) hidden, xor-ed with a key that sets the
 // top bits, so that no tool scanning memory for pointers (LeakSanitizer, a conservative
 // collector) takes the table for what keeps the program's objects alive. Entries are
-// shown as they are only to a visitor. 0 stays 0: a stale entry.
+// shown as they are only to a visitor. 0 stays 0: no entry.
 static const uintptr_t hiding_key = (uintptr_t)0xFFFF000000000000ull;
 static inline uintptr_t hide(uintptr_t address) { return address ^ hiding_key; }
 static inline uintptr_t shown(uintptr_t hidden) { return hidden == 0 ? 0 : hidden ^ hiding_key; }
 
+// An entry as the table keeps it; its thread is its chunk's.
+typedef struct {
+    uintptr_t address;
+    uintptr_t metadata;
+    uintptr_t task;
+    uint64_t scope;
+    uint64_t time;
+} entry;
+
 typedef struct chunk {
+    // On the list of current chunks (doubly linked), or on the hand-over stack (next only).
     struct chunk *next;
     struct chunk *previous;
-    uint64_t generation;
     uint32_t thread;
     _Atomic uint32_t count;
-    signalscope_allocation entries[chunk_capacity];
+    entry entries[chunk_capacity];
 } chunk;
 
-static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
-static signalscope_alloc_object original_alloc;
-// How many recordings want the hook; it is installed while this is positive.
-static unsigned installs;
-// Bumped whenever the table is emptied: a thread whose chunk is of an older generation
-// starts a new one.
-static _Atomic uint64_t generation = 1;
 // When an allocation was made, by a clock every thread reads alike and cheaply (the
 // processor's invariant time-stamp counter): a recording takes the allocations made after
 // it started, and an analysis tells which of two objects is older.
@@ -81,19 +89,31 @@ static inline uint64_t allocation_clock(void) {
     return atomic_fetch_add_explicit(&ticks, 1, memory_order_relaxed) + 1;
 #endif
 }
-static _Atomic bool recording_allocations;
-// Chunks threads are filling, and chunks that are full.
-static chunk *current_chunks;
-static chunk *retired_chunks;
-static size_t retired_entries;
-// What the last compaction kept, sorted by address.
-static signalscope_allocation *compacted;
-static size_t compacted_count;
-static size_t compacted_capacity;
 
-static __thread __attribute__((tls_model("initial-exec"))) chunk *thread_chunk;
-// Set once the thread is exiting: it notes nothing more.
-static __thread __attribute__((tls_model("initial-exec"))) bool thread_exited;
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static signalscope_alloc_object original_alloc;
+// How many recordings want the hook; it is installed while this is positive. How many of
+// them record some code only, and so need to know which task made each object.
+static unsigned installs;
+static unsigned scoped_installs;
+static _Atomic bool recording_allocations;
+// Chunks threads are filling (under the lock), and full ones handed over (a stack threads
+// push onto without the lock; merging takes it whole).
+static chunk *current_chunks;
+static _Atomic(chunk *) handed_over;
+static _Atomic size_t handed_over_entries;
+// The merged table: open addressing by hidden address, linear probing, a power of two in
+// size, at most half full.
+static entry *slots;
+static size_t slot_count;
+static size_t slots_used;
+
+// A thread's chunk starts as the first of these, always full, so that the hot path has one
+// test: a full chunk (a real one, or a sentinel) takes the slow path, which gives the thread
+// a new one; a thread that is exiting points at the second, and notes nothing more.
+static chunk no_chunk_yet = { .count = chunk_capacity };
+static chunk exited_chunk = { .count = chunk_capacity };
+static __thread __attribute__((tls_model("initial-exec"))) chunk *thread_chunk = &no_chunk_yet;
 // Whose recorded code the thread is running (a recording's identity, 0: none).
 static __thread __attribute__((tls_model("initial-exec"))) uint64_t thread_code_scope;
 static pthread_key_t thread_exit_key;
@@ -112,135 +132,196 @@ static void push_chunk(chunk **list, chunk *c) {
     *list = c;
 }
 
-// A thread that exits gives its chunk to the table (or frees it if it is stale). Other
-// thread-local destructors may still allocate after this one: the thread notes nothing more,
-// and never touches the chunk again.
+// With the lock held: takes `c` off the current list and hands it over, or frees it if it
+// is stale or empty.
+static void hand_over_locked(chunk *c) {
+    unlink_chunk(&current_chunks, c);
+    uint32_t count = atomic_load(&c->count);
+    if (count == 0) {
+        free(c);
+        return;
+    }
+    chunk *head = atomic_load(&handed_over);
+    do { c->next = head; } while (!atomic_compare_exchange_weak(&handed_over, &head, c));
+    atomic_fetch_add(&handed_over_entries, count);
+}
+
+// A thread that exits hands its chunk over. Other thread-local destructors may still
+// allocate after this one: the thread notes nothing more, and never touches the chunk again.
 static void thread_exits(void *value) {
     chunk *c = value;
-    thread_chunk = NULL;
-    thread_exited = true;
-    if (c == NULL) return;
+    thread_chunk = &exited_chunk;
+    if (c == NULL || c == &exited_chunk || c == &no_chunk_yet) return;
     pthread_mutex_lock(&table_lock);
-    unlink_chunk(&current_chunks, c);
-    if (c->generation == atomic_load(&generation) && atomic_load(&c->count) > 0) {
-        push_chunk(&retired_chunks, c);
-        retired_entries += atomic_load(&c->count);
-    } else {
-        free(c);
-    }
+    hand_over_locked(c);
     pthread_mutex_unlock(&table_lock);
 }
 
 static void make_thread_exit_key(void) { pthread_key_create(&thread_exit_key, thread_exits); }
 
-static int compare_entries(const void *a, const void *b) {
-    uintptr_t x = ((const signalscope_allocation *)a)->address, y = ((const signalscope_allocation *)b)->address;
-    return x < y ? -1 : x > y;
-}
-
-// Keeps, of `entries`, one per address whose first word is still its metadata; in place.
-static size_t keep_live(signalscope_allocation *entries, size_t count) {
-    qsort(entries, count, sizeof *entries, compare_entries);
-    size_t kept = 0;
-    for (size_t i = 0; i < count; i++) {
-        // Of two allocations at one address, the later one is the object there now.
-        if (i + 1 < count && entries[i + 1].address == entries[i].address) {
-            if (entries[i + 1].time < entries[i].time) entries[i + 1] = entries[i];
-            continue;
-        }
-        entries[kept++] = entries[i];
-    }
-    enum { batch = 1024 };
+// Reads the first words at `addresses`; what cannot be read is taken as still there (the
+// snapshot checks it again).
+static void first_words(const entry *entries, size_t count, bool *gone) {
+    enum { batch = 512 };
     uintptr_t addresses[batch], words[batch];
     bool readable[batch];
-    size_t live = 0;
-    for (size_t start = 0; start < kept; start += batch) {
-        size_t n = kept - start < batch ? kept - start : batch;
+    for (size_t start = 0; start < count; start += batch) {
+        size_t n = count - start < batch ? count - start : batch;
         for (size_t i = 0; i < n; i++) addresses[i] = shown(entries[start + i].address);
         signalscope_read_words(addresses, words, readable, n);
-        // What cannot be read (a sandbox may deny reading through the kernel) is kept: the
-        // snapshot checks it again.
-        for (size_t i = 0; i < n; i++) {
-            if (!readable[i] || words[i] == entries[start + i].metadata) entries[live++] = entries[start + i];
+        for (size_t i = 0; i < n; i++) gone[start + i] = readable[i] && words[i] != entries[start + i].metadata;
+    }
+}
+
+static inline size_t slot_of(uintptr_t hidden, size_t mask) {
+    uint64_t hash = hidden * 0x9E3779B97F4A7C15ull;
+    return (size_t)(hash >> 17) & mask;
+}
+
+// With the lock held: puts `e` in the table, unless an entry at its address is later.
+static void insert_locked(const entry *e) {
+    size_t mask = slot_count - 1;
+    for (size_t index = slot_of(e->address, mask);; index = (index + 1) & mask) {
+        if (slots[index].address == 0) {
+            slots[index] = *e;
+            slots_used++;
+            return;
+        }
+        if (slots[index].address == e->address) {
+            if (slots[index].time <= e->time) slots[index] = *e;
+            return;
         }
     }
-    return live;
 }
 
-// With the lock held: moves the retired chunks into the compacted array, dropping what was freed.
-static void compact_locked(void) {
-    size_t total = compacted_count + retired_entries;
-    if (total > compacted_capacity) {
-        signalscope_allocation *grown = realloc(compacted, total * sizeof *compacted);
-        if (grown == NULL) return;
-        compacted = grown;
-        compacted_capacity = total;
+// With the lock held: a table twice as large as it needs to be for `needed` entries, its
+// entries for freed objects dropped on the way.
+static bool grow_locked(size_t needed) {
+    size_t count = 1 << 12;
+    while (count < 2 * needed) count <<= 1;
+    if (count <= slot_count) return true;
+    entry *old = slots;
+    size_t old_count = slot_count;
+    entry *fresh = calloc(count, sizeof *fresh);
+    if (fresh == NULL) return false;
+    slots = fresh;
+    slot_count = count;
+    slots_used = 0;
+    if (old == NULL) return true;
+    enum { batch = 4096 };
+    bool gone[batch];
+    for (size_t start = 0; start < old_count; start += batch) {
+        size_t n = old_count - start < batch ? old_count - start : batch;
+        first_words(old + start, n, gone);
+        for (size_t i = 0; i < n; i++) {
+            if (old[start + i].address != 0 && !gone[i]) insert_locked(&old[start + i]);
+        }
     }
-    size_t count = compacted_count;
-    while (retired_chunks) {
-        chunk *c = retired_chunks;
-        unlink_chunk(&retired_chunks, c);
-        uint32_t n = atomic_load(&c->count);
-        memcpy(compacted + count, c->entries, n * sizeof *c->entries);
-        count += n;
-        free(c);
-    }
-    retired_entries = 0;
-    compacted_count = keep_live(compacted, count);
+    free(old);
+    return true;
 }
 
-// Gives the calling thread a new chunk, retiring or freeing its previous one.
+// With the lock held: merges one handed-over chunk into the table; false if there was none.
+static bool merge_one_locked(void) {
+    chunk *c = atomic_load(&handed_over);
+    while (c && !atomic_compare_exchange_weak(&handed_over, &c, c->next)) {}
+    if (c == NULL) return false;
+    uint32_t count = atomic_load(&c->count);
+    atomic_fetch_sub(&handed_over_entries, count);
+    enum { batch = chunk_capacity };
+    bool gone[batch];
+    if (grow_locked(slots_used + count)) {
+        first_words(c->entries, count, gone);
+        for (uint32_t i = 0; i < count; i++) {
+            if (!gone[i]) insert_locked(&c->entries[i]);
+        }
+    }
+    free(c);
+    return true;
+}
+
+// With the lock held: merges every handed-over chunk.
+static void merge_locked(void) {
+    while (merge_one_locked()) {}
+}
+
+void signalscope_allocations_merge(void) {
+    // A chunk at a time, so that a snapshot waiting to fork (which takes the lock) waits for
+    // one chunk's merge at most.
+    bool merged = true;
+    while (merged && atomic_load_explicit(&handed_over, memory_order_relaxed) != NULL) {
+        pthread_mutex_lock(&table_lock);
+        merged = merge_one_locked();
+        pthread_mutex_unlock(&table_lock);
+    }
+}
+
+// Hands the calling thread's full chunk over and gives it a new one.
 static chunk *next_chunk(chunk *previous) {
+    if (previous == &exited_chunk) return NULL;
     pthread_once(&thread_exit_key_once, make_thread_exit_key);
     chunk *fresh = malloc(sizeof(chunk));
     pthread_mutex_lock(&table_lock);
-    uint64_t now = atomic_load(&generation);
-    if (previous) {
-        unlink_chunk(&current_chunks, previous);
-        if (previous->generation == now) {
-            push_chunk(&retired_chunks, previous);
-            retired_entries += atomic_load(&previous->count);
-        } else {
-            free(previous);
-        }
-    }
+    if (previous != &no_chunk_yet) hand_over_locked(previous);
     if (fresh) {
-        fresh->generation = now;
         fresh->thread = (uint32_t)syscall(SYS_gettid);
         atomic_store_explicit(&fresh->count, 0, memory_order_relaxed);
         push_chunk(&current_chunks, fresh);
     }
-    if (retired_entries >= compaction_minimum && retired_entries >= compacted_count) compact_locked();
+    // Merging is the log writers' work; a program that allocates faster than they wake
+    // merges its own backlog, so that the table never holds more than it must.
+    if (atomic_load(&handed_over_entries) >= merge_backlog) merge_locked();
     pthread_mutex_unlock(&table_lock);
-    thread_chunk = fresh;
+    thread_chunk = fresh ? fresh : &no_chunk_yet;
     pthread_setspecific(thread_exit_key, fresh);
     return fresh;
 }
 
 uintptr_t signalscope_current_task(void);
 
-static inline void note_allocation(void *object, const void *metadata) {
-    if (!atomic_load_explicit(&recording_allocations, memory_order_relaxed) || thread_exited) return;
-    chunk *c = thread_chunk;
-    uint32_t count;
-    if (__builtin_expect(c == NULL || c->generation != atomic_load_explicit(&generation, memory_order_relaxed)
-                             || (count = atomic_load_explicit(&c->count, memory_order_relaxed)) >= chunk_capacity, 0)) {
-        c = next_chunk(c);
-        if (c == NULL) return;
-        count = 0;
-    }
-    c->entries[count] = (signalscope_allocation){
-        hide((uintptr_t)object), (uintptr_t)metadata, hide(signalscope_current_task()), thread_code_scope,
-        allocation_clock(), c->thread };
-    // Released so that a reader (the forked child reads a frozen copy; compaction only
-    // retired chunks) never sees a count ahead of its entry.
+static inline void append(chunk *c, uint32_t count, void *object, const void *metadata, uintptr_t task) {
+    c->entries[count] = (entry){ hide((uintptr_t)object), (uintptr_t)metadata, task, thread_code_scope, allocation_clock() };
+    // Released so that a reader (the forked child reads a frozen copy) never sees a count
+    // ahead of its entry.
     atomic_store_explicit(&c->count, count + 1, memory_order_release);
 }
 
+// A new chunk, then the entry: out of the hot path.
+__attribute__((noinline)) static void note_in_new_chunk(void *object, const void *metadata, uintptr_t task) {
+    chunk *c = next_chunk(thread_chunk);
+    if (c != NULL) append(c, 0, object, metadata, task);
+}
+
+// The hot path: one test, a clock read and six stores. A chunk of an earlier recording is
+// filled on: its entries are older than any recording that runs now, which takes only what
+// was allocated after it started.
+static inline void note_allocation(void *object, const void *metadata, uintptr_t task) {
+    chunk *c = thread_chunk;
+    uint32_t count = atomic_load_explicit(&c->count, memory_order_relaxed);
+    if (__builtin_expect(count >= chunk_capacity, 0)) return note_in_new_chunk(object, metadata, task);
+    append(c, count, object, metadata, task);
+}
+
+// The hook while only recordings of the whole process run: no task is needed.
 static void *allocate_and_note(const void *metadata, size_t size, size_t alignment_mask) {
     void *object = original_alloc(metadata, size, alignment_mask);
-    note_allocation(object, metadata);
+    if (atomic_load_explicit(&recording_allocations, memory_order_relaxed)) note_allocation(object, metadata, 0);
     return object;
+}
+
+// The hook while a recording of some code runs: the task that made each object says whether
+// it is that code's.
+static void *allocate_and_note_task(const void *metadata, size_t size, size_t alignment_mask) {
+    void *object = original_alloc(metadata, size, alignment_mask);
+    if (atomic_load_explicit(&recording_allocations, memory_order_relaxed)) {
+        note_allocation(object, metadata, hide(signalscope_current_task()));
+    }
+    return object;
+}
+
+// With the lock held: the hook the recordings running now need.
+static void install_hook_locked(void) {
+    _swift_allocObject = scoped_installs > 0 ? allocate_and_note_task : allocate_and_note;
 }
 
 // Why the switch is held at 2, not left to the runtime: once it reads 1, every retain and
@@ -277,38 +358,42 @@ static bool switch_holds_at_two(void *object) {
     return switch_state > 0;
 }
 
-uint64_t signalscope_allocations_start(void *probe) {
+uint64_t signalscope_allocations_start(void *probe, bool scoped) {
     pthread_mutex_lock(&table_lock);
     uint64_t started = 0;
     if (switch_holds_at_two(probe)) {
         if (installs++ == 0) {
             if (original_alloc == NULL) original_alloc = _swift_allocObject;
             atomic_store(&recording_allocations, true);
-            _swift_allocObject = allocate_and_note;
         }
+        if (scoped) scoped_installs++;
+        install_hook_locked();
         started = allocation_clock() | 1;
     }
     pthread_mutex_unlock(&table_lock);
     return started;
 }
 
-void signalscope_allocations_stop(void) {
+void signalscope_allocations_stop(bool scoped) {
     pthread_mutex_lock(&table_lock);
+    if (scoped && scoped_installs > 0) scoped_installs--;
+    if (installs > 0) install_hook_locked();
     if (installs > 0 && --installs == 0) {
         _swift_allocObject = original_alloc;
         atomic_store(&recording_allocations, false);
-        // Empty the table: threads' current chunks are now stale, and freed by their
-        // threads when they next allocate under a recording (or exit).
-        atomic_fetch_add(&generation, 1);
-        while (retired_chunks) {
-            chunk *c = retired_chunks;
-            unlink_chunk(&retired_chunks, c);
+        // Empty the table. Threads' current chunks stay theirs, filled on under the next
+        // recording (which takes only what was allocated after it started), and handed over
+        // when full or when their thread exits.
+        chunk *c = atomic_exchange(&handed_over, NULL);
+        while (c) {
+            chunk *next = c->next;
             free(c);
+            c = next;
         }
-        retired_entries = 0;
-        free(compacted);
-        compacted = NULL;
-        compacted_count = compacted_capacity = 0;
+        atomic_store(&handed_over_entries, 0);
+        free(slots);
+        slots = NULL;
+        slot_count = slots_used = 0;
     }
     pthread_mutex_unlock(&table_lock);
 }
@@ -321,77 +406,94 @@ uint64_t signalscope_code_scope_enter(uint64_t recording) {
 
 uint64_t signalscope_code_scope_current(void) { return thread_code_scope; }
 
-
 void signalscope_allocations_pause_in_child(void) {
     atomic_store(&recording_allocations, false);
 }
 
-// Marks (address 0) the entries in `entries` whose first word is no longer their metadata.
-static void drop_stale(signalscope_allocation *entries, size_t count) {
-    enum { batch = 256 };
-    uintptr_t addresses[batch], words[batch];
-    bool readable[batch];
+struct freeze_context {
+    uint64_t *progress;
+    uint64_t since;
+};
+
+// Marks (address 0) the entries made since `since` whose first word is no longer their
+// metadata, counting its progress.
+static void drop_stale(entry *entries, size_t count, struct freeze_context *context) {
+    enum { batch = 4096 };
+    bool gone[batch];
+    entry recent[batch];
+    size_t where[batch];
     for (size_t start = 0; start < count; start += batch) {
+        __atomic_fetch_add(context->progress, 1, __ATOMIC_RELAXED);
         size_t n = count - start < batch ? count - start : batch;
-        for (size_t i = 0; i < n; i++) addresses[i] = shown(entries[start + i].address);
-        signalscope_read_words(addresses, words, readable, n);
+        size_t kept = 0;
         for (size_t i = 0; i < n; i++) {
-            if (!readable[i] || words[i] != entries[start + i].metadata) entries[start + i].address = 0;
+            if (entries[start + i].address == 0 || entries[start + i].time < context->since) continue;
+            recent[kept] = entries[start + i];
+            where[kept++] = start + i;
+        }
+        first_words(recent, kept, gone);
+        for (size_t i = 0; i < kept; i++) {
+            if (gone[i]) entries[where[i]].address = 0;
         }
     }
 }
 
-// Calls `body` for each list of entries in the table.
-static void for_each_batch(void (*body)(signalscope_allocation *, size_t, void *), void *context) {
-    uint64_t now = atomic_load(&generation);
-    if (compacted_count > 0) body(compacted, compacted_count, context);
-    for (chunk *c = retired_chunks; c; c = c->next) body(c->entries, atomic_load(&c->count), context);
+// Calls `body` for each list of entries in the table, with the thread that made them (0:
+// several threads').
+static void for_each_batch(void (*body)(entry *, size_t, uint32_t, void *), void *context) {
+    if (slot_count > 0) body(slots, slot_count, 0, context);
+    for (chunk *c = atomic_load(&handed_over); c; c = c->next) body(c->entries, atomic_load(&c->count), c->thread, context);
     for (chunk *c = current_chunks; c; c = c->next) {
-        if (c->generation == now) body(c->entries, atomic_load_explicit(&c->count, memory_order_acquire), context);
+        body(c->entries, atomic_load_explicit(&c->count, memory_order_acquire), c->thread, context);
     }
 }
 
-static void drop_stale_batch(signalscope_allocation *entries, size_t count, void *context) {
-    (void)context;
-    drop_stale(entries, count);
+static void drop_stale_batch(entry *entries, size_t count, uint32_t thread, void *context) {
+    (void)thread;
+    drop_stale(entries, count, context);
 }
 
-int signalscope_allocations_freeze_in_child(void) {
-    // The lock is a frozen copy: held means another thread was changing the lists at the
-    // fork, and they cannot be read; the caller forks again.
-    if (pthread_mutex_trylock(&table_lock) != 0) return -1;
+void signalscope_allocations_freeze_in_child(uint64_t *progress, uint64_t since) {
+    // The fork was made with the lock held (signalscope_fork_for_snapshot), so no other
+    // thread was changing the table: its copy here is whole, and the lock this thread's.
     // Before anything is allocated here: a freed block the child allocates again could
     // otherwise pass for the object a stale entry names.
-    for_each_batch(drop_stale_batch, NULL);
+    struct freeze_context context = { progress, since };
+    for_each_batch(drop_stale_batch, &context);
     pthread_mutex_unlock(&table_lock);
-    return 0;
 }
 
 struct visit_context {
     void (*visit)(const signalscope_allocation *, size_t, void *);
     void *context;
+    uint64_t since;
     size_t total;
 };
 
-static void visit_batch(signalscope_allocation *entries, size_t count, void *context) {
+static void visit_batch(entry *entries, size_t count, uint32_t thread, void *context) {
     struct visit_context *visitor = context;
     enum { batch = 512 };
     signalscope_allocation shown_entries[batch];
-    for (size_t start = 0; start < count; start += batch) {
-        size_t n = count - start < batch ? count - start : batch;
-        for (size_t i = 0; i < n; i++) {
-            shown_entries[i] = entries[start + i];
-            shown_entries[i].address = shown(entries[start + i].address);
-            shown_entries[i].task = shown(entries[start + i].task);
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (entries[i].address == 0 || entries[i].time < visitor->since) continue;
+        shown_entries[n++] = (signalscope_allocation){
+            shown(entries[i].address), entries[i].metadata, shown(entries[i].task), entries[i].scope, entries[i].time,
+            thread };
+        if (n == batch) {
+            visitor->visit(shown_entries, n, visitor->context);
+            visitor->total += n;
+            n = 0;
         }
-        visitor->visit(shown_entries, n, visitor->context);
     }
-    visitor->total += count;
+    if (n > 0) visitor->visit(shown_entries, n, visitor->context);
+    visitor->total += n;
 }
 
-size_t signalscope_allocations_visit(void (*visit)(const signalscope_allocation *, size_t, void *), void *context) {
+size_t signalscope_allocations_visit(
+    uint64_t since, void (*visit)(const signalscope_allocation *, size_t, void *), void *context) {
     pthread_mutex_lock(&table_lock);
-    struct visit_context visitor = { visit, context, 0 };
+    struct visit_context visitor = { visit, context, since, 0 };
     for_each_batch(visit_batch, &visitor);
     pthread_mutex_unlock(&table_lock);
     return visitor.total;
@@ -424,7 +526,11 @@ uint32_t signalscope_thread_id(void) {
 }
 
 int signalscope_fork_for_snapshot(void) {
+    // With the table's lock held across the fork, as pthread_atfork handlers hold theirs: the
+    // child's copy of the table is never half changed. Other threads wait for the fork only.
+    pthread_mutex_lock(&table_lock);
     pid_t pid = fork();
+    if (pid != 0) pthread_mutex_unlock(&table_lock);
     if (pid == 0) {
         signalscope_allocations_pause_in_child();
         int crashes[] = { SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP };
@@ -441,9 +547,9 @@ int signalscope_thread_count(void) {
     DIR *tasks = opendir("/proc/self/task");
     if (tasks == NULL) return 0;
     int count = 0;
-    struct dirent *entry;
-    while ((entry = readdir(tasks)) != NULL) {
-        if (entry->d_name[0] != '.') count++;
+    struct dirent *item;
+    while ((item = readdir(tasks)) != NULL) {
+        if (item->d_name[0] != '.') count++;
     }
     closedir(tasks);
     return count;

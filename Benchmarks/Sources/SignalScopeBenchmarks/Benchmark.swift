@@ -76,7 +76,7 @@ extension Benchmark {
             if !renders.isEmpty {
                 results += try RenderScenario(nodeCounts: renders, repetitions: min(repetitions, 3), progress: progress.show).run()
             }
-            let snapshots = [1_000, 10_000].filter { selected("snapshot-\($0 / 1000)k") }
+            let snapshots = [10_000, 100_000].filter { selected("snapshot-\($0 / 1000)k") }
             if !snapshots.isEmpty {
                 results += try SnapshotScenario(objectCounts: snapshots, repetitions: min(repetitions, 3), progress: progress.show).run()
             }
@@ -175,7 +175,7 @@ extension Benchmark {
         func run() throws { try SnapshotScenario.SnapshotChild.run(objects: objects) }
     }
 
-    static let scenarioIDs = ThroughputScenario.all.map(\.id) + ["analyze", "read-switch-latest", "render-1k", "render-10k", "snapshot-1k", "snapshot-10k"]
+    static let scenarioIDs = ThroughputScenario.all.map(\.id) + ["analyze", "read-switch-latest", "render-1k", "render-10k", "snapshot-10k", "snapshot-100k"]
 }
 
 /// One status line on stderr while the benchmarks run, redrawn in place; nothing when stderr

@@ -103,11 +103,18 @@ uint64_t signalscope_code_scope_current(void);
 /// needs its stop), and returns the time it starts (non-zero): allocations from now on carry
 /// that time or a later one. `probe` is any live Swift object, retained and released once to
 /// check that the runtime's allocation hook can be used without turning on its retain hooks;
-/// 0 if it cannot (then nothing is noted).
-uint64_t signalscope_allocations_start(void *_Nonnull probe);
+/// 0 if it cannot (then nothing is noted). `scoped`: the recording is of some code only, and
+/// needs to know which task made each object (the entries' `task`, 0 otherwise).
+uint64_t signalscope_allocations_start(void *_Nonnull probe, bool scoped);
 
-/// Undoes one start; the last one uninstalls the hook and empties the table.
-void signalscope_allocations_stop(void);
+/// Undoes one start, with the `scoped` it was made with; the last one uninstalls the hook and
+/// empties the table.
+void signalscope_allocations_stop(bool scoped);
+
+/// Merges the chunks threads handed over into the table (one entry per address, freed
+/// objects dropped): the work that keeps noting an allocation cheap, done by whoever calls
+/// it, regularly (the log writers do, each time they wake).
+void signalscope_allocations_merge(void);
 
 
 /// Whether allocations are being noted.
@@ -117,19 +124,21 @@ bool signalscope_allocations_are_recorded(void);
 /// child, whose own allocations are not the program's.
 void signalscope_allocations_pause_in_child(void);
 
-/// In a forked child, before it allocates anything: marks the entries whose object was
-/// freed (their address becomes 0). Returns -1 when the table was locked at the fork (its
-/// lists may be half changed: fork again), 0 otherwise.
-int signalscope_allocations_freeze_in_child(void);
+/// In a child forked by ``signalscope_fork_for_snapshot``, before it allocates anything:
+/// marks the entries whose object was freed (their address becomes 0), and releases the
+/// table's lock the fork was made with. Only entries made at `since` or later are looked at.
+/// Adds to `progress` as it goes, for a parent that watches the child make progress.
+void signalscope_allocations_freeze_in_child(uint64_t *_Nonnull progress, uint64_t since);
 
-/// Hands every entry of the table to `visit`, in batches (entries with address 0 are
-/// stale; others may be too, in a process whose objects are still being freed). Returns
-/// how many entries were visited.
+/// Hands every entry of the table made at `since` or later and not known to be stale to
+/// `visit`, in batches (they may be stale still, in a process whose objects are being
+/// freed). Returns how many entries were visited.
 size_t signalscope_allocations_visit(
-    void (*_Nonnull visit)(const signalscope_allocation *_Nonnull entries, size_t count, void *_Nullable context),
+    uint64_t since, void (*_Nonnull visit)(const signalscope_allocation *_Nonnull entries, size_t count, void *_Nullable context),
     void *_Nullable context);
 
-/// Forks a child for a snapshot: in the child, crash signals get their default action (no
+/// Forks a child for a snapshot, holding the allocation table's lock across the fork so that
+/// the child's copy of it is whole: in the child, crash signals get their default action (no
 /// crash report for the program's own handler to write) and allocations are no longer
 /// noted. Returns what fork returns.
 int signalscope_fork_for_snapshot(void);

@@ -35,6 +35,8 @@ struct NodeDetails {
                 holders.append(Self.describe(reference, in: trace))
             }
         }
+        // In words' order: the walk's order follows addresses, which vary from run to run.
+        holders.sort()
         for id in subscriptions {
             guard let subscription = trace.subscriptions[id] else { continue }
             eventCount += subscription.values.count

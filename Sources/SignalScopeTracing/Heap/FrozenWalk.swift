@@ -1,4 +1,5 @@
 import CTracingSupport
+import Synchronization
 import Glibc
 import SignalScope
 
@@ -16,8 +17,9 @@ import SignalScope
 /// tables (`docs/performance.md` measures it).
 ///
 /// A lock another thread held at the fork stays held in the child. The child touches only
-/// what the walk needs (the allocation table, whose lock it only tries; the runtime's
-/// metadata caches, whose locks are held for moments), and the parent watches its progress:
+/// what the walk needs (the allocation table, forked with its lock held, so never half
+/// changed; the runtime's metadata caches, whose locks are held for moments), and the parent
+/// watches its progress:
 /// a child that makes none for a while is killed and the walk tried again in a new child.
 /// When no child can be made (a sandbox forbids `fork`), a process with one thread is
 /// walked in place, which is just as frozen; with more threads no walk is made, and the
@@ -42,16 +44,9 @@ struct FrozenWalk {
     /// program lets go of them as soon as the child exists.
     func walk(roots: [HeapWalker.Root]) -> HeapWalker.Result {
         var failures: [String] = []
-        var busy = 0
         while failures.count < attempts {
             switch attempt(roots) {
             case .walked(let result): return result
-            case .tableBusy where busy < Self.busyLimit:
-                // Another thread held the allocation table's lock at the fork, for moments.
-                busy += 1
-                var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-                nanosleep(&pause, nil)
-            case .tableBusy: failures.append("the allocation table was being changed at every fork")
             case .retry(let reason): failures.append(reason)
             case .cannotFork(let reason):
                 guard signalscope_thread_count() == 1 else {
@@ -59,7 +54,7 @@ struct FrozenWalk {
                     result.unwalkedReason = "no copy of the process could be made to walk its heap (fork failed: \(reason)) and other threads were running, whose changes the walk would race"
                     return result
                 }
-                return Self.load(roots) { held in walker.walk(roots: [], held: held, allocations: allocations()) }
+                return Self.load(roots) { held in walker.walk(roots: [], held: held, allocations: allocations(progress: nil)) }
             }
         }
         var result = HeapWalker.Result()
@@ -67,30 +62,30 @@ struct FrozenWalk {
         return result
     }
 
-    /// How many forks may find the allocation table locked before the walk gives up.
-    private static let busyLimit = 200
-
-    /// Runs `body` with the roots loaded: held strongly, once each, until it returns.
+    /// Runs `body` with the roots loaded: held strongly, once each, until it returns. One
+    /// recording at a time, so that no recording's copy of the process holds the strong
+    /// references another loaded for itself (they would read as held from outside); the
+    /// walks themselves, in their children, run side by side.
     private static func load<Result>(_ roots: [HeapWalker.Root], _ body: ([HeapWalker.HeldRoot]) -> Result) -> Result {
-        var loaded: [AnyObject] = []
-        var held: [HeapWalker.HeldRoot] = []
-        for root in roots {
-            guard let object = root.load() else { continue }
-            loaded.append(object)
-            held.append(HeapWalker.HeldRoot(address: UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()), entity: root.entity))
+        momentaryReferences.withLock { _ in
+            var loaded: [AnyObject] = []
+            var held: [HeapWalker.HeldRoot] = []
+            for root in roots {
+                guard let object = root.load() else { continue }
+                loaded.append(object)
+                held.append(HeapWalker.HeldRoot(address: UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque()), entity: root.entity))
+            }
+            return withExtendedLifetime(loaded) { body(held) }
         }
-        return withExtendedLifetime(loaded) { body(held) }
     }
+
+    private static let momentaryReferences = Mutex(())
 
     private enum Attempt {
         case walked(HeapWalker.Result)
-        case tableBusy
         case retry(String)
         case cannotFork(String)
     }
-
-    /// The exit status of a child that found the allocation table locked at the fork.
-    private static let tableBusy: Int32 = 75
 
     private func attempt(_ roots: [HeapWalker.Root]) -> Attempt {
         let file = signalscope_anonymous_file()
@@ -114,9 +109,10 @@ struct FrozenWalk {
 
     /// In the child: walks, writes the result, exits. Never returns.
     private func runChild(held: [HeapWalker.HeldRoot], file: Int32, progress: UnsafeMutablePointer<UInt64>) -> Never {
-        guard signalscope_allocations_freeze_in_child() == 0 else { _exit(Self.tableBusy) }
+        signalscope_allocations_freeze_in_child(progress, allocatedSince)
         _ = signalscope_freeze_address_space()
-        let allocations = allocations()
+        let allocations = allocations(progress: progress)
+        if getenv("WALK_DEBUG") != nil { print("child: \(allocations?.count ?? -1) allocations") }
         var walker = walker
         walker.onProgress = { progress.pointee &+= 1 }
         let result = walker.walk(roots: [], held: held, allocations: allocations)
@@ -164,7 +160,6 @@ struct FrozenWalk {
         let exited = status & 0x7F == 0
         let code = (status >> 8) & 0xFF
         guard exited else { return .retry("it was stopped by signal \(status & 0x7F)") }
-        if code == Self.tableBusy { return .tableBusy }
         guard code == 0 else { return .retry("it could not write what it found") }
         let size = lseek(file, 0, SEEK_END)
         guard size >= 0, lseek(file, 0, SEEK_SET) == 0 else { return .retry("its result could not be read") }
@@ -186,16 +181,16 @@ struct FrozenWalk {
     /// The entries of the allocation table from `allocatedSince` on that may still be objects
     /// and that the recording owns. Of several allocations at one address only the latest
     /// can be the object there now: an earlier one was freed, whatever took its place.
-    func allocations() -> [signalscope_allocation]? {
+    /// - Parameter progress: Counted up as the table is read, for a parent that watches.
+    func allocations(progress: UnsafeMutablePointer<UInt64>? = nil) -> [signalscope_allocation]? {
         guard allocatedSince != 0 else { return nil }
-        var collected: (since: UInt64, entries: [signalscope_allocation]) = (allocatedSince, [])
+        typealias Collected = (progress: UnsafeMutablePointer<UInt64>?, entries: [signalscope_allocation])
+        var collected: Collected = (progress, [])
         withUnsafeMutablePointer(to: &collected) { pointer in
-            _ = signalscope_allocations_visit({ batch, count, context in
-                let collected = context!.assumingMemoryBound(to: (since: UInt64, entries: [signalscope_allocation]).self)
-                let since = collected.pointee.since
-                collected.pointee.entries += UnsafeBufferPointer(start: batch, count: count).lazy.filter {
-                    $0.address != 0 && $0.time >= since
-                }
+            _ = signalscope_allocations_visit(allocatedSince, { batch, count, context in
+                let collected = context!.assumingMemoryBound(to: Collected.self)
+                collected.pointee.progress?.pointee &+= 1
+                collected.pointee.entries += UnsafeBufferPointer(start: batch, count: count)
             }, pointer)
         }
         var latest: [UInt: signalscope_allocation] = [:]

@@ -33,6 +33,15 @@ enum Symbols {
     /// starts (the forwarder's symbol is the closure's with `TA` after it), so that debug
     /// information can place the closure: the forwarder itself is compiler-generated.
     static func implementation(ofForwarder function: UInt) -> UInt? {
+        if let known = implementations.withLock({ $0[function] }) { return known }
+        let found = lookUpImplementation(ofForwarder: function)
+        implementations.withLock { $0[function] = .some(found) }
+        return found
+    }
+
+    private static let implementations = Mutex<[UInt: UInt?]>([:])
+
+    private static func lookUpImplementation(ofForwarder function: UInt) -> UInt? {
         var path: UnsafePointer<CChar>?
         var base: UInt = 0
         guard let address = UnsafeRawPointer(bitPattern: function), signalscope_image_containing(address, &path, &base),

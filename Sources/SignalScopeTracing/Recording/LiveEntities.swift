@@ -50,10 +50,6 @@ final class LiveEntities: Sendable {
 
     private let tracked = Mutex(Tracked())
 
-    /// Held by every recording while it holds momentary strong references to what it
-    /// tracks, so that no recording reads retain counts while another inflates them.
-    private static let momentaryReferences = Mutex(())
-
     func node(_ id: NodeID, _ object: AnyObject) {
         let reference = WeakReference(object)
         tracked.withLock { tracked in
@@ -105,9 +101,7 @@ final class LiveEntities: Sendable {
         // What the snapshot allocates for itself (its list of roots, the objects it loads
         // them into) is the tracer's, not the program's; it is noted as such all the same, so
         // that a freed object of the program's whose place it takes is known to be gone.
-        CodeScopeMark.with(CodeScopeMark.tracer) {
-            Self.momentaryReferences.withLock { _ in takeSnapshot(limits: limits, allocatedSince: since, owns: owns) }
-        }
+        CodeScopeMark.with(CodeScopeMark.tracer) { takeSnapshot(limits: limits, allocatedSince: since, owns: owns) }
     }
 
     private func takeSnapshot(
@@ -171,9 +165,9 @@ final class LiveEntities: Sendable {
         }
         // The closures the runtime did not report, named from their symbols and placed by
         // debug information, in one batch each.
-        let unreported = zip(walk.edges, kept).compactMap { edge, closure in closure == nil ? edge.reference.function : nil }
-        let symbols = Symbols.closureNames(at: unreported)
-        let bodies = Dictionary(unreported.map { ($0, Symbols.implementation(ofForwarder: $0) ?? $0) }) { first, _ in first }
+        let unreported = Set(zip(walk.edges, kept).compactMap { edge, closure in closure == nil ? edge.reference.function : nil })
+        let symbols = Symbols.closureNames(at: Array(unreported))
+        let bodies = Dictionary(uniqueKeysWithValues: unreported.map { ($0, Symbols.implementation(ofForwarder: $0) ?? $0) })
         let bodySites = CodeSites.sites(ofFunctions: Set(bodies.values))
         let closureSites = bodies.compactMapValues { bodySites[$0] }
         snapshot.references = zip(walk.edges, kept).map { edge, closure in

@@ -1,3 +1,4 @@
+import CTracingSupport
 import Glibc
 import Foundation
 import Synchronization
@@ -81,6 +82,8 @@ final class LogWriter: @unchecked Sendable {
         while running.load(ordering: .acquiring) {
             _ = wakeUp.wait(timeout: .now() + timeout)
             lock.withLock { drainAll(&$0) }
+            // The allocation table's merging, off the program's threads.
+            signalscope_allocations_merge()
         }
         stopped.signal()
     }

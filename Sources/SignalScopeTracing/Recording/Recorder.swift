@@ -50,7 +50,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         self.heapLimits = heapLimits
         identity = Self.recordings.add(1, ordering: .relaxed).newValue
         writer = try LogWriter(sink: sink)
-        allocationStart = signalscope_allocations_start(Unmanaged.passUnretained(writer).toOpaque())
+        allocationStart = signalscope_allocations_start(Unmanaged.passUnretained(writer).toOpaque(), recordsCode)
         notesAllocations.store(allocationStart != 0, ordering: .releasing)
     }
 
@@ -60,7 +60,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     /// Lets go of the allocation table (once): when the recording finishes, or is given up.
     func stopNotingAllocations() {
-        if notesAllocations.exchange(false, ordering: .acquiringAndReleasing) { signalscope_allocations_stop() }
+        if notesAllocations.exchange(false, ordering: .acquiringAndReleasing) { signalscope_allocations_stop(recordsCode) }
     }
 
     private var isActive: Bool { active.isActive }

@@ -25,4 +25,6 @@ struct Measurement: Codable, Sendable {
     var nodes: Int?
     /// Snapshot: the objects the heap walk recorded.
     var objects: Int?
+    /// Snapshot: the longest a thread of the program went without running meanwhile.
+    var pauseMilliseconds: Double?
 }

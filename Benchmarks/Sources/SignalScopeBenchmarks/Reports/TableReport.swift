@@ -33,12 +33,12 @@ enum TableReport {
         }
         let snapshots = results.filter { $0.objects != nil }
         if !snapshots.isEmpty {
-            lines.append(row(["closing snapshot", "objects", "seconds", "ns/object", "peak growth"], [16, 10, 10, 10, 12]))
+            lines.append(row(["closing snapshot", "objects", "seconds", "ns/object", "peak growth", "pause"], [16, 10, 10, 10, 12, 10]))
             for m in snapshots {
                 lines.append(row([
                     m.scenario, Format.count(m.objects ?? 0), Format.number(m.seconds ?? 0), Format.number(m.nsPerOp),
-                    Format.number(m.peakHeapMebibytes ?? 0) + " MiB",
-                ], [16, 10, 10, 10, 12]))
+                    Format.number(m.peakHeapMebibytes ?? 0) + " MiB", Format.number(m.pauseMilliseconds ?? 0) + " ms",
+                ], [16, 10, 10, 10, 12, 10]))
             }
             lines.append("")
         }

@@ -1,11 +1,14 @@
 import Foundation
+import Synchronization
 import SignalScopeTools
 
-/// The closing heap snapshot: stopping a recording walks every object reachable from the
-/// live runtime objects (docs/analyzers.md). Measured for apps of about 1,000 and 10,000
-/// live objects, each in a child process so that its peak memory is its own: the time
-/// `stopRecording()` takes (the walk, its records, the last flush) and how far the process's
-/// peak resident memory rose above where it stood just before.
+/// The closing heap snapshot: stopping a recording walks, in a forked copy of the process,
+/// every object the program allocated while recording and what the live runtime objects
+/// reach (docs/analyzers.md). Measured for apps of about 10,000 and 100,000 live objects,
+/// each in a child process so that its peak memory is its own: the time `stopRecording()`
+/// takes (the fork, the walk, its records, the last flush), how far the process's peak
+/// resident memory rose above where it stood just before, and the pause the rest of the
+/// program sees: the longest gap between two iterations of a thread that counts the while.
 struct SnapshotScenario {
     let objectCounts: [Int]
     let repetitions: Int
@@ -26,6 +29,7 @@ struct SnapshotScenario {
             measurement.seconds = seconds
             measurement.objects = runs[0].objects
             measurement.peakHeapMebibytes = runs.map(\.peakGrowthMebibytes).max()
+            measurement.pauseMilliseconds = runs.map(\.pauseMilliseconds).max()
             return measurement
         }
     }
@@ -36,6 +40,9 @@ struct SnapshotScenario {
         let objects: Int
         /// How far peak resident memory rose above the resident memory before stopping.
         let peakGrowthMebibytes: Double
+        /// The longest another thread of the program went without running while the
+        /// recording stopped.
+        let pauseMilliseconds: Double
     }
 
     /// One screen of a list-heavy app: a view model with a property, a subject, an operator
@@ -71,13 +78,16 @@ struct SnapshotScenario {
             }
             let before = ProcessMemory.residentMebibytes(field: "VmRSS:")
             ProcessMemory.resetPeak()
+            let watcher = PauseWatcher()
             let start = Stopwatch.nanoseconds()
             try file.stop()
             let seconds = Double(Stopwatch.nanoseconds() - start) / 1e9
+            let pause = watcher.stop()
             let peak = ProcessMemory.residentMebibytes(field: "VmHWM:")
             let objects = try Trace(contentsOf: file.url, detail: .liveEntities).heap.objects.count
             withExtendedLifetime(screens) {}
-            let run = SnapshotRun(seconds: seconds, objects: objects, peakGrowthMebibytes: max(0, peak - before))
+            let run = SnapshotRun(
+                seconds: seconds, objects: objects, peakGrowthMebibytes: max(0, peak - before), pauseMilliseconds: pause)
             FileHandle.standardOutput.write(try JSONEncoder().encode(run))
         }
 
@@ -95,5 +105,37 @@ struct SnapshotScenario {
             withExtendedLifetime(screens) {}
             return max(1, trace.heap.objects.count / sample)
         }
+    }
+}
+
+/// A thread of the program that goes on while a recording stops, noting the longest time it
+/// went without running: the pause the program sees (the fork that copies the process's page
+/// tables, and nothing else, should stop it).
+final class PauseWatcher: @unchecked Sendable {
+    private let running = Atomic<Bool>(true)
+    private let longest = Atomic<UInt64>(0)
+    private let done = DispatchSemaphore(value: 0)
+
+    init() {
+        Thread { [self] in watch() }.start()
+        // Running before the recording stops, so that the first gap is not its start.
+        while longest.load(ordering: .relaxed) == 0 { sched_yield() }
+    }
+
+    private func watch() {
+        var last = Stopwatch.nanoseconds()
+        while running.load(ordering: .relaxed) {
+            let now = Stopwatch.nanoseconds()
+            if now - last > longest.load(ordering: .relaxed) { longest.store(now - last, ordering: .relaxed) }
+            last = now
+        }
+        done.signal()
+    }
+
+    /// Stops the thread; the longest gap, in milliseconds.
+    func stop() -> Double {
+        running.store(false, ordering: .relaxed)
+        done.wait()
+        return Double(longest.load(ordering: .relaxed)) / 1e6
     }
 }

@@ -28,5 +28,5 @@ struct ThroughputScenario: Sendable {
         return restricted
     }
 
-    static let all: [ThroughputScenario] = [.subjectMapFilter, .fanOut, .chain, .churn, .switchToLatest]
+    static let all: [ThroughputScenario] = [.subjectMapFilter, .fanOut, .chain, .churn, .switchToLatest, .allocation]
 }
