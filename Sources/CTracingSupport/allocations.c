@@ -10,11 +10,12 @@
 //
 // Handed-over chunks are merged into the table off the program's threads: the recordings'
 // log writers call signalscope_allocations_merge every time they wake (and a thread that
-// finds the hand-over list too long merges it itself). Merging keeps one entry per address,
-// the latest (the object there now: an earlier one was freed), and drops the entries whose
-// first word is no longer the metadata they were allocated with (freed: the C library's free
-// lists overwrite it). So the table grows with the addresses the program's objects occupy,
-// not with every allocation made.
+// finds the hand-over list too long merges it itself). Merging drops the entries whose first
+// word is no longer the metadata they were allocated with (freed: the C library's free lists
+// overwrite it), which most objects are by then, and keeps the others, the survivors, in
+// one array, checked again whenever it has doubled. So the table grows with the objects that
+// stay alive, not with every allocation made, and merging reads memory in order. Of two
+// entries at one address the later is the object there now: the reader takes it.
 //
 // A thread's current chunk is also on a list, so that a snapshot taken in a forked child
 // (one thread, a frozen copy of memory) sees every entry made before the fork.
@@ -102,11 +103,12 @@ static _Atomic bool recording_allocations;
 static chunk *current_chunks;
 static _Atomic(chunk *) handed_over;
 static _Atomic size_t handed_over_entries;
-// The merged table: open addressing by hidden address, linear probing, a power of two in
-// size, at most half full.
-static entry *slots;
-static size_t slot_count;
-static size_t slots_used;
+// The merged table: the entries that survived merging, and how many of them there were
+// when they were last all checked.
+static entry *survivors;
+static size_t survivor_count;
+static size_t survivor_capacity;
+static size_t survivors_checked;
 
 // A thread's chunk starts as the first of these, always full, so that the hot path has one
 // test: a full chunk (a real one, or a sentinel) takes the slow path, which gives the thread
@@ -159,12 +161,14 @@ static void thread_exits(void *value) {
 
 static void make_thread_exit_key(void) { pthread_key_create(&thread_exit_key, thread_exits); }
 
-// Reads the first words at `addresses`; what cannot be read is taken as still there (the
-// snapshot checks it again).
+// With the lock held: whether each entry's object is gone: its first word, read, is no
+// longer its metadata; what cannot be read is taken as still there (the snapshot checks it
+// again). Its buffers are the table's, behind its lock, not on the stack of whatever thread
+// merges (an allocating thread may be deep in its stack).
 static void first_words(const entry *entries, size_t count, bool *gone) {
-    enum { batch = 512 };
-    uintptr_t addresses[batch], words[batch];
-    bool readable[batch];
+    enum { batch = chunk_capacity };
+    static uintptr_t addresses[batch], words[batch];
+    static bool readable[batch];
     for (size_t start = 0; start < count; start += batch) {
         size_t n = count - start < batch ? count - start : batch;
         for (size_t i = 0; i < n; i++) addresses[i] = shown(entries[start + i].address);
@@ -173,51 +177,33 @@ static void first_words(const entry *entries, size_t count, bool *gone) {
     }
 }
 
-static inline size_t slot_of(uintptr_t hidden, size_t mask) {
-    uint64_t hash = hidden * 0x9E3779B97F4A7C15ull;
-    return (size_t)(hash >> 17) & mask;
-}
-
-// With the lock held: puts `e` in the table, unless an entry at its address is later.
-static void insert_locked(const entry *e) {
-    size_t mask = slot_count - 1;
-    for (size_t index = slot_of(e->address, mask);; index = (index + 1) & mask) {
-        if (slots[index].address == 0) {
-            slots[index] = *e;
-            slots_used++;
-            return;
-        }
-        if (slots[index].address == e->address) {
-            if (slots[index].time <= e->time) slots[index] = *e;
-            return;
-        }
-    }
-}
-
-// With the lock held: a table twice as large as it needs to be for `needed` entries, its
-// entries for freed objects dropped on the way.
-static bool grow_locked(size_t needed) {
-    size_t count = 1 << 12;
-    while (count < 2 * needed) count <<= 1;
-    if (count <= slot_count) return true;
-    entry *old = slots;
-    size_t old_count = slot_count;
-    entry *fresh = calloc(count, sizeof *fresh);
-    if (fresh == NULL) return false;
-    slots = fresh;
-    slot_count = count;
-    slots_used = 0;
-    if (old == NULL) return true;
-    enum { batch = 4096 };
-    bool gone[batch];
-    for (size_t start = 0; start < old_count; start += batch) {
-        size_t n = old_count - start < batch ? old_count - start : batch;
-        first_words(old + start, n, gone);
+// With the lock held: keeps, of the survivors, those whose objects are still there.
+static void check_survivors_locked(void) {
+    enum { batch = chunk_capacity };
+    static bool gone[batch];
+    size_t kept = 0;
+    for (size_t start = 0; start < survivor_count; start += batch) {
+        size_t n = survivor_count - start < batch ? survivor_count - start : batch;
+        first_words(survivors + start, n, gone);
         for (size_t i = 0; i < n; i++) {
-            if (old[start + i].address != 0 && !gone[i]) insert_locked(&old[start + i]);
+            if (!gone[i]) survivors[kept++] = survivors[start + i];
         }
     }
-    free(old);
+    survivor_count = kept;
+    survivors_checked = kept;
+}
+
+// With the lock held: room for `more` survivors, after checking them all again when they
+// have doubled since they last were.
+static bool make_room_locked(size_t more) {
+    if (survivor_count + more > 2 * survivors_checked && survivor_count > chunk_capacity) check_survivors_locked();
+    if (survivor_count + more <= survivor_capacity) return true;
+    size_t capacity = survivor_capacity ? survivor_capacity : chunk_capacity;
+    while (capacity < survivor_count + more) capacity *= 2;
+    entry *grown = realloc(survivors, capacity * sizeof *grown);
+    if (grown == NULL) return false;
+    survivors = grown;
+    survivor_capacity = capacity;
     return true;
 }
 
@@ -228,12 +214,11 @@ static bool merge_one_locked(void) {
     if (c == NULL) return false;
     uint32_t count = atomic_load(&c->count);
     atomic_fetch_sub(&handed_over_entries, count);
-    enum { batch = chunk_capacity };
-    bool gone[batch];
-    if (grow_locked(slots_used + count)) {
+    static bool gone[chunk_capacity];
+    if (make_room_locked(count)) {
         first_words(c->entries, count, gone);
         for (uint32_t i = 0; i < count; i++) {
-            if (!gone[i]) insert_locked(&c->entries[i]);
+            if (!gone[i]) survivors[survivor_count++] = c->entries[i];
         }
     }
     free(c);
@@ -391,9 +376,9 @@ void signalscope_allocations_stop(bool scoped) {
             c = next;
         }
         atomic_store(&handed_over_entries, 0);
-        free(slots);
-        slots = NULL;
-        slot_count = slots_used = 0;
+        free(survivors);
+        survivors = NULL;
+        survivor_count = survivor_capacity = survivors_checked = 0;
     }
     pthread_mutex_unlock(&table_lock);
 }
@@ -418,10 +403,10 @@ struct freeze_context {
 // Marks (address 0) the entries made since `since` whose first word is no longer their
 // metadata, counting its progress.
 static void drop_stale(entry *entries, size_t count, struct freeze_context *context) {
-    enum { batch = 4096 };
-    bool gone[batch];
-    entry recent[batch];
-    size_t where[batch];
+    enum { batch = chunk_capacity };
+    static bool gone[batch];
+    static entry recent[batch];
+    static size_t where[batch];
     for (size_t start = 0; start < count; start += batch) {
         __atomic_fetch_add(context->progress, 1, __ATOMIC_RELAXED);
         size_t n = count - start < batch ? count - start : batch;
@@ -441,7 +426,7 @@ static void drop_stale(entry *entries, size_t count, struct freeze_context *cont
 // Calls `body` for each list of entries in the table, with the thread that made them (0:
 // several threads').
 static void for_each_batch(void (*body)(entry *, size_t, uint32_t, void *), void *context) {
-    if (slot_count > 0) body(slots, slot_count, 0, context);
+    if (survivor_count > 0) body(survivors, survivor_count, 0, context);
     for (chunk *c = atomic_load(&handed_over); c; c = c->next) body(c->entries, atomic_load(&c->count), c->thread, context);
     for (chunk *c = current_chunks; c; c = c->next) {
         body(c->entries, atomic_load_explicit(&c->count, memory_order_acquire), c->thread, context);

@@ -111,6 +111,64 @@ bool signalscope_read_memory(void *destination, const void *address, size_t coun
     return process_vm_readv(current_pid(), &local, 1, &remote, 1, 0) == (ssize_t)count;
 }
 
+// Many words at once, page by page: the kernel pins each page an element of a read touches,
+// so a word per element costs a page's pinning each, while the words of one page, read as
+// that page, share it. The objects a program allocated together sit on few pages, so the
+// elements are taken in order, a window at a time, until a window touches the most pages one
+// read copies.
+static bool read_words_by_page(const uintptr_t *addresses, uintptr_t *values, bool *readable, size_t count) {
+    enum { pages_per_read = 32, page = 4096 };
+    unsigned char *buffer = malloc(pages_per_read * page);
+    unsigned char *page_of = malloc(count);
+    if (buffer == NULL || page_of == NULL) {
+        free(buffer);
+        free(page_of);
+        return false;
+    }
+    for (size_t i = 0; i < count;) {
+        uintptr_t pages[pages_per_read];
+        size_t page_count = 0, end = i, last = 0;
+        for (; end < count; end++) {
+            uintptr_t start = addresses[end] & ~(uintptr_t)(page - 1);
+            if (page_count > 0 && pages[last] == start) {
+                page_of[end] = (unsigned char)last;
+                continue;
+            }
+            size_t k = 0;
+            while (k < page_count && pages[k] != start) k++;
+            if (k == page_count) {
+                if (page_count == pages_per_read) break;
+                pages[page_count++] = start;
+            }
+            page_of[end] = (unsigned char)k;
+            last = k;
+        }
+        struct iovec local[pages_per_read], remote[pages_per_read];
+        bool page_readable[pages_per_read];
+        for (size_t k = 0; k < page_count; k++) {
+            local[k] = (struct iovec){ buffer + k * page, page };
+            remote[k] = (struct iovec){ (void *)pages[k], page };
+        }
+        // The kernel stops at the first unreadable page and reports the bytes before it.
+        for (size_t done = 0; done < page_count;) {
+            ssize_t bytes = process_vm_readv(current_pid(), local + done, page_count - done, remote + done, page_count - done, 0);
+            size_t whole = bytes < 0 ? 0 : (size_t)bytes / page;
+            for (size_t k = done; k < done + whole; k++) page_readable[k] = true;
+            done += whole;
+            if (done < page_count) page_readable[done++] = false;
+        }
+        for (size_t j = i; j < end; j++) {
+            size_t k = page_of[j];
+            readable[j] = page_readable[k] && addresses[j] % sizeof(uintptr_t) == 0;
+            if (readable[j]) memcpy(&values[j], buffer + k * page + (addresses[j] - pages[k]), sizeof(uintptr_t));
+        }
+        i = end;
+    }
+    free(buffer);
+    free(page_of);
+    return true;
+}
+
 void signalscope_read_words(const uintptr_t *addresses, uintptr_t *values, bool *readable, size_t count) {
     if (frozen_ranges) {
         for (size_t i = 0; i < count; i++) {
@@ -119,6 +177,7 @@ void signalscope_read_words(const uintptr_t *addresses, uintptr_t *values, bool 
         }
         return;
     }
+    if (count >= 64 && read_words_by_page(addresses, values, readable, count)) return;
     enum { batch = 256 };
     struct iovec local[batch], remote[batch];
     size_t start = 0;
