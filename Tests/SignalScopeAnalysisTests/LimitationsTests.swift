@@ -62,6 +62,22 @@ struct LimitationsTests {
         }
     }
 
+    @Test("Another instrument's allocation hooks: no allocation table, the trace says garbage no signal reaches was not looked for")
+    func anotherInstrument() async {
+        await #expect(processExitsWith: .success) {
+            // The runtime's switch for its allocation and reference-counting hooks, as another
+            // instrument would leave it: neither off (0) nor what SignalScope sets (2).
+            guard let symbol = dlsym(nil, "_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly")
+            else { exit(2) }
+            symbol.storeBytes(of: 3, as: UInt8.self)
+            let trace = Tracer.record { Screen().observe() }
+            let limitations = trace.analyze().limitations
+            let said = !trace.heap.coversAllocations
+                && limitations.contains { $0.hasPrefix("the recording could not keep a table of the objects allocated while it ran") }
+            exit(said ? 0 : 1)
+        }
+    }
+
     @Test("In a sandbox that denies fork and reading memory through the kernel, the trace says no heap was walked, and why")
     func noFrozenCopy() async {
         await #expect(processExitsWith: .success) {
