@@ -43,12 +43,19 @@ extension Analyzers {
 }
 
 extension Trace {
-    /// Runs every analyzer over the trace (see `docs/analyzers.md`). Findings judge liveness
-    /// by the trace's closing snapshot: a cycle a terminal event broke is not a finding.
-    public func analyze() -> AnalysisReport {
+    /// Runs the analyzers of `rules` (every rule by default) over the trace (see
+    /// `docs/analyzers.md`). Findings judge liveness by the trace's closing snapshot: a cycle
+    /// a terminal event broke is not a finding.
+    ///
+    /// Choosing rules changes who reports a leak, never whether it is reported: a rule that
+    /// does not run claims nothing, so what it would have explained is left to the next rule
+    /// that runs and can (a garbage cycle is always a `retain-cycle`, an object only live
+    /// signals hold a `kept-alive-by-signal`); only what no chosen rule can report goes
+    /// unreported.
+    public func analyze(rules: Set<RuleID> = Set(RuleID.allCases)) -> AnalysisReport {
         var model = LeakModel(self)
         var findings: [Finding] = []
-        for analyzer in Analyzers.standard { findings += analyzer.analyze(&model) }
+        for analyzer in Analyzers.standard where rules.contains(type(of: analyzer).rule) { findings += analyzer.analyze(&model) }
         return AnalysisReport(findings: AnalysisReport.grouped(findings), limitations: analysisLimitations + model.unproven)
     }
 

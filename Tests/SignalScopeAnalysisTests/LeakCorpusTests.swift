@@ -53,6 +53,31 @@ struct LeakCorpusTests {
         #expect(precision == 1 && recall == 1)
     }
 
+    @Test("Disabling any rule never hides a proven leak: the next enabled rule that can report it does", arguments: RuleID.allCases)
+    func selectionNeverHidesALeak(disabled: RuleID) {
+        let others = Set(RuleID.allCases).subtracting([disabled])
+        for scenario in Self.scenarios {
+            let outcome = scenario.run()
+            let all = outcome.trace.analyze().findings.filter { $0.location.file == outcome.file }
+            let chosen = outcome.trace.analyze(rules: others).findings.filter { $0.location.file == outcome.file }
+            // What other rules found, they still find.
+            for finding in all where finding.rule != disabled {
+                #expect(chosen.contains { $0.rule == finding.rule && $0.location.line == finding.location.line },
+                        "\(scenario.name): without \(disabled), \(finding.rule) at line \(finding.location.line) is gone")
+            }
+            // What a specific explanation of a leak reported, a general one still does (a
+            // garbage cycle is a retain-cycle, an object only live signals hold is
+            // kept-alive-by-signal); rules with no fallback (an unhandled error) go with it.
+            guard [.selfCapturedObserver, .neverCompletedSubject].contains(disabled), all.contains(where: { $0.rule == disabled })
+            else { continue }
+            #expect(!chosen.isEmpty, "\(scenario.name): without \(disabled), the leak went unreported")
+            let isGarbage = !outcome.trace.analyze(rules: [.retainCycle]).findings.isEmpty
+            if isGarbage {
+                #expect(chosen.contains { $0.severity == .error }, "\(scenario.name): without \(disabled), the proven cycle is no error")
+            }
+        }
+    }
+
     @Test("Every rule has a leaky scenario in the corpus")
     func everyRuleIsExercised() {
         let exercised = Set(Self.scenarios.flatMap { $0.run().expected.map(\.rule) })

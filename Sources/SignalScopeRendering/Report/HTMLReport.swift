@@ -25,6 +25,9 @@ public struct HTMLReport {
         public var editorURL: String?
         /// Finds the files sites name (`Module/File.swift`) in the project.
         public var sources: SourceResolver?
+        /// The fingerprints of the findings a baseline accepts: the page marks them, as every
+        /// other report of `check` does.
+        public var baseline: Set<String> = []
 
         /// Options for a page titled `title`.
         public init(title: String, editorURL: String? = nil, sources: SourceResolver? = nil) {

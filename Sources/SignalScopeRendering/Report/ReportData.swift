@@ -110,6 +110,7 @@ struct ReportData {
                 ("site", site(finding.location)),
                 ("path", .array(finding.path.map(JSONValue.string))),
                 ("hint", .string(finding.hint)),
+                ("baseline", .bool(options.baseline.contains(finding.fingerprint))),
                 ("nodes", .array(graph.nodes.map(\.id).filter(nodes.contains).map(JSONValue.string))),
                 ("edges", .array(edges.map { .string("e\($0.offset + 1)") })),
                 ("lanes", lanes(of: subscriptions)),

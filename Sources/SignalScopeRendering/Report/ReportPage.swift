@@ -67,6 +67,7 @@ enum ReportPage {
         .sev{display:inline-block;font-size:11px;padding:0 5px;border-radius:3px;color:#fff;margin-right:4px}
         .sev.error{background:#c62828}.sev.warning{background:#c77700}.sev.note{background:#607d8b}
         .rule{font-family:ui-monospace,Menlo,monospace;font-size:11px;color:#666}
+        .baseline{font-size:10px;margin-left:6px;padding:0 4px;border:1px solid #999;border-radius:3px;color:#555}
         .proof{margin:4px 0 0;padding-left:14px;font-size:12px;color:#333} .fix{font-size:12px;color:#2b6cb0;margin-top:4px}
         #limitations p{margin:4px 10px;padding:6px;background:#fff4e5;border:1px solid #f0c36d;font-size:12px}
         #graph{grid-row:2;grid-column:2;display:flex;flex-direction:column;min-height:0}
@@ -151,7 +152,8 @@ enum ReportPage {
             var proof = el('ol', {class: 'proof'});
             f.path.forEach(function (step) { proof.appendChild(el('li', {text: step})); });
             var item = el('li', {'data-index': String(index), onclick: function () { selectFinding(index); }},
-              el('div', null, el('span', {class: 'sev ' + f.severity, text: f.severity}), el('span', {class: 'rule', text: f.rule})),
+              el('div', null, el('span', {class: 'sev ' + f.severity, text: f.severity}), el('span', {class: 'rule', text: f.rule}),
+                f.baseline ? el('span', {class: 'baseline', text: 'baseline'}) : null),
               el('div', {text: f.message}), siteLink(f.site), proof, el('div', {class: 'fix', text: 'fix: ' + f.hint}));
             $('finding-list').appendChild(item);
           });

@@ -92,15 +92,16 @@ struct Check: ParsableCommand {
             guard !tracePaths.isEmpty else { throw run.wroteNoTrace }
         }
 
+        // One analysis, with the chosen rules, that every format reports.
         var reports: [AnalysisReport] = []
         var warnings: [String] = []
         for path in tracePaths {
             let loaded = try TraceLoading.load(path, detail: .liveEntities, reportsLimitations: false)
-            reports.append(loaded.analyze())
+            reports.append(loaded.analyze(rules: selected.rules))
             warnings += loaded.warnings
         }
         let merged = AnalysisReport(merging: reports)
-        let findings = merged.findings.filter { selected.includes($0.rule) }
+        let findings = merged.findings
         let report = CheckReport(
             findings: findings, threshold: failOn, baseline: accepted, traceWarnings: warnings,
             limitations: merged.limitations, allowingIncomplete: allowIncomplete)
@@ -108,7 +109,7 @@ struct Check: ParsableCommand {
         var page: String?
         func htmlPage() throws -> String {
             if let page { return page }
-            page = try Self.reportPage(tracePaths, reports, findings: findings)
+            page = try Self.reportPage(tracePaths, reports, baseline: Set(report.entries.filter(\.isBaseline).map(\.finding.fingerprint)))
             return page!
         }
         for destination in destinations {
@@ -128,18 +129,19 @@ struct Check: ParsableCommand {
         if report.isIncompleteFailing { throw ExitCode(ExitStatus.incomplete) }
     }
 
-    /// The interactive report of the trace with the most of the reported findings (the
-    /// first on a tie), read again with every record; a note names it when there were several.
-    private static func reportPage(_ paths: [String], _ reports: [AnalysisReport], findings: [Finding]) throws -> String {
-        let reported = Set(findings.map(\.fingerprint))
-        let counts = reports.map { $0.findings.filter { reported.contains($0.fingerprint) }.count }
+    /// The interactive report of the trace with the most findings (the first on a tie), read
+    /// again with every record for its pictures, and showing the findings the check's one
+    /// analysis made of it, with the baseline's marks; a note names it when there were several.
+    private static func reportPage(_ paths: [String], _ reports: [AnalysisReport], baseline: Set<String>) throws -> String {
+        let counts = reports.map(\.findings.count)
         let chosen = counts.indices.max { counts[$0] < counts[$1] || (counts[$0] == counts[$1] && $0 > $1) } ?? 0
         if paths.count > 1 {
             standardError("signalscope: the html report shows \(paths[chosen]), the trace with the most findings of the \(paths.count) written")
         }
         let trace = try TraceLoading.load(paths[chosen], reportsLimitations: false)
         return ReportPageMaking.page(
-            trace: trace, analysis: trace.analyze(), title: (paths[chosen] as NSString).lastPathComponent, editor: nil)
+            trace: trace, analysis: reports[chosen], title: (paths[chosen] as NSString).lastPathComponent, editor: nil,
+            baseline: baseline)
     }
 
     /// Where the wrapped command's processes write their traces: `--keep-traces`, or a
@@ -166,7 +168,8 @@ struct RuleSelection {
         self.disabled = try disabled.map(Self.parse) ?? []
     }
 
-    func includes(_ rule: RuleID) -> Bool { (only?.contains(rule) ?? true) && !disabled.contains(rule) }
+    /// The rules that run.
+    var rules: Set<RuleID> { Set(RuleID.allCases.filter { (only?.contains($0) ?? true) && !disabled.contains($0) }) }
 
     private static func parse(_ list: String) throws -> Set<RuleID> {
         Set(try list.split(separator: ",").map { name in

@@ -3,8 +3,11 @@ import SignalScopeTools
 
 /// Makes the HTML report of a trace, for `report` and for `check --format html`.
 enum ReportPageMaking {
-    /// The page of `trace` (read with `.everything`) and its `analysis`, titled `title`.
-    static func page(trace: Trace, analysis: AnalysisReport, title: String, editor: EditorURLOption?) -> String {
+    /// The page of `trace` (read with `.everything`) and its `analysis`, titled `title`; the
+    /// findings whose fingerprints `baseline` holds are marked as the baseline's.
+    static func page(
+        trace: Trace, analysis: AnalysisReport, title: String, editor: EditorURLOption?, baseline: Set<String> = []
+    ) -> String {
         // The picture `graph` draws by default: collapsed, at most 2,000 boxes, findings first.
         let graph = SignalGraph(trace: trace, report: analysis)
         var svg: String?
@@ -14,7 +17,8 @@ enum ReportPageMaking {
         } catch {
             standardError("signalscope: warning: the report has no graph picture: \(error.description)")
         }
-        let options = HTMLReport.Options(title: title, editorURL: editor?.template, sources: SourceResolver())
+        var options = HTMLReport.Options(title: title, editorURL: editor?.template, sources: SourceResolver())
+        options.baseline = baseline
         return HTMLReport(trace: trace, analysis: analysis, graph: graph, graphSVG: svg, options: options).html()
     }
 }
