@@ -35,8 +35,9 @@ struct NodeDetails {
                 holders.append(Self.describe(reference, in: trace))
             }
         }
-        // In words' order: the walk's order follows addresses, which vary from run to run.
-        holders.sort()
+        // In words' order, subscription numbers aside: the walk's order follows addresses,
+        // and numbers are the process's, both of which vary from run to run.
+        holders.sort { ($0.replacing(/#\d+/, with: "#"), $0) < ($1.replacing(/#\d+/, with: "#"), $1) }
         for id in subscriptions {
             guard let subscription = trace.subscriptions[id] else { continue }
             eventCount += subscription.values.count
