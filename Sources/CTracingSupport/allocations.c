@@ -525,7 +525,7 @@ int signalscope_fork_for_snapshot(void) {
 }
 
 int signalscope_anonymous_file(void) {
-    return memfd_create("signalscope-snapshot", MFD_CLOEXEC);
+    return memfd_create("signalscope", MFD_CLOEXEC);
 }
 
 int signalscope_thread_count(void) {

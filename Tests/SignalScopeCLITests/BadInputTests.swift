@@ -23,6 +23,40 @@ struct BadInputTests {
         expectUsageError(try cli.signalscope("stats", "."), mentioning: "is a directory")
     }
 
+    @Test("Any input a user can name is read or refused at once: standard input, a pipe, a FIFO with and without a writer, a name that is not UTF-8")
+    func inputsOfEveryKind() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        _ = try cli.signalscope("record", "-o", "t.sslog", "--", plantedLeaks)
+        let tool = CLIRunner.product("signalscope")
+        func shell(_ script: String) throws -> CLIRunner.Result {
+            try cli.run("/bin/bash", ["-c", script], environment: ["SIGNALSCOPE": tool], timeLimit: 30)
+        }
+        let expected = try cli.signalscope("check", "t.sslog", "--fail-on", "never", "--format", "json").standardOutput
+        // Standard input, a redirected file and a pipe; process substitution; export, which reads twice.
+        for script in [
+            #""$SIGNALSCOPE" check - --fail-on never --format json < t.sslog"#,
+            #"cat t.sslog | "$SIGNALSCOPE" check - --fail-on never --format json"#,
+            #""$SIGNALSCOPE" check <(cat t.sslog) --fail-on never --format json"#,
+        ] {
+            let result = try shell(script)
+            #expect(result.status == 0 && result.standardOutput == expected, "\(script): \(result.standardError)")
+        }
+        let exported = try shell(#"cat t.sslog | "$SIGNALSCOPE" export - --jsonl piped.jsonl"#)
+        #expect(exported.status == 0, "\(exported.standardError)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: cli.path("piped.jsonl"))).count > 1000)
+        // A FIFO a program writes into, and one nobody does: refused at once, in one line.
+        let written = try shell(#"mkfifo fed && { cat t.sslog > fed & } && "$SIGNALSCOPE" stats fed"#)
+        #expect(written.status == 0 && written.standardOutput.contains("records"), "\(written.standardError)")
+        let start = Date()
+        let unfed = try shell(#"mkfifo unfed && "$SIGNALSCOPE" check unfed"#)
+        expectUsageError(unfed, mentioning: "no program is writing into this FIFO")
+        #expect(Date().timeIntervalSince(start) < 10)
+        // A name with a byte that is not UTF-8 names that file, not another.
+        let named = try shell(#"cp t.sslog "$(printf 'bad\377.sslog')" && "$SIGNALSCOPE" stats "$(printf 'bad\377.sslog')""#)
+        #expect(named.status == 0 && named.standardOutput.contains("records"), "\(named.standardError)")
+    }
+
     @Test func aTruncatedTraceIsAnalysedUpToItsLastCompleteRecord() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }

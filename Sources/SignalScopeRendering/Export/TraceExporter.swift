@@ -29,15 +29,29 @@ extension TraceExporter {
     public mutating func export(
         contentsOf url: URL, progress: (Double) -> Void = { _ in }, write: ([UInt8]) throws -> Void
     ) throws -> [String] {
+        try export(records: { body throws(TraceReadError) in try Trace.forEachRecord(contentsOf: url, progress: progress, body) },
+                   write: write)
+    }
+
+    /// Exports the records `records` hands to the function it is given, in sequence order,
+    /// as they come (``Trace/forEachRecord(descriptor:path:progress:_:)`` is one such source),
+    /// handing the text to `write` in pieces of about 1 MiB.
+    /// - Returns: What `records` returns: the reader's warnings.
+    public mutating func export(
+        records: ((TraceRecord) -> Void) throws(TraceReadError) -> [String], write: ([UInt8]) throws -> Void
+    ) throws -> [String] {
         var output = JSONBuffer()
         var failure: (any Error)?
         begin(into: &output)
-        let warnings = try Trace.forEachRecord(contentsOf: url, progress: progress) { record in
-            guard failure == nil else { return }
-            add(record, into: &output)
-            if output.bytes.count >= 1 << 20 {
-                do { try write(output.bytes) } catch { failure = error }
-                output.removeAll()
+        // `records` calls its function only while it runs.
+        let warnings = try withoutActuallyEscaping(write) { write in
+            try records { record in
+                guard failure == nil else { return }
+                add(record, into: &output)
+                if output.bytes.count >= 1 << 20 {
+                    do { try write(output.bytes) } catch { failure = error }
+                    output.removeAll()
+                }
             }
         }
         if let failure { throw failure }

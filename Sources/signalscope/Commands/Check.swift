@@ -95,8 +95,9 @@ struct Check: ParsableCommand {
         // One analysis, with the chosen rules, that every format reports.
         var reports: [AnalysisReport] = []
         var warnings: [String] = []
-        for path in tracePaths {
-            let loaded = try TraceLoading.load(path, detail: .liveEntities, reportsLimitations: false)
+        let inputs = try tracePaths.map(TraceInput.init)
+        for input in inputs {
+            let loaded = try TraceLoading.load(input, detail: .liveEntities, reportsLimitations: false)
             reports.append(loaded.analyze(rules: selected.rules))
             warnings += loaded.warnings
         }
@@ -109,7 +110,7 @@ struct Check: ParsableCommand {
         var page: String?
         func htmlPage() throws -> String {
             if let page { return page }
-            page = try Self.reportPage(tracePaths, reports, baseline: Set(report.entries.filter(\.isBaseline).map(\.finding.fingerprint)))
+            page = try Self.reportPage(inputs, reports, baseline: Set(report.entries.filter(\.isBaseline).map(\.finding.fingerprint)))
             return page!
         }
         for destination in destinations {
@@ -132,15 +133,15 @@ struct Check: ParsableCommand {
     /// The interactive report of the trace with the most findings (the first on a tie), read
     /// again with every record for its pictures, and showing the findings the check's one
     /// analysis made of it, with the baseline's marks; a note names it when there were several.
-    private static func reportPage(_ paths: [String], _ reports: [AnalysisReport], baseline: Set<String>) throws -> String {
+    private static func reportPage(_ inputs: [TraceInput], _ reports: [AnalysisReport], baseline: Set<String>) throws -> String {
         let counts = reports.map(\.findings.count)
         let chosen = counts.indices.max { counts[$0] < counts[$1] || (counts[$0] == counts[$1] && $0 > $1) } ?? 0
-        if paths.count > 1 {
-            standardError("signalscope: the html report shows \(paths[chosen]), the trace with the most findings of the \(paths.count) written")
+        if inputs.count > 1 {
+            standardError("signalscope: the html report shows \(inputs[chosen].name), the trace with the most findings of the \(inputs.count) written")
         }
-        let trace = try TraceLoading.load(paths[chosen], reportsLimitations: false)
+        let trace = try TraceLoading.load(inputs[chosen], reportsLimitations: false)
         return ReportPageMaking.page(
-            trace: trace, analysis: reports[chosen], title: (paths[chosen] as NSString).lastPathComponent, editor: nil,
+            trace: trace, analysis: reports[chosen], title: (inputs[chosen].name as NSString).lastPathComponent, editor: nil,
             baseline: baseline)
     }
 

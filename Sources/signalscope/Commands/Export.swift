@@ -22,28 +22,31 @@ struct Export: ParsableCommand {
         }
         // Reads what is alive first, for the warnings every command gives (a damaged tail,
         // an incomplete snapshot); the exports then stream the records.
-        _ = try TraceLoading.load(trace, detail: .liveEntities)
+        let input = try TraceInput(trace)
+        _ = try TraceLoading.load(input, detail: .liveEntities)
         let outputs: [(path: String?, exporter: any TraceExporter)] = [
             (chromeTrace, ChromeTraceExporter()), (jsonLines, JSONLinesExporter()),
         ]
         for case (let path?, var exporter) in outputs {
-            try export(with: &exporter, to: path)
+            try export(input, with: &exporter, to: path)
             announceWritten(path)
         }
     }
 
     /// Streams the export: records go from the log to the file as they are read, with a
     /// progress bar on a terminal, so memory stays flat whatever the trace's size.
-    private func export(with exporter: inout some TraceExporter, to path: String) throws {
+    private func export(_ input: TraceInput, with exporter: inout some TraceExporter, to path: String) throws {
         let output = try StreamedOutput(path)
         let status = TerminalStatus()
         defer { status.clear() }
         do {
-            _ = try exporter.export(contentsOf: URL(fileURLWithPath: trace)) { fraction in
-                status.showProgress("exporting \(TerminalText.sanitized(trace))", fraction: fraction)
-            } write: { bytes in
+            _ = try exporter.export(records: { body throws(TraceReadError) in
+                try input.forEachRecord(progress: { fraction in
+                    status.showProgress("exporting \(TerminalText.sanitized(trace))", fraction: fraction)
+                }, body)
+            }, write: { bytes in
                 try output.write(bytes)
-            }
+            })
             try output.commit()
         } catch let error as CLIError {
             throw error

@@ -11,15 +11,18 @@ enum TraceLoading {
     /// denied, a spent budget) is a warning too, so that every command says a trace is
     /// incomplete; `check`, whose reports say it in each format, passes `reportsLimitations: false`.
     static func load(_ path: String, detail: Trace.Detail = .everything, reportsLimitations: Bool = true) throws -> Trace {
-        try checkExists(path)
+        try load(TraceInput(path), detail: detail, reportsLimitations: reportsLimitations)
+    }
+
+    /// ``load(_:detail:reportsLimitations:)`` for an input already open.
+    static func load(_ input: TraceInput, detail: Trace.Detail = .everything, reportsLimitations: Bool = true) throws -> Trace {
         // Small traces read in a blink; a bar for them would only flicker.
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        let status = TerminalStatus(enabled: size > 8 << 20)
+        let status = TerminalStatus(enabled: input.size > 8 << 20)
         defer { status.clear() }
         let trace: Trace
         do {
-            trace = try Trace(contentsOf: URL(fileURLWithPath: path), detail: detail) { fraction in
-                status.showProgress("reading \(TerminalText.sanitized(path))", fraction: fraction)
+            trace = try input.read(detail: detail) { fraction in
+                status.showProgress("reading \(TerminalText.sanitized(input.name))", fraction: fraction)
             }
         } catch {
             throw CLIError(error.description)
@@ -29,17 +32,6 @@ enum TraceLoading {
             for limitation in trace.analysisLimitations { standardError("signalscope: warning: incomplete: \(limitation)") }
         }
         return trace
-    }
-}
-
-extension TraceLoading {
-    /// Throws the one-line error for a trace path that names nothing, or a folder.
-    static func checkExists(_ path: String) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CLIError("no such trace: \(path)")
-        }
-        guard !isDirectory.boolValue else { throw CLIError("\(path) is a directory, not a trace") }
     }
 }
 
