@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Cold signals")
+@Suite("Cold signals", .timeLimit(.minutes(2)))
 struct ColdSignalTests {
     @Test("S1: every subscription runs the creation block again")
     func creationBlockRunsPerSubscription() {

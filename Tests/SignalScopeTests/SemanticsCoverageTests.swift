@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Every rule in docs/semantics.md must be proven by a test that names it.
-@Suite("docs/semantics.md coverage")
+@Suite("docs/semantics.md coverage", .timeLimit(.minutes(2)))
 struct SemanticsCoverageTests {
     private static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -16,12 +16,17 @@ struct SemanticsCoverageTests {
         }
     }
 
-    /// The source of every test file, concatenated.
-    private static func testSources() throws -> String {
+    /// Every test file's path and source.
+    private static func testFiles() throws -> [(path: String, source: String)] {
         let tests = root.appendingPathComponent("Tests")
         let files = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
-        return try files.map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
+        return try files.map { ($0.path, try String(contentsOf: $0, encoding: .utf8)) }
+    }
+
+    /// The source of every test file, concatenated.
+    private static func testSources() throws -> String {
+        try testFiles().map(\.source).joined(separator: "\n")
     }
 
     @Test("Every rule in docs/semantics.md has a test named after it")
@@ -32,5 +37,18 @@ struct SemanticsCoverageTests {
         let sources = try Self.testSources()
         let untested = rules.filter { !sources.contains("@Test(\"\($0): ") }
         #expect(untested.isEmpty, "rules with no test: \(untested)")
+    }
+
+    /// A test that hangs (a deadlock, a wait for a signal that never comes) must fail on its
+    /// own rather than stall `make test` until CI's limit ends the whole run with no name.
+    @Test("Every suite has a time limit")
+    func everySuiteHasATimeLimit() throws {
+        var unlimited: [String] = []
+        for file in try Self.testFiles() {
+            for line in file.source.split(separator: "\n") where line.trimmingCharacters(in: .whitespaces).hasPrefix("@Suite") {
+                if !line.contains(".timeLimit(") { unlimited.append("\(file.path): \(line)") }
+            }
+        }
+        #expect(unlimited.isEmpty, "suites without a time limit: \(unlimited)")
     }
 }

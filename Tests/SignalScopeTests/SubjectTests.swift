@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Subjects")
+@Suite("Subjects", .timeLimit(.minutes(2)))
 struct SubjectTests {
     @Test("J1: a subject is a signal and a subscriber")
     func subjectIsSignalAndSubscriber() {

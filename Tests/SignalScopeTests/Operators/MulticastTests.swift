@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Operators: multicasting")
+@Suite("Operators: multicasting", .timeLimit(.minutes(2)))
 struct MulticastTests {
     @Test("O30: publish shares one subscription among subscribers, from connect on")
     func publish() {
