@@ -19,9 +19,8 @@ import SignalScope
 /// A lock another thread held at the fork stays held in the child. The child touches only
 /// what the walk needs (the allocation table, forked with its lock held, so never half
 /// changed; the runtime's metadata caches, whose locks are held for moments), and the parent
-/// watches its progress:
-/// a child that makes none for a while is killed and the walk tried again in a new child.
-/// When no child can be made (a sandbox forbids `fork`), a process with one thread is
+/// watches it (``WatchedChild``): a child blocked on such a lock is killed and the walk
+/// tried again in a new child. When no child can be made (a sandbox forbids `fork`), a process with one thread is
 /// walked in place, which is just as frozen; with more threads no walk is made, and the
 /// trace says why rather than risk a crash or a false proof.
 struct FrozenWalk {
@@ -32,8 +31,8 @@ struct FrozenWalk {
     /// ...when the recording owns them: for a recording of some code, those its code
     /// allocated, so that tests running alongside never walk each other's objects.
     let owns: (signalscope_allocation) -> Bool
-    /// How long a child may make no progress before it is given up on.
-    var stallLimit: Duration = .seconds(2)
+    /// How the child that walks is watched.
+    var watch = WatchedChild()
     /// How many children to try before giving up.
     var attempts = 3
 
@@ -43,11 +42,12 @@ struct FrozenWalk {
     /// sees those references in its copy and leaves them out of the retain counts, and the
     /// program lets go of them as soon as the child exists.
     func walk(roots: [HeapWalker.Root]) -> HeapWalker.Result {
-        var failures: [String] = []
-        while failures.count < attempts {
+        var reasons: [String] = []
+        for _ in 0..<attempts {
             switch attempt(roots) {
             case .walked(let result): return result
-            case .retry(let reason): failures.append(reason)
+            case .retry(let reason): if !reasons.contains(reason) { reasons.append(reason) }
+            case .abandoned(let reason): return Self.unwalked(because: [reason])
             case .cannotFork(let reason):
                 guard signalscope_thread_count() == 1 else {
                     var result = HeapWalker.Result()
@@ -57,8 +57,12 @@ struct FrozenWalk {
                 return Self.load(roots) { held in walker.walk(roots: [], held: held, allocations: allocations(progress: nil)) }
             }
         }
+        return Self.unwalked(because: reasons)
+    }
+
+    private static func unwalked(because reasons: [String]) -> HeapWalker.Result {
         var result = HeapWalker.Result()
-        result.unwalkedReason = "the heap walk did not finish in a copy of the process (\(failures.joined(separator: "; ")))"
+        result.unwalkedReason = "the heap walk did not finish in a copy of the process (\(reasons.joined(separator: "; ")))"
         return result
     }
 
@@ -83,99 +87,35 @@ struct FrozenWalk {
 
     private enum Attempt {
         case walked(HeapWalker.Result)
+        /// Worth trying again in a new child.
         case retry(String)
+        /// Not worth trying again: it would fail the same way, as slowly.
+        case abandoned(String)
         case cannotFork(String)
     }
 
     private func attempt(_ roots: [HeapWalker.Root]) -> Attempt {
-        let file = signalscope_anonymous_file()
-        guard file >= 0 else { return .cannotFork("no anonymous file: \(String(cString: strerror(errno)))") }
-        defer { close(file) }
-        guard let shared = mmap(nil, 8, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0), shared != MAP_FAILED else {
-            return .cannotFork("no shared page: \(String(cString: strerror(errno)))")
-        }
-        defer { munmap(shared, 8) }
-        let progress = shared.bindMemory(to: UInt64.self, capacity: 1)
-        progress.pointee = 0
         // The program holds the roots only until the child exists.
-        let (child, forkError) = Self.load(roots) { held in
-            let child = signalscope_fork_for_snapshot()
-            if child == 0 { runChild(held: held, file: file, progress: progress) }
-            return (child, errno)
+        let started = Self.load(roots) { held in WatchedChild.start { progress in walkInChild(held: held, progress: progress) } }
+        switch started {
+        case .failure(let failure): return .cannotFork(failure.reason)
+        case .success(let child):
+            switch watch.wait(for: child) {
+            case .finished(let bytes): return WalkWire.decode(bytes).map(Attempt.walked) ?? .retry("its result could not be read")
+            case .failed(let reason): return .retry(reason)
+            case .overran(let reason): return .abandoned(reason)
+            }
         }
-        guard child > 0 else { return .cannotFork(String(cString: strerror(forkError))) }
-        return wait(for: child, progress: progress, file: file)
     }
 
-    /// In the child: walks, writes the result, exits. Never returns.
-    private func runChild(held: [HeapWalker.HeldRoot], file: Int32, progress: UnsafeMutablePointer<UInt64>) -> Never {
+    /// In the child: walks and encodes what it found.
+    private func walkInChild(held: [HeapWalker.HeldRoot], progress: UnsafeMutablePointer<UInt64>) -> [UInt8] {
         signalscope_allocations_freeze_in_child(progress, allocatedSince)
         _ = signalscope_freeze_address_space()
         let allocations = allocations(progress: progress)
-        if getenv("WALK_DEBUG") != nil { print("child: \(allocations?.count ?? -1) allocations") }
         var walker = walker
         walker.onProgress = { progress.pointee &+= 1 }
-        let result = walker.walk(roots: [], held: held, allocations: allocations)
-        var bytes = WalkWire.encode(result)
-        let written = bytes.withUnsafeMutableBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = Glibc.write(file, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        _exit(written ? 0 : 1)
-    }
-
-    /// In the parent: waits for the child, killing it if it stops making progress.
-    private func wait(for child: pid_t, progress: UnsafeMutablePointer<UInt64>, file: Int32) -> Attempt {
-        let clock = ContinuousClock()
-        var lastProgress = UInt64.max
-        var lastChange = clock.now
-        var pause: Int = 20_000
-        while true {
-            var status: Int32 = 0
-            let waited = waitpid(child, &status, WNOHANG)
-            if waited == child { return finished(status: status, file: file) }
-            if waited < 0, errno != EINTR { return .retry("the child could not be waited for: \(String(cString: strerror(errno)))") }
-            let seen = progress.pointee
-            if seen != lastProgress {
-                lastProgress = seen
-                lastChange = clock.now
-            } else if clock.now - lastChange > stallLimit {
-                kill(child, SIGKILL)
-                while waitpid(child, &status, 0) < 0, errno == EINTR {}
-                return .retry("it made no progress for \(stallLimit), likely blocked on a lock held at the fork")
-            }
-            var interval = timespec(tv_sec: 0, tv_nsec: pause)
-            nanosleep(&interval, nil)
-            pause = min(pause * 2, 2_000_000)
-        }
-    }
-
-    private func finished(status: Int32, file: Int32) -> Attempt {
-        let exited = status & 0x7F == 0
-        let code = (status >> 8) & 0xFF
-        guard exited else { return .retry("it was stopped by signal \(status & 0x7F)") }
-        guard code == 0 else { return .retry("it could not write what it found") }
-        let size = lseek(file, 0, SEEK_END)
-        guard size >= 0, lseek(file, 0, SEEK_SET) == 0 else { return .retry("its result could not be read") }
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        let complete = bytes.withUnsafeMutableBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = read(file, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        guard complete, let result = WalkWire.decode(bytes) else { return .retry("its result could not be read") }
-        return .walked(result)
+        return WalkWire.encode(walker.walk(roots: [], held: held, allocations: allocations))
     }
 
     /// The entries of the allocation table from `allocatedSince` on that may still be objects

@@ -1,0 +1,98 @@
+import Foundation
+@testable import SignalScopeTracing
+import Testing
+
+/// The closing heap walk runs in a forked child the recording waits for: a child blocked on
+/// a lock held at the fork must be given up on at once, a child busy with a large heap must
+/// be waited for, and nothing may keep the recording waiting forever.
+@Suite("A watched child process", .timeLimit(.minutes(2)))
+struct WatchedChildTests {
+    private func outcome(
+        stallLimit: Duration = .milliseconds(300), timeLimit: Duration = .seconds(60),
+        _ work: (UnsafeMutablePointer<UInt64>) -> [UInt8]
+    ) throws -> WatchedChild.Outcome {
+        let child = try WatchedChild.start(work).get()
+        return WatchedChild(stallLimit: stallLimit, timeLimit: timeLimit).wait(for: child)
+    }
+
+    private func busy(for duration: Duration) {
+        let end = ContinuousClock.now + duration
+        var spins = 0
+        while ContinuousClock.now < end { spins &+= 1 }
+        withExtendedLifetime(spins) {}
+    }
+
+    @Test("A child that finishes hands back its bytes")
+    func finishes() throws {
+        guard case .finished(let bytes) = try outcome({ _ in [1, 2, 3] }) else {
+            Issue.record("the child's bytes were not handed back")
+            return
+        }
+        #expect(bytes == [1, 2, 3])
+    }
+
+    @Test("A child blocked on a lock held at the fork is given up on, and says why")
+    func blockedOnALock() throws {
+        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        defer { lock.deallocate() }
+        pthread_mutex_init(lock, nil)
+        pthread_mutex_lock(lock)
+        let start = ContinuousClock.now
+        let result = try outcome { _ in
+            pthread_mutex_lock(lock)
+            return [1]
+        }
+        pthread_mutex_unlock(lock)
+        guard case .failed(let reason) = result else {
+            Issue.record("a blocked child was not given up on: \(result)")
+            return
+        }
+        #expect(reason.contains("blocked on a lock held at the fork"), "\(reason)")
+        #expect(ContinuousClock.now - start < .seconds(30))
+    }
+
+    @Test("A child at work that counts no progress is waited for while it uses the processor")
+    func busyChild() throws {
+        let result = try outcome { _ in
+            busy(for: .milliseconds(1_500))
+            return [7]
+        }
+        guard case .finished(let bytes) = result else {
+            Issue.record("a busy child was given up on: \(result)")
+            return
+        }
+        #expect(bytes == [7])
+    }
+
+    @Test("A child that never finishes is killed at the time limit, not retried")
+    func overrun() throws {
+        let result = try outcome(stallLimit: .seconds(60), timeLimit: .milliseconds(500)) { progress in
+            while true { progress.pointee &+= 1 }
+        }
+        guard case .overran(let reason) = result else {
+            Issue.record("an endless child was not stopped: \(result)")
+            return
+        }
+        #expect(reason.contains("had not finished"), "\(reason)")
+    }
+
+    @Test("A child that dies says by which signal")
+    func dies() throws {
+        let result = try outcome { _ in
+            raise(SIGKILL)
+            return []
+        }
+        guard case .failed(let reason) = result else {
+            Issue.record("a dead child's result was taken: \(result)")
+            return
+        }
+        #expect(reason.contains("stopped by signal 9"), "\(reason)")
+    }
+
+    @Test("The processor time of a process is read from /proc")
+    func processorTime() {
+        busy(for: .milliseconds(50))
+        #expect((WatchedChild.processorTime(of: getpid()) ?? 0) > 0)
+        #expect(WatchedChild.processorTime(of: -1) == nil)
+    }
+}
