@@ -37,6 +37,9 @@ struct LeakModel {
     /// For nodes made before the trace started (a global subject): the heap object their
     /// subscriptions hold as their source, found once rather than per label.
     private var untracedSources: [NodeID: ObjectID] = [:]
+    /// Those nodes' labels, made once: thousands of leaked subscriptions to one global
+    /// subject each name it.
+    private var untracedLabels: [NodeID: String] = [:]
     private let boundedNodes: Set<NodeID>
 
     init(_ trace: Trace) {
@@ -58,6 +61,10 @@ struct LeakModel {
                 let source = counted[holder]?.first(where: { $0.kind == .storedProperty && $0.path == "source" })
             else { continue }
             untracedSources[subscription.node] = source.to
+        }
+        for subscription in trace.subscriptions.values
+        where trace.nodes[subscription.node] == nil && untracedLabels[subscription.node] == nil {
+            untracedLabels[subscription.node] = describeUntracedNode(subscription.node)
         }
         judge()
     }
@@ -320,6 +327,10 @@ struct LeakModel {
     /// A node made before the trace started (a global subject): the heap still knows its
     /// type, as the object its subscriptions hold as their source.
     private func untracedNodeLabel(_ id: NodeID) -> String {
+        untracedLabels[id] ?? describeUntracedNode(id)
+    }
+
+    private func describeUntracedNode(_ id: NodeID) -> String {
         guard let object = heap.object(for: .node(id))?.id ?? untracedSources[id], let type = heap.objects[object]?.typeName else {
             return "a signal made before the trace started"
         }

@@ -72,6 +72,12 @@ extension Benchmark {
                     eventCounts: counts, repetitions: min(repetitions, 3), workload: .switchLatest, progress: progress.show
                 ).run()
             }
+            if selected("analyze-leaked-subscriptions") {
+                let counts = [2_000, 200_000].map { max(1_000, Int(Double($0) * scale)) }
+                results += try AnalyzeScenario(
+                    eventCounts: counts, repetitions: min(repetitions, 3), workload: .leakedSubscriptions, progress: progress.show
+                ).run()
+            }
             let renders = [1_000, 10_000].filter { selected("render-\($0 / 1000)k") }
             if !renders.isEmpty {
                 results += try RenderScenario(nodeCounts: renders, repetitions: min(repetitions, 3), progress: progress.show).run()
@@ -175,7 +181,7 @@ extension Benchmark {
         func run() throws { try SnapshotScenario.SnapshotChild.run(objects: objects) }
     }
 
-    static let scenarioIDs = ThroughputScenario.all.map(\.id) + ["analyze", "read-switch-latest", "render-1k", "render-10k", "snapshot-10k", "snapshot-100k"]
+    static let scenarioIDs = ThroughputScenario.all.map(\.id) + ["analyze", "read-switch-latest", "analyze-leaked-subscriptions", "render-1k", "render-10k", "snapshot-10k", "snapshot-100k"]
 }
 
 /// One status line on stderr while the benchmarks run, redrawn in place; nothing when stderr

@@ -23,6 +23,8 @@ struct Measurement: Codable, Sendable {
     var seconds: Double?
     /// Rendering: the nodes the graph drew.
     var nodes: Int?
+    /// Analysis of leaked subscriptions: how many the trace holds.
+    var subscriptions: Int?
     /// Snapshot: the objects the heap walk recorded.
     var objects: Int?
     /// Snapshot: the longest a thread of the program went without running meanwhile.

@@ -26,7 +26,21 @@ struct Target: Codable, Sendable {
             ) { $0 >= 2 },
             flatMemory(analysis),
             linearReadBack(results.filter { $0.scenario == "read-switch-latest" }),
+            linearLeakedSubscriptions(results.filter { $0.scenario == "analyze-leaked-subscriptions" }),
         ].compactMap { $0 }
+    }
+
+    /// Linear means a hundred times the leaked subscriptions to one signal made before
+    /// recording cost at most 25% more each to read and analyse (each once scanned all the
+    /// others).
+    private static func linearLeakedSubscriptions(_ rows: [Measurement]) -> Target? {
+        let sized = rows.compactMap { m in m.subscriptions.map { ($0, m.nsPerOp) } }.sorted { $0.0 < $1.0 }
+        guard let small = sized.first, let large = sized.last, large.0 > small.0 else { return nil }
+        return Target(
+            name: "analysing leaked subscriptions to one signal is linear in their number",
+            met: large.1 <= small.1 * 1.25,
+            measured: "\(Format.count(small.0)) subscriptions \(Format.number(small.1 / 1000)) µs each, "
+                + "\(Format.count(large.0)) subscriptions \(Format.number(large.1 / 1000)) µs each")
     }
 
     /// Linear means the larger switch-latest trace costs at most 25% more per event to read

@@ -12,10 +12,15 @@ struct AnalyzeScenario {
         /// `switchToLatest` over a new inner signal per value: a node, an edge and
         /// subscriptions per value, the shape that once made reading back quadratic.
         case switchLatest = "read-switch-latest"
+        /// Subscriptions to one subject made before recording started, each with its
+        /// disposable dropped: every one a leak to name, the shape that once made the
+        /// analysis quadratic (each leaked subscription scanned all the others).
+        case leakedSubscriptions = "analyze-leaked-subscriptions"
     }
 
-    /// The sizes of trace analysed, in events: two, to show whether memory and the time per
-    /// event grow with them.
+    /// The sizes of trace analysed, in events (in subscriptions for
+    /// ``Workload/leakedSubscriptions``): two, to show whether memory and the time per event
+    /// grow with them.
     let eventCounts: [Int]
     let repetitions: Int
     var workload = Workload.screens
@@ -29,6 +34,7 @@ struct AnalyzeScenario {
             switch workload {
             case .screens: try Self.record(events: target, to: file)
             case .switchLatest: try Self.recordSwitchLatest(events: target, to: file)
+            case .leakedSubscriptions: try Self.recordLeakedSubscriptions(target, to: file)
             }
             var runs: [AnalysisRun] = []
             for round in 0..<repetitions {
@@ -37,10 +43,14 @@ struct AnalyzeScenario {
             }
             let seconds = runs.map(\.seconds).median
             let events = runs[0].events
+            let perSubscription = workload == .leakedSubscriptions
             var measurement = Measurement(
-                scenario: workload.rawValue, variant: Self.label(events: target), nsPerOp: seconds * 1e9 / Double(events),
-                unit: "event", repetitions: repetitions)
+                scenario: workload.rawValue,
+                variant: perSubscription ? "\(target)-subscriptions" : Self.label(events: target),
+                nsPerOp: seconds * 1e9 / Double(perSubscription ? target : events),
+                unit: perSubscription ? "subscription" : "event", repetitions: repetitions)
             measurement.events = events
+            if perSubscription { measurement.subscriptions = target }
             measurement.eventsPerSecond = Double(events) / seconds
             measurement.peakHeapMebibytes = runs.map(\.peakHeapMebibytes).max()
             return measurement
@@ -83,6 +93,17 @@ struct AnalyzeScenario {
         subject.sendCompleted()
         disposable.dispose()
         try file.stop()
+    }
+
+    /// Records `count` subscriptions to a subject made before recording started, none of
+    /// them ever disposed.
+    static func recordLeakedSubscriptions(_ count: Int, to file: TraceFile) throws {
+        let subject = Subject<Int>()
+        var sum = 0
+        try file.start(values: false)
+        for _ in 0..<count { subject.subscribeNext { sum &+= $0 } }
+        try file.stop()
+        withExtendedLifetime(subject) {}
     }
 
     struct AnalysisRun: Codable {
