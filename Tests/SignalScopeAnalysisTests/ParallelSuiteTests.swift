@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SignalScopeTesting
 import SignalScopeTools
+import Synchronization
 import Testing
 
 // A suite written as users write one: a dozen screens, clean and leaky, synchronous and
@@ -192,6 +193,24 @@ struct ParallelSuiteTests {
         // A guard against a blow-up, not a benchmark: 178 s before analysis was linear.
         #expect(elapsed < .seconds(60), "\(elapsed)")
         source.sendCompleted()
+    }
+
+    @Test("Two recordings at once, each of thousands of subscriptions to the app-wide bus: each judges its own, in seconds")
+    func twoRecordingsAtOnce() {
+        let counts = [3_000, 2_000]
+        let judged = Mutex<[Int: Int]>([:])
+        let start = ContinuousClock.now
+        DispatchQueue.concurrentPerform(iterations: counts.count) { index in
+            let trace = Tracer.record {
+                for _ in 0..<counts[index] { ParallelBus.events.subscribeNext { _ in } }
+            }
+            let leaked = trace.analyze().findings.filter { $0.rule == .leakedSubscription }.map(\.count).reduce(0, +)
+            judged.withLock { $0[index] = leaked }
+        }
+        let elapsed = ContinuousClock.now - start
+        #expect(judged.withLock { $0 } == [0: counts[0], 1: counts[1]], "each recording's leaks, and only its own")
+        // A guard against a blow-up, not a benchmark: each leak once scanned every subscription.
+        #expect(elapsed < .seconds(60), "\(elapsed)")
     }
 
     @Test("A subscription to the app-wide bus without its disposable is caught; tests on the bus beside it are not")
