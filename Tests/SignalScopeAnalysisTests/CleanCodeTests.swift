@@ -147,7 +147,7 @@ final class CleanCountdownViewModel {
     }
 }
 
-@Suite("Clean code produces no finding", .timeLimit(.minutes(2)))
+@Suite("Clean code produces no finding", .timeLimit(.minutes(5)))
 struct CleanCodeTests {
     /// Runs `scenario` recorded, drops everything it made, and returns the analysis and
     /// whether the object it watched was freed.

@@ -4,7 +4,7 @@ import Testing
 
 /// A CI gate never passes on what it did not see: a program killed while traced, and a
 /// privileged program that must not trace at all.
-@Suite("Incomplete traces and privileged programs", .timeLimit(.minutes(2)))
+@Suite("Incomplete traces and privileged programs", .timeLimit(.minutes(5)))
 struct IncompleteTraceTests {
     final class Screen {
         let taps = Subject<Int>()
@@ -77,7 +77,9 @@ struct IncompleteTraceTests {
         // kernel marks it secure, as for any set-id or file-capability program.
         let program = cli.path("PlantedLeaks")
         // Copied through a close-on-exec descriptor: a program another test spawns meanwhile
-        // must not inherit it open for writing, or running the copy fails with ETXTBSY.
+        // must not inherit it open for writing, or running the copy fails with ETXTBSY. A
+        // child forked without exec (another test's heap walk) still holds it until it
+        // exits, so running the copy is retried while the kernel says it is busy.
         let bytes = try Data(contentsOf: URL(fileURLWithPath: CLIRunner.product("PlantedLeaks")))
         let descriptor = open(program, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
         try #require(descriptor >= 0)
@@ -88,16 +90,37 @@ struct IncompleteTraceTests {
         #expect(chown(program, 65534, 65534) == 0)
         #expect(chmod(program, 0o4755) == 0)
         let victim = cli.path("victim.sslog")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.environment = ["SIGNALSCOPE_TRACE": victim]
         let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        let process = try launchRetryingWhileBusy {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: program)
+            process.environment = ["SIGNALSCOPE_TRACE": victim]
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            return process
+        }
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(!FileManager.default.fileExists(atPath: victim))
         #expect(message.contains("signalscope: not recording: SIGNALSCOPE_TRACE is ignored in a set-id or privileged process"))
+    }
+
+    /// Launches the process `make` describes, waiting out ETXTBSY (its executable still open
+    /// for writing in a forked child) for up to ten seconds.
+    private func launchRetryingWhileBusy(_ make: () -> Process) throws -> Process {
+        for _ in 0..<100 {
+            let process = make()
+            do {
+                try process.run()
+                return process
+            } catch let error as NSError {
+                let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+                guard underlying?.domain == NSPOSIXErrorDomain, underlying?.code == Int(ETXTBSY) else { throw error }
+                usleep(100_000)
+            }
+        }
+        let process = make()
+        try process.run()
+        return process
     }
 }

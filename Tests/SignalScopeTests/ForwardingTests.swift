@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Forwarding into subscribers", .timeLimit(.minutes(2)))
+@Suite("Forwarding into subscribers", .timeLimit(.minutes(5)))
 struct ForwardingTests {
     final class Collector: SubscriberProtocol {
         var events: [String] = []

@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Subjects", .timeLimit(.minutes(2)))
+@Suite("Subjects", .timeLimit(.minutes(5)))
 struct SubjectTests {
     @Test("J1: a subject is a signal and a subscriber")
     func subjectIsSignalAndSubscriber() {

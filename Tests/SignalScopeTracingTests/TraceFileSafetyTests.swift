@@ -5,7 +5,7 @@ import Testing
 /// A trace path often lies in a shared folder, and a trace may hold values and error
 /// messages: the recorder creates it for its owner only, never follows a link, and never
 /// empties a file that is not already one of this user's traces.
-@Suite("Trace files are created safely", .timeLimit(.minutes(2)))
+@Suite("Trace files are created safely", .timeLimit(.minutes(5)))
 final class TraceFileSafetyTests {
     private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-files-\(UUID())")
 
@@ -82,7 +82,7 @@ final class TraceFileSafetyTests {
     func pathsOutsideAnyProject() throws {
         let project = folder.appendingPathComponent("App")
         try FileManager.default.createDirectory(at: project.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: project.appendingPathComponent("Package.swift").path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: project.appendingPathComponent("Package.swift").path, contents: Data()))
         #expect(ProjectPaths.relative(project.appendingPathComponent("Sources/App/Main.swift").path) == "Sources/App/Main.swift")
         let loose = folder.appendingPathComponent("loose/Deep/Helper.swift").path
         #expect(ProjectPaths.relative(loose) == "Helper.swift")
