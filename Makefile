@@ -1,7 +1,7 @@
 # The README's two commands, `make demo` (the main job) and `make test`, and the benchmarks.
 SWIFT ?= swift
 
-.PHONY: setup build demo test fuzz bench bench-json bench-instructions lsan-compare
+.PHONY: setup build demo test fuzz bench bench-json bench-instructions lsan-compare tsan
 
 setup:
 	@scripts/setup.sh
@@ -23,13 +23,13 @@ demo: setup
 # with Graphviz hidden and links nothing but the runtime.
 #
 # The release run builds only the libraries and the two test targets it needs
-# (SIGNALSCOPE_HEAP_SUITES=1, see Package.swift) in a build folder of its own, so that the
+# (SIGNALSCOPE_SUITES=heap, see Package.swift) in a build folder of its own, so that the
 # manifest evaluated with that switch never mixes with the whole package's.
 TEST_FUZZ_SECONDS ?= 20
 HEAP_SUITES = HeapWalkerTests|KeptClosureTests|LeakCorpusTests|RetainCountTests
 test: setup
 	$(SWIFT) test
-	SIGNALSCOPE_HEAP_SUITES=1 $(SWIFT) test -c release --scratch-path .build-heap-suites --filter "$(HEAP_SUITES)"
+	SIGNALSCOPE_SUITES=heap $(SWIFT) test -c release --scratch-path .build-heap-suites --filter "$(HEAP_SUITES)"
 	@FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
 	@scripts/adoption-check.sh
 	@echo "make test: passed: every suite (debug), the heap-walk suites (release), $(TEST_FUZZ_SECONDS) s of fuzzing, the adoption check"
@@ -42,6 +42,14 @@ test: setup
 LSAN_STRESS ?= 1000
 lsan-compare: setup
 	@python3 scripts/lsan-compare.py --stress $(LSAN_STRESS)
+
+# ThreadSanitizer over the runtime's suites and the recorder's (docs/semantics.md, "What
+# ThreadSanitizer checks"), one test at a time, in a build of its own with only the
+# libraries and those test targets (SIGNALSCOPE_SUITES=tsan, see Package.swift); any report
+# fails it. CI runs it after `make test`.
+TSAN_SUITES = ^SignalScopeTests\.|^SignalScopeTracingTests\.(CausalityTests|EventLogReaderTests|RecordTests|StringTableTests|SnapshotTests)
+tsan: setup
+	SIGNALSCOPE_SUITES=tsan $(SWIFT) test --sanitize=thread -Xswiftc -DSIGNALSCOPE_TSAN --scratch-path .build-tsan --no-parallel --filter "$(TSAN_SUITES)"
 
 # libFuzzer over the event log reader and every consumer of a trace, FUZZ_SECONDS long
 # (default 60); see docs/fuzzing.md.

@@ -157,16 +157,21 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// `make test` runs the heap-walk suites a second time in release, where compiler-generated
-// layouts differ. Building every example, the tool and its tests in release for them took
-// most of `make test`'s time, so with SIGNALSCOPE_HEAP_SUITES=1 the package holds only the
-// libraries and the two test targets those suites live in.
-if Context.environment["SIGNALSCOPE_HEAP_SUITES"] == "1" {
-    let kept: Set<String> = [
-        "SignalScope", "SignalScopeTracing", "CTracingSupport", "SignalScopeAnalysis", "SignalScopeRendering",
-        "SignalScopeGraphviz", "CGraphviz", "SignalScopeTesting", "SignalScopeTools", "CSandbox",
-        "SignalScopeTracingTests", "SignalScopeAnalysisTests", "LeakCorpus",
-    ]
+// `make test` runs some suites a second time, each in a build of its own: the heap-walk
+// suites in release, where compiler-generated layouts differ, and the runtime and tracing
+// suites under ThreadSanitizer. Building every example, the tool and its tests for them took
+// most of `make test`'s time, so with SIGNALSCOPE_SUITES=heap (or =tsan) the package holds
+// only the libraries and the test targets those suites live in.
+let libraries: Set<String> = [
+    "SignalScope", "SignalScopeTracing", "CTracingSupport", "SignalScopeAnalysis", "SignalScopeRendering",
+    "SignalScopeGraphviz", "CGraphviz", "SignalScopeTesting", "SignalScopeTools",
+]
+let suiteTargets: [String: Set<String>] = [
+    "heap": ["CSandbox", "SignalScopeTracingTests", "SignalScopeAnalysisTests", "LeakCorpus"],
+    "tsan": ["SignalScopeTests", "SignalScopeTracingTests"],
+]
+if let suites = Context.environment["SIGNALSCOPE_SUITES"], let targets = suiteTargets[suites] {
+    let kept = libraries.union(targets)
     package.targets.removeAll { !kept.contains($0.name) }
     package.products.removeAll { !kept.contains($0.name) }
 }

@@ -92,7 +92,10 @@ static inline uint64_t allocation_clock(void) {
 }
 
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
-static signalscope_alloc_object original_alloc;
+// The runtime's own allocator, which the hooks call. Set once, before a hook is installed;
+// the hooks' acquiring load of it pairs with that releasing store, as the runtime's plain
+// read of its hook variable cannot.
+static _Atomic(signalscope_alloc_object) original_alloc;
 // How many recordings want the hook; it is installed while this is positive. How many of
 // them record some code only, and so need to know which task made each object.
 static unsigned installs;
@@ -289,7 +292,7 @@ static inline void note_allocation(void *object, const void *metadata, uintptr_t
 
 // The hook while only recordings of the whole process run: no task is needed.
 static void *allocate_and_note(const void *metadata, size_t size, size_t alignment_mask) {
-    void *object = original_alloc(metadata, size, alignment_mask);
+    void *object = atomic_load_explicit(&original_alloc, memory_order_acquire)(metadata, size, alignment_mask);
     if (atomic_load_explicit(&recording_allocations, memory_order_relaxed)) note_allocation(object, metadata, 0);
     return object;
 }
@@ -297,7 +300,7 @@ static void *allocate_and_note(const void *metadata, size_t size, size_t alignme
 // The hook while a recording of some code runs: the task that made each object says whether
 // it is that code's.
 static void *allocate_and_note_task(const void *metadata, size_t size, size_t alignment_mask) {
-    void *object = original_alloc(metadata, size, alignment_mask);
+    void *object = atomic_load_explicit(&original_alloc, memory_order_acquire)(metadata, size, alignment_mask);
     if (atomic_load_explicit(&recording_allocations, memory_order_relaxed)) {
         note_allocation(object, metadata, hide(signalscope_current_task()));
     }
@@ -348,7 +351,7 @@ uint64_t signalscope_allocations_start(void *probe, bool scoped) {
     uint64_t started = 0;
     if (switch_holds_at_two(probe)) {
         if (installs++ == 0) {
-            if (original_alloc == NULL) original_alloc = _swift_allocObject;
+            if (atomic_load(&original_alloc) == NULL) atomic_store_explicit(&original_alloc, _swift_allocObject, memory_order_release);
             atomic_store(&recording_allocations, true);
         }
         if (scoped) scoped_installs++;
@@ -364,7 +367,7 @@ void signalscope_allocations_stop(bool scoped) {
     if (scoped && scoped_installs > 0) scoped_installs--;
     if (installs > 0) install_hook_locked();
     if (installs > 0 && --installs == 0) {
-        _swift_allocObject = original_alloc;
+        _swift_allocObject = atomic_load(&original_alloc);
         atomic_store(&recording_allocations, false);
         // Empty the table. Threads' current chunks stay theirs, filled on under the next
         // recording (which takes only what was allocated after it started), and handed over

@@ -1,6 +1,6 @@
 import CGraphviz
 import Foundation
-import Synchronization
+import SignalScope
 
 /// The output formats Graphviz can produce, where the install has their renderer.
 public enum GraphFormat: String, Sendable, CaseIterable {
@@ -41,7 +41,7 @@ public enum GraphvizRenderer {
         let gvc: OpaquePointer?
     }
 
-    private static let context = Mutex(Context(gvc: gvContext()))
+    private static let context = LockedValue(Context(gvc: gvContext()))
     /// What Graphviz reported through its error function during the current call.
     nonisolated(unsafe) private static var messages: [String] = []
 

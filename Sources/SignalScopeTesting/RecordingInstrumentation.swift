@@ -1,5 +1,4 @@
 import SignalScope
-import Synchronization
 
 /// A ``SignalInstrumentation`` that records every call, for tests of the runtime's seam
 /// and of code that wants to see what the runtime reports.
@@ -42,7 +41,7 @@ public final class RecordingInstrumentation: SignalInstrumentation {
         }
     }
 
-    private let log = Mutex<[Call]>([])
+    private let log = LockedValue<[Call]>([])
 
     /// Creates a hook with nothing recorded; install it with `Instrumentation.install(_:)`.
     /// Whether this hook still wants values (``InstrumentationActivity``); `nil`, the

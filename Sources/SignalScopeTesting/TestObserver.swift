@@ -1,6 +1,5 @@
 import Foundation
 import SignalScope
-import Synchronization
 
 /// One event as a test sees it: a value, an error by its description, or completion.
 ///
@@ -65,7 +64,7 @@ public final class TestObserver<Value>: @unchecked Sendable {
     /// What the subscription's closures write to. They capture this log rather than the
     /// observer, so a discarded observer never breaks a subscription that outlives it.
     private final class Log: @unchecked Sendable {
-        let entries = Mutex<UncheckedBox<[(time: TimeInterval, event: Event<Value>)]>>(UncheckedBox([]))
+        let entries = LockedValue<UncheckedBox<[(time: TimeInterval, event: Event<Value>)]>>(UncheckedBox([]))
         let clock: (any Scheduler)?
         let start: Date?
 

@@ -1,6 +1,5 @@
 import Foundation
 import SignalScope
-import Synchronization
 
 /// When one subscription to a test signal started and ended, in seconds since the
 /// scheduler's start; `ended` is `nil` while it is live.
@@ -38,7 +37,7 @@ public struct TestableSignal<Value> {
 }
 
 fileprivate final class SpanLog: Sendable {
-    let spans = Mutex<[SubscriptionSpan]>([])
+    let spans = LockedValue<[SubscriptionSpan]>([])
 
     func started(at time: TimeInterval) -> Int {
         spans.withLock { spans in

@@ -81,7 +81,7 @@ public enum Tracer {
     /// Whether a file recording is running.
     public static var isRecording: Bool { fileRecording.withLock { $0 != nil } }
 
-    private static let fileRecording = Mutex<Recorder?>(nil)
+    private static let fileRecording = LockedValue<Recorder?>(nil)
 }
 
 /// A recording into memory, installed from its start until the caller uninstalls it (after

@@ -17,11 +17,11 @@ final class CommandCore<Output>: @unchecked Sendable {
         enabled = BehaviorSubject(published.enabled, kind: .command, name: "enabled", traits: .completesByItself, site: site)
     }
 
-    var allowsConcurrentExecution: Bool { lock.withLock(&state) { $0.allowsConcurrentExecution } }
+    var allowsConcurrentExecution: Bool { lock.withLock { state.allowsConcurrentExecution } }
 
     /// Changes the state and publishes the `executing` and `enabled` values that result.
     func update(_ change: (inout CommandState) -> Void) {
-        let first = lock.withLock(&state) { state -> CommandState.Snapshot? in
+        let first = lock.withLock { () -> CommandState.Snapshot? in
             guard state.isOpen else { return nil }
             change(&state)
             let snapshot = state.snapshot
@@ -32,7 +32,7 @@ final class CommandCore<Output>: @unchecked Sendable {
             if snapshot.executing != published.executing { executing.sendNext(snapshot.executing) }
             if snapshot.enabled != published.enabled { enabled.sendNext(snapshot.enabled) }
             published = snapshot
-            next = lock.withLock(&state) { $0.publications.next() }
+            next = lock.withLock { state.publications.next() }
         }
     }
 
@@ -50,12 +50,12 @@ final class CommandCore<Output>: @unchecked Sendable {
     /// Counts an execution out, then reports its error, if any.
     func endExecution(failingWith error: (any Error)?) {
         update { $0.active -= 1 }
-        if let error, lock.withLock(&state, { $0.isOpen }) { errors.sendNext(error) }
+        if let error, lock.withLock({ state.isOpen }) { errors.sendNext(error) }
     }
 
     /// Completes every public signal: the command is gone.
     func close() {
-        lock.withLock(&state) { $0.isOpen = false }
+        lock.withLock { state.isOpen = false }
         executions.sendCompleted()
         errors.sendCompleted()
         executing.sendCompleted()

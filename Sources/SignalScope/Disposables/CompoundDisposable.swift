@@ -18,7 +18,7 @@ public class CompoundDisposable: Disposable, @unchecked Sendable {
     /// already disposed.
     public func add(_ disposable: Disposable?) {
         guard let disposable else { return }
-        let added = lock.withLock(&children) { children -> Bool in
+        let added = lock.withLock { () -> Bool in
             guard children != nil else { return false }
             children!.append(disposable)
             return true
@@ -28,14 +28,14 @@ public class CompoundDisposable: Disposable, @unchecked Sendable {
 
     /// Removes `disposable` without disposing it.
     public func remove(_ disposable: Disposable) {
-        lock.withLock(&children) { children in
+        lock.withLock {
             guard let index = children?.lastIndex(where: { $0 === disposable }) else { return }
             children!.remove(at: index)
         }
     }
 
     override func performDisposal() {
-        let taken = lock.withLock(&children) { children in
+        let taken = lock.withLock {
             defer { children = nil }
             return children ?? []
         }

@@ -21,9 +21,9 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
 
     /// The current inner disposable. Assigning disposes the previous one.
     public var inner: Disposable? {
-        get { lock.withLock(&state) { $0.inner } }
+        get { lock.withLock { state.inner } }
         set {
-            let (previous, rejected) = lock.withLock(&state) { state -> (Disposable?, Bool) in
+            let (previous, rejected) = lock.withLock { () -> (Disposable?, Bool) in
                 if state.isDisposed { return (nil, true) }
                 defer { state.inner = newValue }
                 return (state.inner, false)
@@ -34,7 +34,7 @@ public final class SerialDisposable: Disposable, @unchecked Sendable {
     }
 
     override func performDisposal() {
-        let inner = lock.withLock(&state) { state in
+        let inner = lock.withLock {
             state.isDisposed = true
             defer { state.inner = nil }
             return state.inner

@@ -53,7 +53,7 @@ public enum Instrumentation {
     }
 
     private static let isInstalled = Atomic<Bool>(false)
-    private static let registry = Mutex(Registry())
+    private static let registry = LockedValue(Registry())
 
     /// While a subscription's creation block runs: that subscription's id.
     static let currentSubscription = ThreadLocalWord()

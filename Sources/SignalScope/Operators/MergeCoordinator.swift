@@ -33,7 +33,7 @@ final class MergeCoordinator<Output>: @unchecked Sendable {
     /// `reportEdge` is false when the signal is already a declared parent of the node.
     func add(_ inner: Signal<Output>, reportEdge: Bool = true) {
         if reportEdge { downstream.reportEdge(from: inner.id, kind: .data) }
-        let hasRoom = lock.withLock(&state) { state in
+        let hasRoom = lock.withLock {
             guard state.active < maxConcurrent else {
                 state.waiting.append(inner)
                 return false
@@ -46,7 +46,7 @@ final class MergeCoordinator<Output>: @unchecked Sendable {
 
     /// The outer source will add nothing more.
     func outerCompleted() {
-        let done = lock.withLock(&state) { state in
+        let done = lock.withLock {
             state.outerDone = true
             return state.active == 0
         }
@@ -54,11 +54,11 @@ final class MergeCoordinator<Output>: @unchecked Sendable {
     }
 
     private func start(_ inner: Signal<Output>) {
-        guard lock.withLock(&state, { $0.starts.enter(inner) }) else { return }
+        guard lock.withLock({ state.starts.enter(inner) }) else { return }
         var next: Signal<Output>? = inner
         while let signal = next {
             subscribe(signal)
-            next = lock.withLock(&state) { $0.starts.next() }
+            next = lock.withLock { state.starts.next() }
         }
     }
 
@@ -81,7 +81,7 @@ final class MergeCoordinator<Output>: @unchecked Sendable {
 
     private func innerCompleted(_ handle: Disposable?) {
         if let handle { inners.remove(handle) }
-        let (next, done) = lock.withLock(&state) { state -> (Signal<Output>?, Bool) in
+        let (next, done) = lock.withLock { () -> (Signal<Output>?, Bool) in
             if let waiting = state.waiting.popFirst() { return (waiting, false) }
             state.active -= 1
             return (nil, state.outerDone && state.active == 0)

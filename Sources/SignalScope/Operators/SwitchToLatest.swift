@@ -20,7 +20,7 @@ final class SwitchCoordinator<Output>: @unchecked Sendable {
     func switchTo(_ inner: Signal<Output>, reportEdge: Bool = true) {
         if reportEdge { downstream.reportEdge(from: inner.id, kind: .data) }
         current.inner = nil
-        let generation = lock.withLock(&state) { state in
+        let generation = lock.withLock {
             state.generation += 1
             state.innerActive = true
             return state.generation
@@ -40,7 +40,7 @@ final class SwitchCoordinator<Output>: @unchecked Sendable {
 
     /// The outer source will switch no more.
     func outerCompleted() {
-        let done = lock.withLock(&state) { state in
+        let done = lock.withLock {
             state.outerDone = true
             return !state.innerActive
         }
@@ -48,11 +48,11 @@ final class SwitchCoordinator<Output>: @unchecked Sendable {
     }
 
     private func isCurrent(_ generation: Int) -> Bool {
-        lock.withLock(&state) { $0.generation == generation }
+        lock.withLock { state.generation == generation }
     }
 
     private func innerCompleted(_ generation: Int) {
-        let done = lock.withLock(&state) { state in
+        let done = lock.withLock {
             guard state.generation == generation else { return false }
             state.innerActive = false
             return state.outerDone

@@ -36,9 +36,9 @@ public final class MutableProperty<Value>: @unchecked Sendable {
     /// Reading right after setting, on the same thread, returns what was set, even from
     /// inside an observer of this property.
     public var value: Value {
-        get { lock.withLock(&storage) { $0 } }
+        get { lock.withLock { storage } }
         set {
-            lock.withLock(&storage) { $0 = newValue }
+            lock.withLock { storage = newValue }
             changes.sendNext(newValue)
         }
     }

@@ -33,7 +33,7 @@ final class ScheduledAction: Disposable, @unchecked Sendable {
 
     /// Runs the action unless it was cancelled; a one-time action is let go of first.
     func run() {
-        let body = lock.withLock(&action) { action in
+        let body = lock.withLock {
             defer { if !repeats { action.body = nil } }
             return action.body
         }
@@ -42,6 +42,6 @@ final class ScheduledAction: Disposable, @unchecked Sendable {
     }
 
     override func performDisposal() {
-        lock.withLock(&action) { $0.body = nil }
+        lock.withLock { action.body = nil }
     }
 }

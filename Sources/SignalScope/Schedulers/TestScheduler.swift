@@ -41,7 +41,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// The virtual time.
-    public var now: Date { lock.withLock(&state) { $0.now } }
+    public var now: Date { lock.withLock { state.now } }
 
     /// Queues `action` to run at the current virtual time, when the scheduler next advances or runs.
     @discardableResult
@@ -75,7 +75,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         Require.nonNegative(
             date.timeIntervalSince(now), "The time to advance a TestScheduler by (from \(now) to \(date))")
         while let action = takeDue(by: date) { perform(action) }
-        lock.withLock(&state) { $0.now = max($0.now, date) }
+        lock.withLock { state.now = max(state.now, date) }
     }
 
     /// Runs every scheduled action, including those they schedule, moving virtual time to
@@ -108,7 +108,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// dropped when its time comes).
     private func enqueue(at date: Date?, interval: TimeInterval?, _ action: @escaping () -> Void) -> Disposable {
         let scheduled = ScheduledAction(action, repeats: interval != nil)
-        lock.withLock(&state) { state in
+        lock.withLock {
             state.nextID += 1
             state.insert(Scheduled(id: state.nextID, date: date ?? state.now, interval: interval, action: scheduled))
         }
@@ -118,7 +118,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Removes the first action due by `limit` that was not cancelled, moving the clock to
     /// its date; a repeating action goes back in the queue for its next date.
     private func takeDue(by limit: Date) -> ScheduledAction? {
-        lock.withLock(&state) { state in
+        lock.withLock {
             while let first = state.queue.first, first.date <= limit {
                 state.queue.removeFirst()
                 guard !first.action.isDisposed else { continue }

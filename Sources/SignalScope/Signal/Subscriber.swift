@@ -104,7 +104,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
             drain()
             return
         }
-        switch lock.withLock(&delivery, { $0.admit(terminal: false, flags: flags) { .next(value) } }) {
+        switch lock.withLock({ delivery.admit(terminal: false, flags: flags) { .next(value) } }) {
         case .deliverNow:
             deliverNext(value)
             drain()
@@ -115,7 +115,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     /// Sends an error and ends the subscription.
     public func sendError(_ error: any Error) {
-        switch lock.withLock(&delivery, { $0.admit(terminal: true, flags: flags) { .error(error) } }) {
+        switch lock.withLock({ delivery.admit(terminal: true, flags: flags) { .error(error) } }) {
         case .deliverNow:
             deliverError(error)
             drain()
@@ -126,7 +126,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     /// Sends completion and ends the subscription.
     public func sendCompleted() {
-        switch lock.withLock(&delivery, { $0.admit(terminal: true, flags: flags) { .completed } }) {
+        switch lock.withLock({ delivery.admit(terminal: true, flags: flags) { .completed } }) {
         case .deliverNow:
             deliverCompleted()
             drain()
@@ -156,7 +156,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     /// Stops delivery and releases the observer: the disposable calls this when disposed.
     func interrupt(_ cause: DisposalCause) {
-        if lock.withLock(&delivery, { $0.admitInterrupt(cause, flags: flags) }) {
+        if lock.withLock({ delivery.admitInterrupt(cause, flags: flags) }) {
             finish(cause: cause)
             drain()
         }
@@ -169,7 +169,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
     /// Delivers what queued up while this thread was delivering, then stops draining.
     private func drain() {
         while !DrainFlags.leaveIfNothingWaits(flags),
-            let item = lock.withLock(&delivery, { $0.nextPending(flags: flags) })
+            let item = lock.withLock({ delivery.nextPending(flags: flags) })
         {
             switch item {
             case .next(let value): deliverNext(value as! Value)

@@ -47,7 +47,7 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
 
     /// Sends a value to every current subscriber.
     public func sendNext(_ value: Value) {
-        switch lock.withLock(&state, { $0.admitNext(value, flags: flags) }) {
+        switch lock.withLock({ state.admitNext(value, flags: flags) }) {
         case .fanOut(let subscribers):
             send(value, to: subscribers)
             if let work = nextWork() { perform(work) }
@@ -70,7 +70,7 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
     }
 
     private func sendTerminal(_ terminal: SubjectTerminal) {
-        switch lock.withLock(&state, { $0.admitTerminal(terminal, flags: flags) }) {
+        switch lock.withLock({ state.admitTerminal(terminal, flags: flags) }) {
         case .now(let work): perform(work)
         case .fanOut, .queued: break
         case .violation:
@@ -84,16 +84,16 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
     override func attach(_ subscriber: Subscriber<Value>) {
         let key = ObjectIdentifier(subscriber)
         subscriber.add(Disposable { [self] in detach(key) })
-        if case .now(let work) = lock.withLock(&state, { $0.admitAttach(subscriber, flags: flags) }) {
+        if case .now(let work) = lock.withLock({ state.admitAttach(subscriber, flags: flags) }) {
             perform(work)
         }
     }
 
     private func detach(_ key: ObjectIdentifier) {
-        lock.withLock(&state) { $0.detach(key) }
+        lock.withLock { state.detach(key) }
     }
 
-    override package var hasTerminated: Bool? { lock.withLock(&state) { $0.isTerminated } }
+    override package var hasTerminated: Bool? { lock.withLock { state.isTerminated } }
 
     private func reportViolation(_ kind: DroppedEvent.Kind) {
         Instrumentation.current?.eventDropped(DroppedEvent(kind: kind, node: id, subscription: nil))
@@ -145,7 +145,7 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
     /// What waits for the drainer, if anything: found without the lock when nothing does.
     private func nextWork() -> SubjectWork? {
         guard !DrainFlags.leaveIfNothingWaits(flags) else { return nil }
-        return lock.withLock(&state) { $0.nextWork(flags: flags) }
+        return lock.withLock { state.nextWork(flags: flags) }
     }
 }
 

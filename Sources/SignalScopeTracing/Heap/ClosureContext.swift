@@ -1,4 +1,5 @@
 import Synchronization
+import SignalScope
 
 /// A closure context's (or a captured `var` box's) capture descriptor: the mangled type of
 /// each capture, and for a generic context, its generic parameters and which of them it
@@ -266,8 +267,8 @@ struct ContextDescription: Sendable {
         let assumption: UInt
     }
 
-    private static let genericLayouts = Mutex<[GenericContextKey: ContextLayout]>([:])
-    private static let proofPlans = Mutex<[GenericContextKey: [(Parameter, [(Int, Proof)])]]>([:])
+    private static let genericLayouts = LockedValue<[GenericContextKey: ContextLayout]>([:])
+    private static let proofPlans = LockedValue<[GenericContextKey: [(Parameter, [(Int, Proof)])]]>([:])
 }
 
 /// Where one closure context's captures are: exactly, up to the first capture whose type

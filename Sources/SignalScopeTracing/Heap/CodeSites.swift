@@ -1,5 +1,5 @@
 @_spi(Internal) import Runtime
-import Synchronization
+import SignalScope
 
 /// Where code is in the program's source, from its debug information: the line a function
 /// starts at. Two things need it at the snapshot: a closure the runtime did not report (a
@@ -13,7 +13,7 @@ import Synchronization
 /// ``SendStack`` uses it).
 enum CodeSites {
     /// Sites already looked up, by function address (`nil`: none could be found).
-    private static let known = Mutex<[UInt: TraceSite?]>([:])
+    private static let known = LockedValue<[UInt: TraceSite?]>([:])
 
     /// The site of each function (by the address its code starts at) that debug information
     /// places in code somebody wrote.

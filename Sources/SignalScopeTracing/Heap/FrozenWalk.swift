@@ -83,7 +83,7 @@ struct FrozenWalk {
         }
     }
 
-    private static let momentaryReferences = Mutex(())
+    private static let momentaryReferences = LockedValue(())
 
     private enum Attempt {
         case walked(HeapWalker.Result)

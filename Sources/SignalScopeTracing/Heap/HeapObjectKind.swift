@@ -30,7 +30,7 @@ enum HeapObjectKind: Sendable {
         return kind
     }
 
-    private static let cache = Mutex<[UInt: HeapObjectKind]>([:])
+    private static let cache = LockedValue<[UInt: HeapObjectKind]>([:])
 
     private static func decode(_ isa: UInt) -> HeapObjectKind {
         guard Memory.isPlausibleMetadataAddress(isa), let kindWord = Memory.word(at: isa) else { return .notAnObject }

@@ -1,4 +1,5 @@
 import Synchronization
+import SignalScope
 
 /// Tells type metadata from any other word, through the kernel, before the walk reads it
 /// directly or hands it to the runtime.
@@ -19,7 +20,7 @@ enum MetadataCheck {
     }
 
     /// Metadata records are never freed, so what checked out once stays valid.
-    private static let known = Mutex<Set<UInt>>([])
+    private static let known = LockedValue<Set<UInt>>([])
 
     private static func isMetadata(_ word: UInt) -> Bool {
         guard Memory.isPlausibleMetadataAddress(word), let header = Memory.bytes(at: word - 8, count: 24),

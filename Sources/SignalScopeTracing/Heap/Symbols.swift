@@ -1,6 +1,6 @@
 import CTracingSupport
 import Foundation
-import Synchronization
+import SignalScope
 
 /// Names closures the runtime did not report (a callback a screen stores, a closure nested
 /// in an observer) from their function's symbol: "closure #1 in ProfileScreen.bind()" says
@@ -39,7 +39,7 @@ enum Symbols {
         return found
     }
 
-    private static let implementations = Mutex<[UInt: UInt?]>([:])
+    private static let implementations = LockedValue<[UInt: UInt?]>([:])
 
     private static func lookUpImplementation(ofForwarder function: UInt) -> UInt? {
         var path: UnsafePointer<CChar>?
@@ -51,8 +51,8 @@ enum Symbols {
         return base + start
     }
 
-    private static let names = Mutex<[UInt: String?]>([:])
-    private static let tables = Mutex<[String: ELFSymbolTable?]>([:])
+    private static let names = LockedValue<[UInt: String?]>([:])
+    private static let tables = LockedValue<[String: ELFSymbolTable?]>([:])
 
     private static func lookUp(_ function: UInt) -> String? {
         var path: UnsafePointer<CChar>?

@@ -1,5 +1,6 @@
 import CTracingSupport
 import Synchronization
+import SignalScope
 
 /// Where a value of one type keeps its strong references, decoded once per type from its
 /// metadata: stored properties (from the type's field descriptor, with the offsets its
@@ -60,7 +61,7 @@ indirect enum ValueLayout: Sendable, Equatable {
     }
 
     /// Metadata records live as long as the process, so what was decoded stays valid.
-    private static let cache = Mutex<[UInt: ValueLayout]>([:])
+    private static let cache = LockedValue<[UInt: ValueLayout]>([:])
 
     private static func cached(_ metadata: Metadata, depth: Int) -> ValueLayout {
         if let known = cache.withLock({ $0[metadata.address] }) { return known }

@@ -48,7 +48,7 @@ final class LiveEntities: Sendable {
         }
     }
 
-    private let tracked = Mutex(Tracked())
+    private let tracked = LockedValue(Tracked())
 
     func node(_ id: NodeID, _ object: AnyObject) {
         let reference = WeakReference(object)
@@ -115,7 +115,7 @@ final class LiveEntities: Sendable {
             for closure in closures where closure.context != 0 { names[ClosureKey(closure), default: closure] = closure }
         }
         /// Whether each subject had terminated, read when the walk loads it.
-        let terminated = Mutex<[NodeID: Bool]>([:])
+        let terminated = LockedValue<[NodeID: Bool]>([:])
         for (id, node) in tracked.nodes.sorted(by: { $0.key < $1.key }) {
             let reference = node.reference
             roots.append(HeapWalker.Root(load: {

@@ -2,6 +2,7 @@ import CTracingSupport
 import Glibc
 import Foundation
 import Synchronization
+import SignalScope
 
 /// Where a recording's bytes end up.
 protocol LogSink: AnyObject, Sendable {
@@ -17,7 +18,7 @@ final class LogWriter: @unchecked Sendable {
     private let sink: any LogSink
     private let interval: Duration
     /// Guards the sink and the buffer list; the hot path never takes it.
-    private let lock = Mutex<State>(State())
+    private let lock = LockedValue<State>(State())
     private let wakeUp = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
     private let running = Atomic<Bool>(true)
@@ -205,7 +206,7 @@ package func copyEventLog(from source: String, to destination: String) throws {
 
 /// Keeps the log in memory, for `Tracer.record { }`.
 final class MemorySink: LogSink, Sendable {
-    private let storage = Mutex<[UInt8]>([])
+    private let storage = LockedValue<[UInt8]>([])
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
         storage.withLock { $0.append(contentsOf: bytes) }

@@ -38,7 +38,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     private static let recordings = Atomic<UInt64>(0)
     /// The recordings that have finished, so threads can drop their buffers.
-    private static let finishedRecordings = Mutex<Set<UInt64>>([])
+    private static let finishedRecordings = LockedValue<Set<UInt64>>([])
 
     init(
         sink: any LogSink, recordsValues: Bool, heapLimits: TraceHeap.Limits = .standard, scope: RecordingScope = .process,

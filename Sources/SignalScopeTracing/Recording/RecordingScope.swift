@@ -1,5 +1,6 @@
 import CTracingSupport
 import Synchronization
+import SignalScope
 
 /// Whose work a recording is about.
 ///
@@ -55,7 +56,7 @@ final class ScopeTasks: @unchecked Sendable {
     private static let capacity = 256
     private let tasks = UnsafeMutablePointer<UInt>.allocate(capacity: ScopeTasks.capacity)
     private let count = Atomic<Int>(0)
-    private let adding = Mutex(())
+    private let adding = LockedValue(())
 
     deinit {
         tasks.deallocate()

@@ -86,7 +86,7 @@ enum SourceSites {
 /// neither is cut to its file name: reports are shared (CI artifacts, code scanning) and
 /// must not carry the layout of the machine that ran the program.
 enum ProjectPaths {
-    private static let roots = Mutex<[String: String?]>([:])
+    private static let roots = LockedValue<[String: String?]>([:])
 
     /// `path` relative to its project, or its file name when no project holds it.
     static func relative(_ path: String) -> String {

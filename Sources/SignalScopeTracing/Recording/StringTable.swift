@@ -18,7 +18,7 @@ final class StringTable: Sendable {
         var literals: [UInt: UInt32] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let nextID = Atomic<UInt32>(1)
 
     /// The id of `string`, and whether it is new (the caller must then record it).
