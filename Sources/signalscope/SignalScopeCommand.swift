@@ -6,7 +6,8 @@ import SignalScopeTools
 ///
 /// Exit codes are part of the contract (``ExitStatus``, `docs/cli.md`): 0 nothing failed,
 /// 1 a usage or I/O error, 2 failing findings, 3 an incomplete analysis, 4 a wrapped command
-/// that exited non-zero.
+/// that exited non-zero. The help's block of them is written to read at 80 columns, the
+/// width ArgumentParser wraps at when the output is not a terminal.
 @main
 struct SignalScopeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,12 +16,14 @@ struct SignalScopeCommand: ParsableCommand {
         discussion: """
             EXIT CODES
               0  nothing failed
-              1  usage or I/O error: bad option, unreadable trace, command not found, unwritable output
+              1  usage or I/O error: bad option, unreadable trace, command not
+                 found, unwritable output
               2  check: failing findings (see check --fail-on)
-              3  check: an incomplete analysis (a trace with no end record or closing heap snapshot,
-                 memory reads denied, the heap walk's budget spent) unless --allow-incomplete
-              4  check, record: the wrapped command exited non-zero (its status is printed on
-                 standard error) unless check --ignore-exit-code
+              3  check: an incomplete analysis (no end record or closing heap
+                 snapshot, memory reads denied, the heap walk's budget spent),
+                 unless --allow-incomplete
+              4  check, record: the wrapped command exited non-zero (its status
+                 is printed on standard error), unless check --ignore-exit-code
             """,
         version: SignalScopeVersion.current,
         subcommands: [Check.self, Rules.self, Record.self, Report.self, Graph.self, Timeline.self, Export.self, Stats.self, Demo.self]

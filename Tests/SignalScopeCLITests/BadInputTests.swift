@@ -128,5 +128,11 @@ struct BadInputTests {
         let help = try cli.signalscope("--help")
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("EXIT CODES"))
+        // Each code on its own line, its explanation indented under it, nothing wrapped
+        // by the 80-column terminal to the left margin.
+        let block = help.standardOutput.components(separatedBy: "EXIT CODES\n").last?.components(separatedBy: "\n\n").first ?? ""
+        let lines = block.split(separator: "\n")
+        #expect(lines.count > 5 && lines.allSatisfy { $0.count <= 80 && $0.hasPrefix("  ") }, "\(block)")
+        #expect(lines.filter { $0.firstMatch(of: /^  [0-9]  [a-z]/) != nil }.count == 5, "\(block)")
     }
 }
