@@ -1,5 +1,6 @@
 import CTracingSupport
 import Glibc
+import SignalScope
 
 /// A copy of the process, made with `fork`, that does one piece of work, writes its result
 /// into an anonymous file and exits, while the parent watches it.
@@ -42,7 +43,7 @@ struct WatchedChild {
 
         deinit {
             close(file)
-            munmap(progress, 8)
+            ProgressSlots.giveBack(progress)
         }
     }
 
@@ -53,21 +54,48 @@ struct WatchedChild {
     ) -> Result<Started, ForkFailure> {
         let file = signalscope_anonymous_file()
         guard file >= 0 else { return .failure(ForkFailure("no anonymous file: \(String(cString: strerror(errno)))")) }
-        guard let shared = mmap(nil, 8, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0), shared != MAP_FAILED else {
+        guard let progress = ProgressSlots.take() else {
             close(file)
             return .failure(ForkFailure("no shared page: \(String(cString: strerror(errno)))"))
         }
-        let progress = shared.bindMemory(to: UInt64.self, capacity: 1)
         progress.pointee = 0
         let child = signalscope_fork_for_snapshot()
         if child == 0 { _exit(write(work(progress), to: file) ? 0 : 1) }
         guard child > 0 else {
             let reason = String(cString: strerror(errno))
             close(file)
-            munmap(shared, 8)
+            ProgressSlots.giveBack(progress)
             return .failure(ForkFailure(reason))
         }
         return .success(Started(pid: child, file: file, progress: progress))
+    }
+
+    /// The counters children count their progress in, in pages shared with them that are
+    /// mapped once and never unmapped. The toolchain's `ImageMap.capture()` (symbolication,
+    /// on any thread: another recording's stacks and sites) reads every named mapping's first
+    /// bytes in place, and a shared anonymous page is named `/dev/zero (deleted)`: one
+    /// unmapped meanwhile crashed the process. A slot is given back only once its child has
+    /// been reaped, so no child counts into another's.
+    private enum ProgressSlots {
+        private static let free = LockedValue<[UnsafeMutablePointer<UInt64>]>([])
+        private static let perPage = 512
+
+        static func take() -> UnsafeMutablePointer<UInt64>? {
+            free.withLock { free in
+                if free.isEmpty {
+                    let size = perPage * MemoryLayout<UInt64>.stride
+                    guard let page = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0), page != MAP_FAILED
+                    else { return nil }
+                    let slots = page.bindMemory(to: UInt64.self, capacity: perPage)
+                    free = (0..<perPage).map { slots + $0 }
+                }
+                return free.removeLast()
+            }
+        }
+
+        static func giveBack(_ slot: UnsafeMutablePointer<UInt64>) {
+            free.withLock { $0.append(slot) }
+        }
     }
 
     /// No child could be made (a sandbox forbids `fork`).
