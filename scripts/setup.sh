@@ -29,6 +29,15 @@ for extra in "$@"; do
   esac
 done
 
+# The report's link test clicks through the page with Playwright for Python, driving the
+# system Chromium (no browser download).
+if ! python3 -c 'import playwright' >/dev/null 2>&1; then
+  echo "setup: installing Playwright for Python with pip" >&2
+  python3 -m pip install -q playwright >/dev/null 2>&1 \
+    || python3 -m pip install -q --break-system-packages playwright >/dev/null 2>&1 \
+    || { echo "setup: could not install Playwright for Python (python3 -m pip install playwright)" >&2; exit 1; }
+fi
+
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
 
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then

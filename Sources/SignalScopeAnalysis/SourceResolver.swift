@@ -10,6 +10,10 @@ import Foundation
 /// build products and dependency folders, and stopping after ``walkBudget`` entries so
 /// that a check run from a huge folder (a home directory, a monorepo) stays quick. A file it
 /// cannot find keeps its file ID.
+///
+/// A trace may come from anyone, so its paths never lead the resolver out of its root: a
+/// file ID that is absolute or has an empty, `.` or `..` part is never looked for, and a
+/// file found through a symbolic link that points out of the root is not found.
 public final class SourceResolver {
     /// At most this many folder entries are visited in the fallback walk.
     static let walkBudget = 50_000
@@ -42,15 +46,34 @@ public final class SourceResolver {
 
     /// The absolute path of `fileID`, or `nil` when no such file is found.
     public func absolutePath(for fileID: String) -> String? {
-        let relative = path(for: fileID)
-        return relative == fileID && !FileManager.default.fileExists(atPath: root.appendingPathComponent(fileID).path)
-            ? nil : root.appendingPathComponent(relative).path
+        guard Self.staysInside(fileID) else { return nil }
+        let candidate = root.appendingPathComponent(path(for: fileID)).path
+        guard let real = realpath(candidate, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real).hasPrefix(realRoot) ? candidate : nil
+    }
+
+    /// The root with its links followed, ending in `/`: what a found file's real path must
+    /// start with.
+    private lazy var realRoot: String = {
+        let real = realpath(root.path, nil).map { pointer in
+            defer { free(pointer) }
+            return String(cString: pointer)
+        } ?? root.path
+        return real.hasSuffix("/") ? real : real + "/"
+    }()
+
+    /// Whether `fileID` is a relative path whose parts are all names.
+    private static func staysInside(_ fileID: String) -> Bool {
+        !fileID.isEmpty && !fileID.hasPrefix("/")
+            && fileID.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
     }
 
     /// The path of `fileID` relative to the root, or `fileID` itself when no such file is
     /// found.
     public func path(for fileID: String) -> String {
         if let known = cache[fileID] { return known }
+        guard Self.staysInside(fileID) else { return fileID }
         let parts = fileID.split(separator: "/").map(String.init)
         let name = parts.last ?? fileID
         let module = parts.count > 1 ? parts[parts.count - 2] : nil

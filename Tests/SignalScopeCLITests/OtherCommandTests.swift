@@ -42,10 +42,14 @@ struct OtherCommandTests {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }
         #expect(try cli.signalscope("record", "-o", "t.sslog", "--", plantedLeaks).status == 0)
+        // Links go only to files the project holds: the folder holds the example's source.
+        try FileManager.default.createDirectory(atPath: cli.path("Sources/PlantedLeaks"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: CLIRunner.repository.appendingPathComponent("Examples/PlantedLeaks/main.swift"), to: URL(fileURLWithPath: cli.path("Sources/PlantedLeaks/main.swift")))
         let report = try cli.signalscope("report", "t.sslog", "-o", "report.html", "--editor-url", "vscode://file/{path}:{line}")
         #expect(report.status == 0, "\(report.standardError)")
         let page = try String(contentsOfFile: cli.path("report.html"), encoding: .utf8)
-        #expect(page.contains("id=\"signalscope-data\"") && page.contains("vscode://file/{path}:{line}") && page.contains("<svg"))
+        #expect(page.contains("id=\"signalscope-data\"") && page.contains("vscode://file/\(cli.folder.path)/Sources/PlantedLeaks/main.swift:") && page.contains("<svg"))
         #expect(!page.contains("src=") && !page.contains("<link") && !page.contains("@import"), "nothing is fetched: style, script and data are inline")
         let check = try cli.signalscope("check", "t.sslog", "--format", "html=check.html", "--format", "text")
         #expect(check.status == 2, "the example's leaks fail the check: \(check.standardError)")

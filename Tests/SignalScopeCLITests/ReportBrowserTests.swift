@@ -59,7 +59,7 @@ struct ReportBrowserTests {
         #expect(shot.status == 0 && FileManager.default.fileExists(atPath: screenshot), "\(shot.standardError)")
     }
 
-    @Test("A trace's names and paths stay text in the browser: a file named like a javascript: URL links to a file, a name with markup runs nothing")
+    @Test("A trace's names and paths stay text in the browser: a file named like a javascript: URL is text, a name with markup runs nothing")
     func hostileTraceInTheBrowser() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }
@@ -72,15 +72,67 @@ struct ReportBrowserTests {
         try log.write(to: cli.path("hostile.sslog"))
         #expect(try cli.signalscope("report", "hostile.sslog", "-o", "report.html").status == 0)
         // The node's panel (its site as a link), then an event's causal chain (its value).
-        for (selection, expected) in [("node=n1", "href=\"./javascript:alert(1)//App.swift\""), ("event=0", "alert(3)")] {
+        for (selection, expected) in [("node=n1", ">javascript:alert(1)//App.swift:3<"), ("event=0", "alert(3)")] {
             let dom = try browser(cli, ["--dump-dom", "file://\(cli.path("report.html"))#\(selection)"])
             #expect(dom.status == 0, "\(dom.standardError)")
             let html = dom.standardOutput
             #expect(html.contains("data-ready=\"true\""))
             #expect(html.contains(expected), "\(selection): \(expected) is on the page")
-            #expect(!html.contains("href=\"javascript:"))
+            #expect(!html.contains("href=\"javascript:") && !html.contains("href=\"./javascript:"), "a path the project does not hold is text")
             #expect(!html.contains("<img src=\"x\"") && !html.contains("<script>alert"), "names are text, not elements")
             #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;"), "and are shown")
+        }
+    }
+
+    @Test("Every link of a page made from a hostile trace is clicked and nothing runs: links go only to files the project holds, through an allowed editor scheme")
+    func clickingEveryLinkRunsNothing() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        // The project the report is made in holds two of the trace's files, one with a
+        // colon and a quote in its name.
+        let sources = cli.path("Sources/App")
+        try FileManager.default.createDirectory(atPath: sources, withIntermediateDirectories: true)
+        for file in ["Main.swift", "We'ird:name.swift"] {
+            #expect(FileManager.default.createFile(atPath: sources + "/" + file, contents: Data("// app\n".utf8)))
+        }
+        let hostile = [
+            "javascript:document.title='x'//a.swift", "//evil.example/share/x.swift", "../Secret.swift",
+            "/etc/passwd", "data:text/html,<script>alert(1)</script>", "App/Main.swift", "App/We'ird:name.swift",
+        ]
+        var log = CraftedLog()
+        for (index, file) in hostile.enumerated() {
+            let id = UInt64(index + 1)
+            log.node(id, name: "n\(id)", file: file)
+            log.subscribe(id, to: id, file: file)
+            log.next(id, "v")
+        }
+        log.snapshot()
+        log.end()
+        try log.write(to: cli.path("hostile.sslog"))
+
+        for template in ["{path}:{line}", "javascript:alert(1)//{path}", "data:text/html,{path}"] {
+            let refused = try cli.signalscope("report", "hostile.sslog", "-o", "refused.html", "--editor-url", template)
+            #expect(refused.status == 1 && refused.standardError.split(separator: "\n").count == 1, "\(template): \(refused.standardError)")
+            #expect(refused.standardError.contains("vscode"), "the allowed schemes are named")
+        }
+        for (page, editor) in [("plain.html", []), ("editor.html", ["--editor-url", "vscode://file/{path}:{line}"])] {
+            let made = try cli.signalscope(["report", "hostile.sslog", "-o", page] + editor)
+            #expect(made.status == 0, "\(made.standardError)")
+            let clicked = try cli.run("/usr/bin/env", ["python3", CLIRunner.repository.appendingPathComponent("Tests/Browser/click_every_link.py").path, cli.path(page)], timeLimit: 240)
+            #expect(clicked.status == 0, "\(clicked.standardError)")
+            let seen = try #require(try JSONSerialization.jsonObject(with: Data(clicked.standardOutput.utf8)) as? [String: [Any]])
+            let hrefs = Set((seen["hrefs"] as? [String] ?? []).filter { !$0.hasPrefix("#") })
+            let expected: Set<String> =
+                editor.isEmpty
+                ? ["./Sources/App/Main.swift", "./Sources/App/We%27ird%3Aname.swift"]
+                : ["vscode://file/\(cli.folder.path)/Sources/App/Main.swift:3", "vscode://file/\(cli.folder.path)/Sources/App/We%27ird%3Aname.swift:3",
+                   "vscode://file/\(cli.folder.path)/Sources/App/Main.swift:5", "vscode://file/\(cli.folder.path)/Sources/App/We%27ird%3Aname.swift:5"]
+            #expect(hrefs.isSubset(of: expected) && !hrefs.isEmpty, "\(page): \(hrefs)")
+            #expect(seen["dialogs"]?.isEmpty == true, "\(page): \(seen["dialogs"] ?? [])")
+            #expect(seen["titleChanges"]?.isEmpty == true, "\(page): \(seen["titleChanges"] ?? [])")
+            let destinations = seen["destinations"] as? [String] ?? []
+            #expect(destinations.allSatisfy { $0.hasPrefix("file://\(cli.folder.path)/Sources/App/") || $0.hasPrefix("vscode:") || $0.hasPrefix("about:") || $0.hasPrefix("chrome-error:") },
+                    "\(page): \(destinations)")
         }
     }
 }

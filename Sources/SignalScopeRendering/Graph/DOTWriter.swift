@@ -58,7 +58,7 @@ public enum DOTWriter {
         ]
         if node.rule != nil { attributes.append("penwidth=3") }
         if node.state == .live { attributes.append("style=\"rounded,filled,bold\"") }
-        if let links, let site = node.site { attributes.append("URL=\(quoted(links.url(for: site)))") }
+        if let url = node.site.flatMap({ links?.url(for: $0) }) { attributes.append("URL=\(quoted(url))") }
         return "\(quoted(node.id)) [\(attributes.joined(separator: ", "))];"
     }
 

@@ -18,11 +18,9 @@ public struct HTMLReport {
     public struct Options {
         /// The page's title: the trace's name, say.
         public var title: String
-        /// A link to open a source line in an editor, with `{path}` (the file's absolute
-        /// path when it can be found, else its path as the trace has it) and `{line}`:
-        /// `vscode://file/{path}:{line}`, `idea://open?file={path}&line={line}`. Without it,
-        /// sites link to the file by its path relative to the project.
-        public var editorURL: String?
+        /// How sites link to their source lines (to a file the project holds, in an editor
+        /// or by its path relative to the project); without it, sites are text.
+        public var links: SourceLinks?
         /// Finds the files sites name (`Module/File.swift`) in the project.
         public var sources: SourceResolver?
         /// The fingerprints of the findings a baseline accepts: the page marks them, as every
@@ -30,9 +28,9 @@ public struct HTMLReport {
         public var baseline: Set<String> = []
 
         /// Options for a page titled `title`.
-        public init(title: String, editorURL: String? = nil, sources: SourceResolver? = nil) {
+        public init(title: String, links: SourceLinks? = nil, sources: SourceResolver? = nil) {
             self.title = title
-            self.editorURL = editorURL
+            self.links = links
             self.sources = sources
         }
     }

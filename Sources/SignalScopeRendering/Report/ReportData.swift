@@ -73,7 +73,6 @@ struct ReportData {
                 ("title", .string(options.title)),
                 ("clock", .string(timeline.usesVirtualTime ? "virtual" : "wall")),
                 ("duration", .int(timeline.duration)),
-                ("editor", .optional(options.editorURL)),
                 ("limitations", .array(analysis.limitations.map(JSONValue.string))),
                 ("warnings", .array(trace.warnings.map(JSONValue.string))),
                 ("findings", .array(analysis.findings.map(finding))),
@@ -204,7 +203,7 @@ struct ReportData {
                 ("line", .int(site.line)),
                 ("function", .string(site.function)),
                 ("path", .string(options.sources?.path(for: site.file) ?? site.file)),
-                ("absolutePath", .optional(options.sources?.absolutePath(for: site.file))),
+                ("href", .optional(options.links?.url(for: site))),
             ])
         }
     }

@@ -120,11 +120,12 @@ enum ReportPage {
           function siteText(site) { return site ? site.path + ':' + site.line : '?'; }
           function siteLink(site) {
             if (!site) return el('span', {text: '?'});
-            // A path is the trace's, so it may start like a URL scheme (`javascript:`): a
-            // relative link gets `./` in front, so it can only ever name a file.
-            var relative = (/^[a-z][a-z0-9+.-]*:/i.test(site.path) ? './' : '') + encodeURI(site.path);
-            var href = data.editor ? data.editor.split('{path}').join(encodeURI(site.absolutePath || site.path)).split('{line}').join(String(site.line)) : relative;
-            return el('a', {href: href, class: 'site', title: site.function + ' in ' + site.file, text: siteText(site)});
+            // Only the tool makes links, to files the project holds (SourceLinks): a path
+            // from the trace is text, whatever it looks like.
+            var attributes = {class: 'site', title: site.function + ' in ' + site.file, text: siteText(site)};
+            if (!site.href) return el('span', attributes);
+            attributes.href = site.href;
+            return el('a', attributes);
           }
           function timeText(ns) {
             if (ns === 0) return '0';

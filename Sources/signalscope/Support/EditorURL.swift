@@ -7,21 +7,21 @@ struct EditorURLOption: ParsableArguments {
     @Option(
         name: .customLong("editor-url"),
         help: ArgumentHelp(
-            "Link source sites to an editor: a URL with {path} and {line}, e.g. 'vscode://file/{path}:{line}'.",
+            "Link source sites to an editor: a URL with {path} and {line}, e.g. 'vscode://file/{path}:{line}' (schemes: \(SourceLinks.editorSchemes.joined(separator: ", "))).",
             valueName: "url"))
     var template: String?
 
     func validate() throws {
-        if let template, !template.contains("{path}") {
-            throw CLIError("--editor-url needs {path} where the file goes (and {line}), e.g. 'vscode://file/{path}:{line}'")
+        do {
+            _ = try SourceLinks(editorTemplate: template, sources: SourceResolver())
+        } catch {
+            throw CLIError("--editor-url: \(error.description)")
         }
     }
 
-    /// The links, with files found under the current directory.
+    /// The links to the files the project under the current directory holds, through the
+    /// editor; `nil` without `--editor-url`.
     var links: SourceLinks? {
-        template.map { template in
-            let resolver = SourceResolver()
-            return SourceLinks(template: template) { resolver.absolutePath(for: $0) }
-        }
+        template.flatMap { try? SourceLinks(editorTemplate: $0, sources: SourceResolver()) }
     }
 }
