@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SignalScope
 import SignalScopeTools
 
 /// The `signalscope` command: traces programs, analyses traces for leaks, draws them.
@@ -35,18 +36,43 @@ struct SignalScopeCommand: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+            exit(ExitStatus.success)
         } catch let code as ExitCode {
-            Foundation.exit(code.rawValue)
+            exit(code.rawValue)
         } catch {
             if exitCode(for: error) == .success {
-                print(fullMessage(for: error))
-                Foundation.exit(0)
+                standardOutput(fullMessage(for: error))
+                exit(ExitStatus.success)
             }
             standardError("signalscope: error: \(message(for: error))")
-            Foundation.exit(ExitStatus.usageOrIO)
+            exit(ExitStatus.usageOrIO)
         }
     }
+
+    /// Exits with `status`, once what went to standard output is known to be written: a
+    /// report redirected to a full disk, or to a closed descriptor, is an I/O error (exit 1),
+    /// never a success with an empty file.
+    private static func exit(_ status: Int32) -> Never {
+        if let failure = standardOutputFailure.withLock({ $0 }) {
+            standardError("signalscope: error: cannot write standard output: \(failure)")
+            Foundation.exit(ExitStatus.usageOrIO)
+        }
+        Foundation.exit(status)
+    }
 }
+
+/// Writes `text` and `terminator` to standard output, unbuffered. A failed write (a full
+/// disk, a closed descriptor) is remembered, not thrown: the command goes on, and exits 1
+/// with the reason once it is done (``SignalScopeCommand/main()``).
+func standardOutput(_ text: String, terminator: String = "\n") {
+    do {
+        try FileHandle.standardOutput.write(contentsOf: Data((text + terminator).utf8))
+    } catch {
+        standardOutputFailure.withLock { failure in failure = failure ?? reason(error) }
+    }
+}
+
+private let standardOutputFailure = LockedValue<String?>(nil)
 
 /// Writes one line to standard error. Messages name files and quote traces and arguments,
 /// any of which may hold escape sequences or line breaks: they are shown, not obeyed.

@@ -66,6 +66,8 @@ struct Check: ParsableCommand {
     @Argument(parsing: .postTerminator, help: "The command to run traced, after --.")
     var command: [String] = []
 
+    @OptionGroup var force: ForceOption
+
     func run() throws {
         let destinations = try (formats.isEmpty ? ["text"] : formats).map(ReportDestination.init(parsing:))
         let selected = try RuleSelection(only: rules, disabled: disableRules)
@@ -115,14 +117,14 @@ struct Check: ParsableCommand {
         }
         for destination in destinations {
             if let path = destination.path {
-                try writeOutput(Data(destination.format.render(report, colored: false, page: htmlPage).utf8), to: path)
+                try writeOutput(Data(destination.format.render(report, colored: false, page: htmlPage).utf8), to: path, force: force.isOn)
             } else {
                 let colored = destination.format == .text && color.colors(STDOUT_FILENO)
-                print(try destination.format.render(report, colored: colored, page: htmlPage), terminator: "")
+                standardOutput(try destination.format.render(report, colored: colored, page: htmlPage), terminator: "")
             }
         }
         if let writeBaseline {
-            try Baseline(findings: findings).write(to: writeBaseline)
+            try Baseline(findings: findings).write(to: writeBaseline, force: force.isOn)
             standardError("signalscope: wrote \(findings.count) findings to baseline \(writeBaseline)")
         }
         if !report.failing.isEmpty { throw ExitCode(ExitStatus.failingFindings) }

@@ -11,6 +11,8 @@ struct Demo: ParsableCommand {
     @Option(name: .shortAndLong, help: "The folder to write into.")
     var output = "out"
 
+    @OptionGroup var force: ForceOption
+
     func run() throws {
         let folder = URL(fileURLWithPath: output)
         let tracePath = folder.appendingPathComponent("demo.sslog").path
@@ -32,11 +34,11 @@ struct Demo: ParsableCommand {
         let dot = DOTWriter.dot(SignalGraph(trace: trace, report: report))
         func write(_ data: Data, _ name: String, _ what: String) throws {
             let path = folder.appendingPathComponent(name).path
-            try writeOutput(data, to: path)
-            print("  \(what.padding(toLength: 16, withPad: " ", startingAt: 0)) \(path)")
+            try writeOutput(data, to: path, force: force.isOn)
+            standardOutput("  \(what.padding(toLength: 16, withPad: " ", startingAt: 0)) \(path)")
         }
-        print("signalscope demo: recorded a search screen, a profile screen and a user request")
-        print("  trace            \(tracePath)")
+        standardOutput("signalscope demo: recorded a search screen, a profile screen and a user request")
+        standardOutput("  trace            \(tracePath)")
         let page = ReportPageMaking.page(trace: trace, analysis: report, title: "demo", editor: nil)
         try write(Data(page.utf8), "report.html", "report (open it)")
         do {
@@ -52,8 +54,8 @@ struct Demo: ParsableCommand {
             findings: report.findings, threshold: .error, traceWarnings: trace.warnings, limitations: report.limitations)
         try write(Data(ReportFormat.text.render(checkReport, colored: false) { page }.utf8), "findings.txt", "findings")
         try write(Data(ReportFormat.sarif.render(checkReport, colored: false) { page }.utf8), "findings.sarif", "findings (SARIF)")
-        print("\n\(report.findings.count) findings (the demo leaks on purpose):\n")
-        print(ReportFormat.text.render(checkReport, colored: ColorChoice.auto.colors(STDOUT_FILENO)) { page }, terminator: "")
+        standardOutput("\n\(report.findings.count) findings (the demo leaks on purpose):\n")
+        standardOutput(ReportFormat.text.render(checkReport, colored: ColorChoice.auto.colors(STDOUT_FILENO)) { page }, terminator: "")
     }
 }
 

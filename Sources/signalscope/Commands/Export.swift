@@ -16,6 +16,8 @@ struct Export: ParsableCommand {
     @Option(name: .customLong("jsonl"), help: "Where to write one JSON object per record.")
     var jsonLines: String?
 
+    @OptionGroup var force: ForceOption
+
     func run() throws {
         guard chromeTrace != nil || jsonLines != nil else {
             throw CLIError("say what to export: --chrome-trace <file>, --jsonl <file>, or both")
@@ -36,7 +38,7 @@ struct Export: ParsableCommand {
     /// Streams the export: records go from the log to the file as they are read, with a
     /// progress bar on a terminal, so memory stays flat whatever the trace's size.
     private func export(_ input: TraceInput, with exporter: inout some TraceExporter, to path: String) throws {
-        let output = try StreamedOutput(path)
+        let output = try StreamedOutput(path, force: force.isOn)
         let status = TerminalStatus()
         defer { status.clear() }
         do {

@@ -30,6 +30,8 @@ struct Graph: ParsableCommand {
 
     @OptionGroup var editor: EditorURLOption
 
+    @OptionGroup var force: ForceOption
+
     func run() throws {
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
         guard let format = format ?? GraphFormat(rawValue: ext) ?? (output == "-" ? .svg : nil) else {
@@ -50,7 +52,7 @@ struct Graph: ParsableCommand {
         } catch {
             throw CLIError(error.description)
         }
-        try writeOutput(data, to: output)
+        try writeOutput(data, to: output, force: force.isOn)
         announceWritten(output, "\(graph.nodes.count) nodes, \(graph.edges.count) edges")
     }
 }

@@ -20,12 +20,14 @@ struct Report: ParsableCommand {
 
     @OptionGroup var editor: EditorURLOption
 
+    @OptionGroup var force: ForceOption
+
     func run() throws {
         let loaded = try TraceLoading.load(trace)
         let analysis = loaded.analyze()
         let page = ReportPageMaking.page(
             trace: loaded, analysis: analysis, title: (trace as NSString).lastPathComponent, editor: editor)
-        try writeOutput(Data(page.utf8), to: output)
+        try writeOutput(Data(page.utf8), to: output, force: force.isOn)
         announceWritten(output, "\(analysis.findings.count) findings")
     }
 }

@@ -13,7 +13,7 @@ struct Rules: ParsableCommand {
         for rule in RuleID.allCases {
             let id = rule.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)
             let severity = rule.severity.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
-            print("\(id)  \(severity)  \(rule.summary)")
+            standardOutput("\(id)  \(severity)  \(rule.summary)")
         }
     }
 }

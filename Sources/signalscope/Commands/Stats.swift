@@ -27,27 +27,27 @@ struct Stats: ParsableCommand {
             }
         }
         let duration = Double(loaded.timeRange.map { $0.upperBound - $0.lowerBound } ?? 0) / 1e6
-        print("\(TerminalText.sanitized(trace)): \(loaded.records.count) records over \(String(format: "%.3f", duration)) ms")
-        print("\nwhat the program did")
+        standardOutput("\(TerminalText.sanitized(trace)): \(loaded.records.count) records over \(String(format: "%.3f", duration)) ms")
+        standardOutput("\nwhat the program did")
         for activity in Activity.allCases {
-            print("  \(pad(activity.rawValue, 28)) \(counts[activity] ?? 0)")
+            standardOutput("  \(pad(activity.rawValue, 28)) \(counts[activity] ?? 0)")
         }
-        print("\nbusiest nodes (values sent)")
+        standardOutput("\nbusiest nodes (values sent)")
         for (node, count) in eventsPerNode.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }).prefix(top) {
             guard let info = loaded.nodes[node] else { continue }
-            print("  \(pad(TerminalText.sanitized(info.userName ?? info.name), 28)) \(pad(String(count), 8)) \(TerminalText.sanitized(info.site.description))")
+            standardOutput("  \(pad(TerminalText.sanitized(info.userName ?? info.name), 28)) \(pad(String(count), 8)) \(TerminalText.sanitized(info.site.description))")
         }
         let liveNodes = loaded.nodes.values.count { $0.retainCountAtEnd != nil }
         let liveSubscriptions = loaded.subscriptions.values.count { $0.retainCountAtEnd != nil }
         let openSubscriptions = loaded.subscriptions.values.count { $0.ending == nil }
-        print("\nat the end")
-        print("  nodes alive          \(liveNodes) of \(loaded.nodes.count)")
-        print("  subscriptions alive  \(liveSubscriptions) of \(loaded.subscriptions.count)")
-        print("  never terminated     \(openSubscriptions)")
+        standardOutput("\nat the end")
+        standardOutput("  nodes alive          \(liveNodes) of \(loaded.nodes.count)")
+        standardOutput("  subscriptions alive  \(liveSubscriptions) of \(loaded.subscriptions.count)")
+        standardOutput("  never terminated     \(openSubscriptions)")
         if loaded.hasSnapshot {
-            print("  heap snapshot        \(loaded.heap.objects.count) objects, \(loaded.heap.references.count) strong references")
+            standardOutput("  heap snapshot        \(loaded.heap.objects.count) objects, \(loaded.heap.references.count) strong references")
         }
-        for warning in loaded.warnings { print("\nwarning: \(TerminalText.sanitized(warning))") }
+        for warning in loaded.warnings { standardOutput("\nwarning: \(TerminalText.sanitized(warning))") }
     }
 
     /// What a user did, by the records that say it; the rest of a log (heap snapshot,

@@ -18,11 +18,13 @@ struct Timeline: ParsableCommand {
     @Option(help: "Only the lanes of nodes whose name or site contains this text.")
     var node: String?
 
+    @OptionGroup var force: ForceOption
+
     func run() throws {
         let loaded = try TraceLoading.load(trace)
         let timeline = MarbleTimeline(
             trace: loaded, report: loaded.analyze(), options: .init(lanes: lanes, node: node))
-        try writeOutput(Data(timeline.svg().utf8), to: output)
+        try writeOutput(Data(timeline.svg().utf8), to: output, force: force.isOn)
         announceWritten(output)
     }
 }

@@ -52,9 +52,9 @@ struct Baseline: Codable {
         }
     }
 
-    func write(to path: String) throws {
+    func write(to path: String, force: Bool) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try writeOutput(try encoder.encode(self), to: path)
+        try writeOutput(try encoder.encode(self), to: path, force: force)
     }
 }

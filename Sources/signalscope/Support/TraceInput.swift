@@ -27,6 +27,7 @@ final class TraceInput {
         guard opened >= 0 else {
             throw CLIError(errno == ENOENT ? "no such trace: \(argument)" : "cannot read \(argument): \(String(cString: strerror(errno)))")
         }
+        RunInputs.note(argument, descriptor: opened)
         var status = stat()
         if fstat(opened, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
             close(opened)
@@ -61,15 +62,17 @@ final class TraceInput {
 /// The bytes of a command-line argument as the user typed them.
 enum RawArgument {
     /// The bytes of the argument that `CommandLine.arguments` reads as `argument` (it
-    /// replaces bytes that are not UTF-8), nul-terminated; `argument`'s own bytes when none
-    /// does (an argument that did not come from the command line).
+    /// replaces bytes that are not UTF-8), or of the value after the first `=` of one
+    /// (`--format json=<path>`), nul-terminated; `argument`'s own bytes when none does (an
+    /// argument that did not come from the command line).
     static func bytes(_ argument: String) -> [CChar] {
         for index in 0..<Int(CommandLine.argc) {
             guard let raw = CommandLine.unsafeArgv[index] else { continue }
-            let length = strlen(raw)
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: length)
-            if String(decoding: bytes, as: UTF8.self) == argument {
-                return Array(UnsafeBufferPointer(start: raw, count: length + 1))
+            let bytes = UnsafeBufferPointer(start: raw, count: strlen(raw) + 1)
+            let equals = bytes.firstIndex(of: CChar(UInt8(ascii: "=")))
+            for start in [0, equals.map { $0 + 1 }].compactMap({ $0 }) {
+                let value = Array(bytes[start...])
+                if String(decoding: value.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self) == argument { return value }
             }
         }
         return Array(argument.utf8CString)
