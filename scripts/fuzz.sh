@@ -3,7 +3,7 @@
 # (Sources/signalscope-fuzz, docs/fuzzing.md) for FUZZ_SECONDS seconds (default 60).
 # Seeds are traces of the example programs, recorded with values; the corpus grows in
 # .build-fuzz/corpus across runs. Exit codes: 0 nothing found; 1 a crash, a hang (more than
-# 10 s on one input), a leak or an out-of-memory, saved under .build-fuzz/findings/ and
+# 3 s on one input), a leak or an out-of-memory, saved under .build-fuzz/findings/ and
 # replayable with `swift run signalscope-fuzz <file>`; 2 the build failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,5 +29,10 @@ done
 swift build --build-path .build-fuzz --product signalscope-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld >&2 || exit 2
 
-.build-fuzz/debug/signalscope-fuzz "$corpus" "$seeds" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+# Tests/FuzzSeeds holds traces shaped to stall or fill (HostileShapeTests writes them): a
+# long name used by many nodes, a deep chain of live subscriptions, a cycle of parents.
+# Inputs are at most 128 KiB and each must be done in 3 s, under AddressSanitizer in a
+# debug build: work that grows faster than the input fails as a hang.
+.build-fuzz/debug/signalscope-fuzz "$corpus" "$seeds" Tests/FuzzSeeds -max_total_time="$seconds" \
+  -max_len=131072 -timeout=3 -rss_limit_mb=4096 \
   -artifact_prefix="$findings/" -print_final_stats=1 || { echo "fuzz: found a failing input, saved in $findings/" >&2; exit 1; }

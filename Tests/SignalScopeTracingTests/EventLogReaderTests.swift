@@ -59,7 +59,7 @@ final class EventLogReaderTests {
         let trace = try Trace(contentsOf: cut)
         #expect(trace.records.count == whole.records.count - 1)
         #expect(trace.warnings.first == "\(cut.path): truncated record at byte offset \(last) (20 bytes); reading stopped there")
-        #expect(trace.warnings.dropFirst().first?.hasPrefix("\(cut.path) has no end record") == true)
+        #expect(trace.warnings.dropFirst().contains { $0.hasPrefix("\(cut.path) has no end record") })
 
         let midRecord = sample.recordOffsets[3]
         let shorter = try write(Array(sample.bytes[..<(midRecord + 40)]))

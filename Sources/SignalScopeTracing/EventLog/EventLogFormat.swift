@@ -25,6 +25,23 @@ enum EventLogFormat {
     static let maximumRecordSize = 1 << 20
     /// Value and error summaries are cut to this many characters.
     static let summaryLimit = 80
+    /// A string read from a trace (a name, a type, a file, a function, a property path, a
+    /// value) keeps at most this many Unicode scalars, and a send stack at most
+    /// ``stackReadLimit``; a longer one is cut and ends with `…`. A trace from elsewhere may
+    /// hold any, and every output repeats names: one 400 KB name used by 300 nodes made a
+    /// report of gigabytes.
+    static let stringReadLimit = 256
+    static let stackReadLimit = 4_096
+
+    /// `text` cut to `limit` Unicode scalars, with `…` where it was cut; and whether it was.
+    static func capped(_ text: String, limit: Int) -> (text: String, wasCut: Bool) {
+        guard text.utf8.count > limit, text.unicodeScalars.count > limit else { return (text, false) }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: text.unicodeScalars.prefix(limit - 1))
+        kept.append("…")
+        return (String(kept), true)
+    }
+
     /// `next` records without a value summary store this length.
     static let noSummary = UInt32.max
 

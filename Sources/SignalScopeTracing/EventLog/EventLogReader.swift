@@ -80,9 +80,14 @@ struct EventLogReader {
         }
         minorVersion = minor
         var strings: [UInt32: String] = [:]
+        var stringsCut = false
         var runs: [Run] = []
         let (tail, end) = scan { raw, bytes in
-            if raw.kind == .string, let (id, text) = Self.decodeString(bytes) { strings[id] = text }
+            if raw.kind == .string, let (id, text) = Self.decodeString(bytes) {
+                let capped = EventLogFormat.capped(text, limit: EventLogFormat.stackReadLimit)
+                if capped.wasCut { stringsCut = true }
+                strings[id] = capped.text
+            }
             if let last = runs.last, last.thread == raw.thread, last.end == raw.offset {
                 runs[runs.count - 1].end = raw.offset + raw.size
             } else {
@@ -101,13 +106,17 @@ struct EventLogReader {
                 nextReport = read + step
             }
             guard raw.kind != .string else { return }
-            guard let event = decode(raw, bytes, strings: strings) else {
+            guard let event = decode(raw, bytes, strings: strings, cut: &stringsCut) else {
                 malformed.append("\(path): record at byte offset \(raw.offset) is malformed and was skipped")
                 return
             }
             visit(TraceRecord(sequence: raw.sequence, timestamp: raw.timestamp, thread: raw.thread, event: event, cause: raw.cause))
         }
         warnings = malformed + (tail.map { [$0] } ?? [])
+        if stringsCut {
+            warnings.append(
+                "\(path): names or values longer than \(EventLogFormat.stringReadLimit) characters were cut, ending in …")
+        }
         if let shrunk {
             warnings.append("\(path): the file shrank while it was read (from \(end) bytes to \(shrunk)); the records past that were not read")
         }
@@ -245,11 +254,17 @@ struct EventLogReader {
     }
 
     /// The event a record holds, from the record's bytes; `nil` if it is malformed.
-    private func decode(_ raw: Raw, _ bytes: UnsafeRawBufferPointer, strings: [UInt32: String]) -> TraceEvent? {
+    private func decode(_ raw: Raw, _ bytes: UnsafeRawBufferPointer, strings: [UInt32: String], cut: inout Bool) -> TraceEvent? {
         guard let kind = raw.kind else { return nil }
         let p = EventLogFormat.prefixSize
         let available = bytes.count - p
-        func string(_ at: Int) -> String { strings[bytes.u32(at)] ?? "?" }
+        func capped(_ text: String) -> String {
+            let capped = EventLogFormat.capped(text, limit: EventLogFormat.stringReadLimit)
+            if capped.wasCut { cut = true }
+            return capped.text
+        }
+        func lookUp(_ id: UInt32) -> String { strings[id].map(capped) ?? "?" }
+        func string(_ at: Int) -> String { lookUp(bytes.u32(at)) }
         func site(file: Int, function: Int, line: Int) -> TraceSite {
             TraceSite(file: string(file), line: Int(bytes.u32(line)), function: string(function))
         }
@@ -257,11 +272,10 @@ struct EventLogReader {
             let count = bytes.u32(at)
             if count == EventLogFormat.noSummary { return nil }
             guard Int(count) <= available - (at + 4 - p) else { return nil }
-            return String(decoding: bytes[(at + 4)..<(at + 4 + Int(count))], as: UTF8.self)
+            return capped(String(decoding: bytes[(at + 4)..<(at + 4 + Int(count))], as: UTF8.self))
         }
         let subscription = SubscriptionID(rawValue: available >= 8 ? bytes.u64(p) : 0)
         let payload = PayloadReader(bytes: bytes, start: p, count: available)
-        let lookUp = { (id: UInt32) in strings[id] ?? "?" }
         switch kind {
         case .node:
             guard available >= 32, let kind = NodeKind(code: bytes[p + 8]) else { return nil }
@@ -320,7 +334,7 @@ struct EventLogReader {
             let sent = current && bytes.u32(p + 32) != 0 ? site(file: p + 24, function: p + 28, line: p + 32) : nil
             return .violation(
                 node: NodeID(rawValue: bytes.u64(p)), subscription: target == 0 ? nil : SubscriptionID(rawValue: target),
-                event: event, site: sent, stack: current ? string(p + 20) : "")
+                event: event, site: sent, stack: current ? strings[bytes.u32(p + 20)] ?? "?" : "")
         case .end:
             guard available >= 8 else { return nil }
             return .end(recordCount: bytes.u64(p))
