@@ -25,6 +25,8 @@ struct SignalScopeCommand: ParsableCommand {
                  unless --allow-incomplete
               4  check, record: the wrapped command exited non-zero (its status
                  is printed on standard error), unless check --ignore-exit-code
+              128+N  check, record: interrupted by signal N (SIGINT, SIGTERM,
+                     SIGHUP), sent on to the wrapped command; nothing analysed
             """,
         version: SignalScopeVersion.current,
         subcommands: [Check.self, Rules.self, Record.self, Report.self, Graph.self, Timeline.self, Export.self, Stats.self, Demo.self]
@@ -39,6 +41,9 @@ struct SignalScopeCommand: ParsableCommand {
             exit(ExitStatus.success)
         } catch let code as ExitCode {
             exit(code.rawValue)
+        } catch let interrupted as TracedRun.Interrupted {
+            standardError("signalscope: \(interrupted.description)")
+            exit(128 + interrupted.signal)
         } catch {
             if exitCode(for: error) == .success {
                 standardOutput(fullMessage(for: error))

@@ -91,7 +91,7 @@ struct Check: ParsableCommand {
                 standardError("signalscope: the checked command \(command[0]) exited with status \(commandStatus)")
             }
             tracePaths = TracedRun.tracesWritten(in: folder)
-            guard !tracePaths.isEmpty else { throw run.wroteNoTrace }
+            guard !tracePaths.isEmpty else { throw run.wroteNoTrace(status: commandStatus, ignoringStatus: ignoreExitCode) }
         }
 
         // One analysis, with the chosen rules, that every format reports.

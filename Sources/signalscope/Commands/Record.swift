@@ -33,7 +33,7 @@ struct Record: ParsableCommand {
             status = try run.run()
             reportStatus(status)
             let written = tracesMatching(output)
-            guard !written.isEmpty else { throw run.wroteNoTrace }
+            guard !written.isEmpty else { throw run.wroteNoTrace(status: status) }
             for path in written { standardError("signalscope: trace written to \(path)") }
         } else {
             // Every process writes into a private folder first, so that a second one cannot
@@ -44,7 +44,7 @@ struct Record: ParsableCommand {
             status = try run.run()
             reportStatus(status)
             let written = TracedRun.tracesWritten(in: folder)
-            guard let kept = written.max(by: { modified($0) < modified($1) }) else { throw run.wroteNoTrace }
+            guard let kept = written.max(by: { modified($0) < modified($1) }) else { throw run.wroteNoTrace(status: status) }
             if written.count > 1 {
                 standardError("signalscope: warning: \(written.count) traced processes wrote traces; \(output) keeps the last to finish. Put %p in the name to keep each: -o '\(Self.perProcess(output))'")
             }

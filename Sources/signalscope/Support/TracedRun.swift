@@ -1,4 +1,6 @@
+import ArgumentParser
 import Foundation
+import SignalScope
 
 /// Runs a program with `SIGNALSCOPE_TRACE` pointing at a trace file, so that a program
 /// that links SignalScopeAutoTrace records itself with no code change.
@@ -13,34 +15,77 @@ struct TracedRun {
 
     /// Runs the command to completion with inherited standard streams and returns its exit
     /// status (128 + the signal number when a signal ended it, as shells report it).
+    ///
+    /// The program runs in a process group of its own, given the terminal when signalscope
+    /// has it, so that the wrapper can stop it and everything it started: SIGINT, SIGTERM and
+    /// SIGHUP sent to signalscope go to that group, signalscope waits for the program, and
+    /// then throws ``Interrupted`` (the caller's cleanup runs; the exit status is 128 + the
+    /// signal). Without that, a CI runner's SIGTERM left the program running and its traces'
+    /// temporary folder behind.
     func run() throws -> Int32 {
         guard let name = command.first else {
             throw CLIError("no command given after --")
         }
         let executable = try Self.resolve(name)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = Array(command.dropFirst())
         var environment = ProcessInfo.processInfo.environment
         environment["SIGNALSCOPE_TRACE"] = tracePath
         if values { environment["SIGNALSCOPE_VALUES"] = "1" }
-        process.environment = environment
-        if outputToStandardError { process.standardOutput = FileHandle.standardError }
-        do {
-            try process.run()
-        } catch {
-            throw CLIError("cannot run \(name): \(reason(error))")
+        let forwarding = SignalForwarding()
+        let child = try spawn(executable, environment: environment)
+        let status = forwarding.wait(for: child)
+        if let signal = forwarding.received {
+            throw Interrupted(signal: signal, command: name)
         }
-        process.waitUntilExit()
-        switch process.terminationReason {
-        case .uncaughtSignal: return 128 + process.terminationStatus
-        default: return process.terminationStatus
+        return status
+    }
+
+    /// signalscope was sent `signal` while the command ran; the command was sent it too and
+    /// has ended.
+    struct Interrupted: Error, CustomStringConvertible {
+        let signal: Int32
+        let command: String
+        var description: String {
+            "interrupted by \(SignalForwarding.names[signal] ?? "signal \(signal)"): \(command) was sent the same signal and has ended; nothing was analysed"
         }
     }
 
-    /// The error for a run that left no trace behind.
-    var wroteNoTrace: CLIError {
-        CLIError("\(command[0]) wrote no trace: does it link SignalScopeAutoTrace, and does it exit normally (not by a crash)?")
+    /// Starts `executable` with `command`'s arguments and `environment` in a new process
+    /// group, with default signal dispositions and an empty signal mask.
+    private func spawn(_ executable: String, environment: [String: String]) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var defaults = sigset_t(), empty = sigset_t()
+        sigemptyset(&empty)
+        sigemptyset(&defaults)
+        for signal in SignalForwarding.forwarded + [SIGTTOU, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        if outputToStandardError { posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO) }
+        let arguments = [executable] + command.dropFirst()
+        let variables = environment.map { "\($0.key)=\($0.value)" }
+        var child: pid_t = 0
+        let result = withCStrings(arguments) { argv in
+            withCStrings(variables) { envp in posix_spawn(&child, executable, &actions, &attributes, argv, envp) }
+        }
+        guard result == 0 else { throw CLIError("cannot run \(command[0]): \(String(cString: strerror(result)))") }
+        return child
+    }
+
+    /// The error for a run that left no trace behind.    /// The error for a run that ended with `status` and left no trace behind: a failing
+    /// command is exit 4 like any failing command (its status is already printed), with the
+    /// missing trace said on standard error; a command that succeeded without one is an
+    /// error of its own (exit 1).
+    func wroteNoTrace(status: Int32, ignoringStatus: Bool = false) -> any Error {
+        let missing = "\(command[0]) wrote no trace: does it link SignalScopeAutoTrace, and does it exit normally (not by a crash)?"
+        guard status != 0, !ignoringStatus else { return CLIError(missing) }
+        standardError("signalscope: error: \(missing)")
+        return ExitCode(ExitStatus.commandFailed)
     }
 
     /// A fresh private folder for the traces of one run, removed by the caller.
@@ -76,5 +121,71 @@ struct TracedRun {
             if manager.isExecutableFile(atPath: candidate) { return candidate }
         }
         throw CLIError("command not found: \(name)")
+    }
+}
+
+/// Runs `body` with `strings` as a nul-terminated array of C strings.
+private func withCStrings<Result>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> Result) -> Result {
+    var pointers = strings.map { strdup($0) }
+    defer { for pointer in pointers { free(pointer) } }
+    pointers.append(nil)
+    return body(pointers)
+}
+
+/// While a wrapped program runs: the signals that should stop it are caught (they would
+/// otherwise end signalscope alone) and sent to its process group; the terminal, if
+/// signalscope has it, is the program's.
+final class SignalForwarding {
+    static let forwarded = [SIGINT, SIGTERM, SIGHUP]
+    static let names = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"]
+
+    private let sources: [DispatchSourceSignal]
+    private let child = LockedValue<pid_t>(0)
+    private let signal = LockedValue<Int32?>(nil)
+
+    /// The first signal that was forwarded, if any.
+    var received: Int32? { signal.withLock { $0 } }
+
+    init() {
+        var sources: [DispatchSourceSignal] = []
+        for number in Self.forwarded {
+            Glibc.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            sources.append(source)
+        }
+        self.sources = sources
+        for (number, source) in zip(Self.forwarded, sources) {
+            source.setEventHandler { [weak self] in
+                guard let self else { return }
+                signal.withLock { $0 = $0 ?? number }
+                let group = child.withLock { $0 }
+                if group > 0 { kill(-group, number) }
+            }
+            source.resume()
+        }
+    }
+
+    /// Waits for `pid` to end and returns its status as a shell reports it.
+    func wait(for pid: pid_t) -> Int32 {
+        child.withLock { $0 = pid }
+        // A signal that came before the program existed is its too.
+        if let early = received { kill(-pid, early) }
+        let terminal = isatty(STDIN_FILENO) == 1 && tcgetpgrp(STDIN_FILENO) == getpgrp()
+        if terminal {
+            Glibc.signal(SIGTTOU, SIG_IGN)
+            tcsetpgrp(STDIN_FILENO, pid)
+            // It may have stopped reading a terminal that was not yet its own.
+            kill(-pid, SIGCONT)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        if terminal {
+            tcsetpgrp(STDIN_FILENO, getpgrp())
+            Glibc.signal(SIGTTOU, SIG_DFL)
+        }
+        for source in sources { source.cancel() }
+        for number in Self.forwarded { Glibc.signal(number, SIG_DFL) }
+        let termination = status & 0x7F
+        return termination == 0 ? (status >> 8) & 0xFF : 128 + termination
     }
 }
