@@ -70,6 +70,7 @@ struct CheckFailed: Error, CustomStringConvertible {
         case 2: "signalscope check found failing findings"
         case 3: "signalscope check could not see the whole heap (--allow-incomplete accepts that)"
         case 4: "the checked command exited with a non-zero status"
+        case 129, 130, 143: "signalscope check was interrupted, and stopped the checked command"
         default: "signalscope check exited with status \(status)"
         }
     }
