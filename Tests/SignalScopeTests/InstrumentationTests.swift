@@ -232,6 +232,32 @@ struct InstrumentationTests {
             .dropped(DroppedEvent(kind: .next, node: signal.id, subscription: signalSubscription))))
     }
 
+    @Test("I4: a disposal asked for while another thread delivers is reported when asked for; that thread releases the observer when its callback returns")
+    func disposalBehindAnotherThreadsDelivery() throws {
+        let subject = Subject<Int>()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        var disposable: Disposable!
+        let spy = RecordingInstrumentation.recording {
+            disposable = subject.subscribeNext { _ in
+                entered.signal()
+                release.wait()
+            }
+        }
+        let id = try #require(spy.subscriptions(of: subject.id).first).id
+        let sender = Thread { subject.sendNext(1) }
+        sender.start()
+        entered.wait()
+        disposable.dispose()
+        // The sender is still inside the observer: the disposal is already reported.
+        #expect(spy.calls(of: id).contains(.disposed(id, .explicit)))
+        #expect(!spy.calls(of: id).contains(.observerReleased(id)))
+        release.signal()
+        while !sender.isFinished { usleep(1_000) }
+        #expect(spy.calls(of: id).filter { $0 == .disposed(id, .explicit) }.count == 1, "reported once")
+        #expect(spy.calls(of: id).last == .observerReleased(id))
+    }
+
     @Test("I4: a subscription keeps reporting to the hook installed when it was made")
     func subscriptionKeepsItsHook() throws {
         let subject = Subject<Int>()

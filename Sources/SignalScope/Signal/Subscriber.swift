@@ -156,9 +156,18 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     /// Stops delivery and releases the observer: the disposable calls this when disposed.
     func interrupt(_ cause: DisposalCause) {
-        if lock.withLock({ delivery.admitInterrupt(cause, flags: flags) }) {
+        switch lock.withLock({ delivery.admitInterrupt(cause, flags: flags) }) {
+        case .now:
             finish(cause: cause)
             drain()
+        case .behindDelivery:
+            // Another thread is delivering: it ends the subscription once its callback
+            // returns. The disposal took effect now (nothing more is delivered), so it is
+            // reported now, on the disposing thread (I4): a recording that stops right after
+            // `dispose()` returns must not see the subscription as live.
+            hook?.disposed(id, cause: cause)
+        case .refused:
+            break
         }
     }
 
@@ -175,7 +184,7 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
             case .next(let value): deliverNext(value as! Value)
             case .error(let error): deliverError(error)
             case .completed: deliverCompleted()
-            case .interrupt(let cause): finish(cause: cause)
+            case .interrupt(let cause): finish(cause: cause, reported: true)
             }
         }
     }
@@ -222,10 +231,11 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
         disposable.dispose()
     }
 
-    private func finish(cause: DisposalCause) {
+    /// Ends the subscription; `reported`: its disposal was reported when it was asked for.
+    private func finish(cause: DisposalCause, reported: Bool = false) {
         guard !isFinished else { return }
         isFinished = true
-        hook?.disposed(id, cause: cause)
+        if !reported { hook?.disposed(id, cause: cause) }
         releaseObserver()
     }
 
@@ -284,12 +294,21 @@ struct DeliveryState {
     /// Admits an interruption, which drops whatever is still queued. Returns whether the
     /// caller has become the drainer and must finish the subscription now; otherwise the
     /// drainer finishes it after its current delivery.
-    mutating func admitInterrupt(_ cause: DisposalCause, flags: borrowing Atomic<Int>) -> Bool {
+    /// When an interruption is performed: now, by the caller; behind another thread's
+    /// delivery, by that thread; or never (the subscription had already ended).
+    enum InterruptAdmission {
+        case now, behindDelivery, refused
+    }
+
+    mutating func admitInterrupt(_ cause: DisposalCause, flags: borrowing Atomic<Int>) -> InterruptAdmission {
         let entry = queue.enter(
             { .interrupt(cause) }, flags: flags, setting: Self.interrupted,
             refusing: Self.interrupted | Self.terminal, replacingWaiting: true)
-        if case .drainer = entry { return true }
-        return false
+        switch entry {
+        case .drainer: return .now
+        case .queued: return .behindDelivery
+        case .refused: return .refused
+        }
     }
 
     /// The next queued event, or `nil`, after which the caller is no longer the drainer.
