@@ -147,7 +147,7 @@ final class CleanCountdownViewModel {
     }
 }
 
-@Suite("Clean code produces no finding", .timeLimit(.minutes(5)))
+@Suite("Clean code produces no finding", .timeLimit(.minutes(10)))
 struct CleanCodeTests {
     /// Runs `scenario` recorded, drops everything it made, and returns the analysis and
     /// whether the object it watched was freed.

@@ -3,7 +3,7 @@ import Testing
 
 /// Where `event-after-terminal` says the late event came from: the user's line that sent it,
 /// and the user's frames of that send, symbolicated, with no SignalScope frames.
-@Suite("event-after-terminal: the site of the late send", .timeLimit(.minutes(5)))
+@Suite("event-after-terminal: the site of the late send", .timeLimit(.minutes(10)))
 struct EventAfterTerminalTests {
     final class Uploader {
         let progress = Subject<Double>()

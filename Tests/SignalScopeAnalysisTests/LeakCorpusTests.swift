@@ -4,7 +4,7 @@ import Testing
 
 /// Not serialized: each scenario's recording watches its own code (rule I10), so scenarios
 /// and other suites recording at the same time never see each other's entities.
-@Suite("The leak corpus", .timeLimit(.minutes(5)))
+@Suite("The leak corpus", .timeLimit(.minutes(10)))
 struct LeakCorpusTests {
     struct Scenario: Sendable, CustomTestStringConvertible {
         let name: String

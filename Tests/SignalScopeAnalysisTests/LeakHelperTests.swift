@@ -11,7 +11,7 @@ private final class ProfileViewModel {
     func bindWeakly() { name.signal.subscribeNext { [weak self] in self?.greeting = "hello \($0)" } }
 }
 
-@Suite("expectNoSignalLeaks", .timeLimit(.minutes(5)))
+@Suite("expectNoSignalLeaks", .timeLimit(.minutes(10)))
 struct LeakHelperTests {
     @Test("A leaky closure fails the check, at the leak's line")
     func leakyFails() {

@@ -6,7 +6,7 @@ import Testing
 
 /// When the closing heap walk could not see everything, the analysis says so, so that a
 /// leak check never passes on what it did not look at.
-@Suite("What the analysis could not see", .timeLimit(.minutes(5)))
+@Suite("What the analysis could not see", .timeLimit(.minutes(10)))
 struct LimitationsTests {
     final class Screen {
         let taps = Subject<Int>()

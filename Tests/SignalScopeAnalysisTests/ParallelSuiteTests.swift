@@ -52,7 +52,7 @@ final class ParallelRow {
     }
 }
 
-@Suite("A suite as users write it, run in parallel", .timeLimit(.minutes(5)))
+@Suite("A suite as users write it, run in parallel", .timeLimit(.minutes(10)))
 struct ParallelSuiteTests {
     /// A weak reference another thread or task writes once, read after it is done.
     final class Watched: @unchecked Sendable {

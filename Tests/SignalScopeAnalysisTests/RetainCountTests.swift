@@ -8,7 +8,7 @@ import Testing
 /// object it holds would have a retain count the walk cannot explain, and would look held
 /// from outside. Here every kind of runtime object is made part of one leak, and trial
 /// deletion must explain every retain count of all of them.
-@Suite("Retain counts of the runtime's objects", .timeLimit(.minutes(5)))
+@Suite("Retain counts of the runtime's objects", .timeLimit(.minutes(10)))
 struct RetainCountTests {
     final class Hub {
         let taps = Subject<Int>()

@@ -1,7 +1,7 @@
 @testable import SignalScopeAnalysis
 import Testing
 
-@Suite("Rules", .timeLimit(.minutes(5)))
+@Suite("Rules", .timeLimit(.minutes(10)))
 struct RuleRegistryTests {
     @Test("Every rule id has exactly one analyzer, which gives its severity and a one-sentence summary")
     func everyRuleHasItsAnalyzer() {

@@ -4,7 +4,7 @@ import Testing
 
 /// A trace's file names are its writer's: the resolver finds files in the project it is
 /// given and never anywhere else.
-@Suite("Finding a trace's files in the project", .timeLimit(.minutes(5)))
+@Suite("Finding a trace's files in the project", .timeLimit(.minutes(10)))
 final class SourceResolverTests {
     let outside: URL
     let project: URL

@@ -4,7 +4,7 @@ import Testing
 /// The examples from the RAC articles, traced by `signalscope check`: the clean patterns
 /// report nothing; each leaky trap reports exactly its planted finding, at its line, and
 /// its `--fixed` variant nothing at all.
-@Suite("Examples from the RAC articles", .timeLimit(.minutes(5)))
+@Suite("Examples from the RAC articles", .timeLimit(.minutes(10)))
 struct ArticleExampleTests {
     static let cleanExamples = [
         "Countdown", "SearchHints", "UsernameCheck", "TokenRefresh", "CacheThenNetwork", "LikeCommand", "ViewModelErrors",

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Every bad input gets one line on standard error naming the problem, and exit 1.
-@Suite("signalscope bad input", .timeLimit(.minutes(5)))
+@Suite("signalscope bad input", .timeLimit(.minutes(10)))
 struct BadInputTests {
     let plantedLeaks = CLIRunner.product("PlantedLeaks")
 

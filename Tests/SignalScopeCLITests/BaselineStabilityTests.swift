@@ -4,7 +4,7 @@ import Testing
 /// A baseline accepts findings by fingerprint, which holds no line and no count: the same
 /// findings after an edit that moved them, added lines above them or repeated them still
 /// match, and only a finding about something else fails the gate.
-@Suite("Baselines survive edits", .timeLimit(.minutes(5)))
+@Suite("Baselines survive edits", .timeLimit(.minutes(10)))
 struct BaselineStabilityTests {
     /// The same program, edited: `shift` lines added above everything, the cold signal
     /// subscribed `subscriptions` times at once, each run sending its own response, and

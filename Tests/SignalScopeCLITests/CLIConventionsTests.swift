@@ -4,7 +4,7 @@ import Testing
 
 /// The conventions of Swift command-line tools: a version, colour that obeys NO_COLOR and
 /// TERM=dumb, option values listed in help and completions, rules described by the tool.
-@Suite("CLI conventions", .timeLimit(.minutes(5)))
+@Suite("CLI conventions", .timeLimit(.minutes(10)))
 struct CLIConventionsTests {
     let plantedLeaks = CLIRunner.product("PlantedLeaks")
 

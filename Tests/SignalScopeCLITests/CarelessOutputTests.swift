@@ -3,7 +3,7 @@ import Testing
 
 /// Ordinary shell habits with outputs: naming the trace as the output, redirecting to a full
 /// disk, replacing a private or read-only file, a folder or an odd byte as the output's name.
-@Suite("Outputs written with care", .timeLimit(.minutes(5)))
+@Suite("Outputs written with care", .timeLimit(.minutes(10)))
 struct CarelessOutputTests {
     /// A small trace, private as recorded traces are.
     private func trace(in cli: CLIRunner) throws -> Data {

@@ -4,7 +4,7 @@ import Testing
 import FoundationXML
 #endif
 
-@Suite("signalscope check, end to end", .timeLimit(.minutes(5)))
+@Suite("signalscope check, end to end", .timeLimit(.minutes(10)))
 struct CheckCommandTests {
     let plantedLeaks = CLIRunner.product("PlantedLeaks")
 
@@ -234,7 +234,7 @@ struct CheckCommandTests {
     }
 }
 
-@Suite("Source locations in reports", .timeLimit(.minutes(5)))
+@Suite("Source locations in reports", .timeLimit(.minutes(10)))
 struct SourceResolutionTests {
     /// A finding at each file ID: an error nobody handles, reported where it was subscribed.
     private func unhandledErrors(at fileIDs: [String]) -> CraftedLog {

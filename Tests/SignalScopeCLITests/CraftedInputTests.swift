@@ -4,7 +4,7 @@ import Testing
 
 /// Logs no recorder writes, handed to every command: each once crashed or hung the tool.
 /// Every command must read them, say what it can, and exit with one of its documented codes.
-@Suite("signalscope on crafted logs", .timeLimit(.minutes(5)))
+@Suite("signalscope on crafted logs", .timeLimit(.minutes(10)))
 struct CraftedInputTests {
     /// Every command that reads a trace, as a user would run it on `trace`.
     static func everyCommand(_ trace: String) -> [[String]] {
@@ -115,7 +115,7 @@ struct CraftedInputTests {
 /// Logs the size a long-running app writes. Each once read in time that grew with the
 /// square of its size (40,000 inner signals took 147 s to check); read in linear time they
 /// take seconds, so the generous time limit only catches a return to quadratic work.
-@Suite("signalscope on large logs", .timeLimit(.minutes(5)))
+@Suite("signalscope on large logs", .timeLimit(.minutes(10)))
 struct LargeLogTests {
     @Test("100,000 inner signals into one switchToLatest, every one capturing the same view model")
     func manyParentsAndCaptures() throws {
@@ -143,7 +143,7 @@ struct LargeLogTests {
     }
 }
 
-@Suite("Both details judge alike", .timeLimit(.minutes(5)))
+@Suite("Both details judge alike", .timeLimit(.minutes(10)))
 struct DetailAgreementTests {
     @Test("A subscription disposed while the snapshot was written, and an error nobody disposed, are judged the same with either detail")
     func disposedDuringTheSnapshot() throws {

@@ -9,7 +9,7 @@ import Testing
 /// field of a trace, and every output format must come out safe and whole: terminals obey
 /// no escape sequence, workflow commands start no command of their own, XML and JSON stay
 /// well-formed, DOT stays DOT.
-@Suite("Hostile strings in every output format", .timeLimit(.minutes(5)))
+@Suite("Hostile strings in every output format", .timeLimit(.minutes(10)))
 struct HostileStringTests {
     static let hostile = [
         "q\"uo'te", "cr\rlf\nx", "crlf\r\n::error::injected", "nul\0x", "esc\u{1B}[31mred\u{1B}]0;title\u{07}bel",

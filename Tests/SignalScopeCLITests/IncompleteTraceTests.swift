@@ -4,7 +4,7 @@ import Testing
 
 /// A CI gate never passes on what it did not see: a program killed while traced, and a
 /// privileged program that must not trace at all.
-@Suite("Incomplete traces and privileged programs", .timeLimit(.minutes(5)))
+@Suite("Incomplete traces and privileged programs", .timeLimit(.minutes(10)))
 struct IncompleteTraceTests {
     final class Screen {
         let taps = Subject<Int>()

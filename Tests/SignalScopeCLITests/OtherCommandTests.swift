@@ -4,7 +4,7 @@ import FoundationXML
 #endif
 import Testing
 
-@Suite("signalscope graph, timeline, export, stats and demo", .timeLimit(.minutes(5)))
+@Suite("signalscope graph, timeline, export, stats and demo", .timeLimit(.minutes(10)))
 struct OtherCommandTests {
     let plantedLeaks = CLIRunner.product("PlantedLeaks")
 

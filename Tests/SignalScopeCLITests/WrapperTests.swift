@@ -3,7 +3,7 @@ import Testing
 
 /// `check -- <command>` and `record -- <command>` as CI runs them: stopped by the runner,
 /// or wrapping a command that fails before it records anything.
-@Suite("The wrapper and its program", .timeLimit(.minutes(5)))
+@Suite("The wrapper and its program", .timeLimit(.minutes(10)))
 struct WrapperTests {
     @Test("SIGTERM, SIGINT or SIGHUP to the wrapper reach the program's whole group; the wrapper waits, removes its temporary traces and exits 128 + the signal", arguments: [SIGTERM, SIGINT, SIGHUP])
     func signalsAreForwarded(signal: Int32) throws {

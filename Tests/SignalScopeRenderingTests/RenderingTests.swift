@@ -45,7 +45,7 @@ private func elements(named name: String, in document: XMLDocument) throws -> [X
     try document.nodes(forXPath: "//*[local-name()='\(name)']")
 }
 
-@Suite("Rendering signal graphs", .timeLimit(.minutes(5)))
+@Suite("Rendering signal graphs", .timeLimit(.minutes(10)))
 struct RenderingTests {
     /// Compares with `Golden/<name>.dot`; `SIGNALSCOPE_RECORD_GOLDEN=1` records it anew.
     @Test("The DOT of the search hints scenario matches its golden file")

@@ -43,7 +43,7 @@ private func json(_ text: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
 }
 
-@Suite("The HTML report", .timeLimit(.minutes(5)))
+@Suite("The HTML report", .timeLimit(.minutes(10)))
 struct ReportTests {
     @Test("The report's data section matches its golden file")
     func goldenData() throws {

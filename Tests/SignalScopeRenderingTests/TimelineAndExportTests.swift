@@ -28,7 +28,7 @@ private func count(_ className: String, in document: XMLDocument) throws -> Int 
     try document.nodes(forXPath: "//*[@class='\(className)']").count
 }
 
-@Suite("Marble timelines and Chrome traces", .timeLimit(.minutes(5)))
+@Suite("Marble timelines and Chrome traces", .timeLimit(.minutes(10)))
 struct TimelineAndExportTests {
     @Test("One lane per subscription in tree order, with values, the error, and an open end")
     func marbles() throws {
@@ -115,7 +115,7 @@ struct TimelineAndExportTests {
 }
 
 /// Timelines on a test's virtual time, and identical lanes collapsed.
-@Suite("Timelines at scale and on virtual time", .timeLimit(.minutes(5)))
+@Suite("Timelines at scale and on virtual time", .timeLimit(.minutes(10)))
 struct TimelineScaleTests {
     /// A search field throttled by 0.3 s on a `TestScheduler`: typing at 0, 0.1 and 0.5 s.
     private func throttledSearch() -> Trace {

@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Cold signals", .timeLimit(.minutes(5)))
+@Suite("Cold signals", .timeLimit(.minutes(10)))
 struct ColdSignalTests {
     @Test("S1: every subscription runs the creation block again")
     func creationBlockRunsPerSubscription() {

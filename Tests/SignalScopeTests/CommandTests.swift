@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Command", .timeLimit(.minutes(5)))
+@Suite("Command", .timeLimit(.minutes(10)))
 struct CommandTests {
     @Test("K1: an execution runs its signal once and shares it with the caller and executionSignals")
     func executionIsShared() {

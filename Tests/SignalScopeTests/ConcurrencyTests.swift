@@ -4,7 +4,7 @@ import SignalScopeTesting
 import Synchronization
 import Testing
 
-@Suite("Concurrency", .timeLimit(.minutes(5)))
+@Suite("Concurrency", .timeLimit(.minutes(10)))
 struct ConcurrencyTests {
     /// Fails the test if two calls of `body` ever overlap.
     final class OverlapDetector: Sendable {

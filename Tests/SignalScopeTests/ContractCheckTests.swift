@@ -4,7 +4,7 @@ import Testing
 
 /// Each bad argument must stop the program with a message naming the problem. Exit tests
 /// run the body in a child process and read what it printed.
-@Suite("Contract checks", .timeLimit(.minutes(5)))
+@Suite("Contract checks", .timeLimit(.minutes(10)))
 struct ContractCheckTests {
     private func expectMessage(_ result: ExitTest.Result?, _ expected: String) {
         let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

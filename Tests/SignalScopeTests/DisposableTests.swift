@@ -2,7 +2,7 @@ import Dispatch
 import SignalScopeTools
 import Testing
 
-@Suite("Disposables", .timeLimit(.minutes(5)))
+@Suite("Disposables", .timeLimit(.minutes(10)))
 struct DisposableTests {
     @Test("D1: a disposable runs its action once, even when disposed from many threads at once")
     func runsOnce() {

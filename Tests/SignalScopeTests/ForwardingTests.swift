@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Forwarding into subscribers", .timeLimit(.minutes(5)))
+@Suite("Forwarding into subscribers", .timeLimit(.minutes(10)))
 struct ForwardingTests {
     final class Collector: SubscriberProtocol {
         var events: [String] = []

@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Event grammar", .timeLimit(.minutes(5)))
+@Suite("Event grammar", .timeLimit(.minutes(10)))
 struct GrammarTests {
     @Test("S3: events after completed never reach the observer")
     func nothingAfterCompleted() {

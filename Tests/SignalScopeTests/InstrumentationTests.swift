@@ -6,7 +6,7 @@ import Testing
 
 /// Hooks are global, so every test looks only at the nodes and subscriptions it made itself:
 /// other tests may have hooks installed at the same time.
-@Suite("Instrumentation seam", .serialized, .timeLimit(.minutes(5)))
+@Suite("Instrumentation seam", .serialized, .timeLimit(.minutes(10)))
 struct InstrumentationTests {
     private static let file = "SignalScopeTests/InstrumentationTests.swift"
 
@@ -336,7 +336,7 @@ struct InstrumentationTests {
 }
 
 /// I9: hooks run deliveries and scheduled actions, so they can tell what an event caused.
-@Suite("Instrumentation seam: deliveries and scheduled actions run inside the hook", .serialized, .timeLimit(.minutes(5)))
+@Suite("Instrumentation seam: deliveries and scheduled actions run inside the hook", .serialized, .timeLimit(.minutes(10)))
 struct DeliveryNestingTests {
     final class Log: Sendable {
         let lines = Mutex<[String]>([])

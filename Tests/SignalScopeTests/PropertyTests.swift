@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Properties and lifetimes", .timeLimit(.minutes(5)))
+@Suite("Properties and lifetimes", .timeLimit(.minutes(10)))
 struct PropertyTests {
     @Test("P1: value reads what was last set; signal sends the current value, then every change")
     func valueAndSignal() {

@@ -4,7 +4,7 @@ import SignalScopeTools
 import Synchronization
 import Testing
 
-@Suite("Schedulers", .timeLimit(.minutes(5)))
+@Suite("Schedulers", .timeLimit(.minutes(10)))
 struct SchedulerTests {
     @Test("T1: the immediate scheduler runs actions at once, on the calling thread")
     func immediate() {

@@ -5,7 +5,7 @@ import Testing
 
 /// The patterns of the RAC articles SignalScope grew from, ported line by line, each
 /// asserting what a user of that screen would observe.
-@Suite("Seed patterns", .timeLimit(.minutes(5)))
+@Suite("Seed patterns", .timeLimit(.minutes(10)))
 struct SeedPatternTests {
     enum Availability: Equatable { case checking, available, taken, unknown }
     enum APIError: Error { case tokenExpired, staleCache, offline }

@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Subjects", .timeLimit(.minutes(5)))
+@Suite("Subjects", .timeLimit(.minutes(10)))
 struct SubjectTests {
     @Test("J1: a subject is a signal and a subscriber")
     func subjectIsSignalAndSubscriber() {

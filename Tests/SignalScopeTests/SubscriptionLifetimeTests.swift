@@ -3,7 +3,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Subscription lifetime and memory", .timeLimit(.minutes(5)))
+@Suite("Subscription lifetime and memory", .timeLimit(.minutes(10)))
 struct SubscriptionLifetimeTests {
     @Test("S2: a signal nobody references still delivers to a live subscription")
     func unreferencedSignalDelivers() async {

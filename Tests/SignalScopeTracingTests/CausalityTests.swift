@@ -4,7 +4,7 @@ import Testing
 
 /// Causes (docs/event-log.md, "Causes"): each event names the event whose delivery it
 /// happened in, on the same thread, or whose delivery scheduled the action it happened in.
-@Suite("Causality", .timeLimit(.minutes(5)))
+@Suite("Causality", .timeLimit(.minutes(10)))
 struct CausalityTests {
     /// The records of `trace` about subscriptions to `node`, of one kind.
     private func events(_ trace: Trace, on node: NodeID, _ name: String) -> [TraceRecord] {

@@ -2,7 +2,7 @@ import Foundation
 import SignalScopeTools
 import Testing
 
-@Suite("Recording with no code change", .timeLimit(.minutes(5)))
+@Suite("Recording with no code change", .timeLimit(.minutes(10)))
 struct EnvironmentRecordingTests {
     /// The demo program, built next to the test bundle.
     private static var runtimeTour: URL {

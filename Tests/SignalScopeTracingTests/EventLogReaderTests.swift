@@ -4,7 +4,7 @@ import SignalScopeTools
 @testable import SignalScopeTracing
 import Testing
 
-@Suite("Reading event logs", .timeLimit(.minutes(5)))
+@Suite("Reading event logs", .timeLimit(.minutes(10)))
 final class EventLogReaderTests {
     /// Each test's logs, removed when it ends.
     private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-reader-\(UUID())")

@@ -5,7 +5,7 @@ import Testing
 /// The heap walk must find exactly the strong references an object holds, named by where
 /// they are, in debug and release builds (`make test` runs this suite in both: layouts and
 /// closure contexts differ).
-@Suite("Walking the heap: every strong reference, exactly", .timeLimit(.minutes(5)))
+@Suite("Walking the heap: every strong reference, exactly", .timeLimit(.minutes(10)))
 struct HeapWalkerTests {
     final class Leaf {
         var value = 0

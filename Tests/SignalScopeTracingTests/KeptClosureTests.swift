@@ -6,7 +6,7 @@ import Testing
 /// the line that passed it: that is how a finding names the closure to fix. Each closure
 /// here captures one object and nothing else, so that object is its context (no box): the
 /// shape whose words a reabstraction would change unseen.
-@Suite("Closures the runtime keeps are named in the snapshot", .timeLimit(.minutes(5)))
+@Suite("Closures the runtime keeps are named in the snapshot", .timeLimit(.minutes(10)))
 struct KeptClosureTests {
     final class Sentinel: @unchecked Sendable {
         var count = 0

@@ -5,7 +5,7 @@ import Testing
 
 /// Hooks are global and other tests may record at the same time, so each test reads its
 /// trace by the nodes it made itself. File recordings are one per process, hence serialized.
-@Suite("Recording", .serialized, .timeLimit(.minutes(5)))
+@Suite("Recording", .serialized, .timeLimit(.minutes(10)))
 struct RecordTests {
     static let file = "SignalScopeTracingTests/RecordTests.swift"
 

@@ -2,7 +2,7 @@ import Foundation
 import SignalScopeTools
 import Testing
 
-@Suite("Captured objects and the closing snapshot", .timeLimit(.minutes(5)))
+@Suite("Captured objects and the closing snapshot", .timeLimit(.minutes(10)))
 struct SnapshotTests {
     final class LoginScreen {
         var subscription: Disposable?

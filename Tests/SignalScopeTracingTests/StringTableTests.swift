@@ -2,7 +2,7 @@ import SignalScopeTools
 @testable import SignalScopeTracing
 import Testing
 
-@Suite("String table", .timeLimit(.minutes(5)))
+@Suite("String table", .timeLimit(.minutes(10)))
 struct StringTableTests {
     @Test("Text made at run time is remembered up to the table's capacity, then forgotten")
     func boundedMemory() {

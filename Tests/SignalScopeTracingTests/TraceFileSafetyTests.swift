@@ -5,7 +5,7 @@ import Testing
 /// A trace path often lies in a shared folder, and a trace may hold values and error
 /// messages: the recorder creates it for its owner only, never follows a link, and never
 /// empties a file that is not already one of this user's traces.
-@Suite("Trace files are created safely", .timeLimit(.minutes(5)))
+@Suite("Trace files are created safely", .timeLimit(.minutes(10)))
 final class TraceFileSafetyTests {
     private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-files-\(UUID())")
 

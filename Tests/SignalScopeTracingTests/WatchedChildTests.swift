@@ -5,7 +5,7 @@ import Testing
 /// The closing heap walk runs in a forked child the recording waits for: a child blocked on
 /// a lock held at the fork must be given up on at once, a child busy with a large heap must
 /// be waited for, and nothing may keep the recording waiting forever.
-@Suite("A watched child process", .timeLimit(.minutes(5)))
+@Suite("A watched child process", .timeLimit(.minutes(10)))
 struct WatchedChildTests {
     private func outcome(
         stallLimit: Duration = .milliseconds(300), timeLimit: Duration = .seconds(60),

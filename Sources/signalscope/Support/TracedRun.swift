@@ -31,6 +31,7 @@ struct TracedRun {
         environment["SIGNALSCOPE_TRACE"] = tracePath
         if values { environment["SIGNALSCOPE_VALUES"] = "1" }
         let forwarding = SignalForwarding()
+        defer { forwarding.stop() }
         let child = try spawn(executable, environment: environment)
         let status = forwarding.wait(for: child)
         if let signal = forwarding.received {
@@ -77,7 +78,7 @@ struct TracedRun {
         return child
     }
 
-    /// The error for a run that left no trace behind.    /// The error for a run that ended with `status` and left no trace behind: a failing
+    /// The error for a run that ended with `status` and left no trace behind: a failing
     /// command is exit 4 like any failing command (its status is already printed), with the
     /// missing trace said on standard error; a command that succeeded without one is an
     /// error of its own (exit 1).
@@ -178,14 +179,30 @@ final class SignalForwarding {
             kill(-pid, SIGCONT)
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        while true {
+            guard waitpid(pid, &status, terminal ? WUNTRACED : 0) >= 0 else {
+                if errno == EINTR { continue }
+                break
+            }
+            // Stopped from the terminal (^Z): signalscope stops too, as the shell expects of
+            // its job, and when continued gives the program the terminal again.
+            guard terminal, status & 0xFF == 0x7F else { break }
+            tcsetpgrp(STDIN_FILENO, getpgrp())
+            kill(getpid(), SIGSTOP)
+            tcsetpgrp(STDIN_FILENO, pid)
+            kill(-pid, SIGCONT)
+        }
         if terminal {
             tcsetpgrp(STDIN_FILENO, getpgrp())
             Glibc.signal(SIGTTOU, SIG_DFL)
         }
-        for source in sources { source.cancel() }
-        for number in Self.forwarded { Glibc.signal(number, SIG_DFL) }
         let termination = status & 0x7F
         return termination == 0 ? (status >> 8) & 0xFF : 128 + termination
+    }
+
+    /// Stops catching the signals: they act on signalscope as usual again.
+    func stop() {
+        for source in sources { source.cancel() }
+        for number in Self.forwarded { Glibc.signal(number, SIG_DFL) }
     }
 }

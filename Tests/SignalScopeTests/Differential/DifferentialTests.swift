@@ -6,7 +6,7 @@ import Testing
 /// random synchronous prefix, then forwards the subject), then random sends, completions,
 /// errors and a disposal of the result. Both must deliver the same events to the result
 /// and subscribe each cold source the same number of times.
-@Suite("Differential: the runtime against a RAC 2 model", .timeLimit(.minutes(5)))
+@Suite("Differential: the runtime against a RAC 2 model", .timeLimit(.minutes(10)))
 struct DifferentialTests {
     /// One script, reproducible from its seed.
     struct Script: CustomStringConvertible {

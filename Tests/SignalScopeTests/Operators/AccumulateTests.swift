@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Operators: accumulating", .timeLimit(.minutes(5)))
+@Suite("Operators: accumulating", .timeLimit(.minutes(10)))
 struct AccumulateTests {
     @Test("O15: distinctUntilChanged drops repeats of the previous value")
     func distinct() {

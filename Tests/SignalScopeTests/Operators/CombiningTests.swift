@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Operators: zip and combineLatest", .timeLimit(.minutes(5)))
+@Suite("Operators: zip and combineLatest", .timeLimit(.minutes(10)))
 struct CombiningTests {
     @Test("O19: zip pairs values in order and completes once a finished input is used up")
     func zip() {

@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Operators: catching and retrying", .timeLimit(.minutes(5)))
+@Suite("Operators: catching and retrying", .timeLimit(.minutes(10)))
 struct ErrorHandlingTests {
     @Test("O27: catch switches to the handler's signal on error; catchTo to a fixed one")
     func catchOperators() {

@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Operators: flattening and merging", .timeLimit(.minutes(5)))
+@Suite("Operators: flattening and merging", .timeLimit(.minutes(10)))
 struct FlattenTests {
     @Test("O3: flattenMap merges inner signals and completes when the outer and every inner have")
     func flattenMap() {

@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Operators: map and filter", .timeLimit(.minutes(5)))
+@Suite("Operators: map and filter", .timeLimit(.minutes(10)))
 struct MapFilterTests {
     @Test("O1: map transforms values and passes completion through; mapReplace replaces them")
     func map() {

@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Operators: multicasting", .timeLimit(.minutes(5)))
+@Suite("Operators: multicasting", .timeLimit(.minutes(10)))
 struct MulticastTests {
     @Test("O30: publish shares one subscription among subscribers, from connect on")
     func publish() {

@@ -4,7 +4,7 @@ import Testing
 
 /// Rule O0, checked for every operator with one source: errors pass through, and ending
 /// the result disposes every subscription the operator made and releases the observer.
-@Suite("Operators: the common contract", .timeLimit(.minutes(5)))
+@Suite("Operators: the common contract", .timeLimit(.minutes(10)))
 struct OperatorContractTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String

@@ -149,7 +149,7 @@ enum OperatorRegistry {
     }
 }
 
-@Suite("Operators: the registry", .timeLimit(.minutes(5)))
+@Suite("Operators: the registry", .timeLimit(.minutes(10)))
 struct OperatorRegistryTests {
     @Test("O0: every public operator has a registry entry, and every entry is a real operator")
     func everyOperatorIsRegistered() throws {

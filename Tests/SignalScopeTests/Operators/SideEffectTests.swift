@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Operators: side effects, events and naming", .timeLimit(.minutes(5)))
+@Suite("Operators: side effects, events and naming", .timeLimit(.minutes(10)))
 struct SideEffectTests {
     @Test("O29: doNext, doError and doCompleted run before the event is forwarded")
     func doOperators() {

@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Operators: switching", .timeLimit(.minutes(5)))
+@Suite("Operators: switching", .timeLimit(.minutes(10)))
 struct SwitchTests {
     @Test("O5: switchToLatest forwards only the latest inner signal and disposes the previous one")
     func switchToLatest() {

@@ -4,7 +4,7 @@ import Testing
 /// Rule O38: once the result has ended, even in the middle of a synchronous emission while it
 /// is being subscribed, an operator subscribes to nothing more and calls none of its closures
 /// again. Each test counts the work done after the end; RAC 2 does none of it.
-@Suite("Operators: no work after a synchronous end", .timeLimit(.minutes(5)))
+@Suite("Operators: no work after a synchronous end", .timeLimit(.minutes(10)))
 struct SynchronousEndTests {
     /// A cold signal that counts its subscriptions (its creation block runs once each).
     static func counted<Value>(_ subscriptions: Counter, _ events: [Event<Value>] = []) -> Signal<Value> {

@@ -2,7 +2,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Operators: take, skip and friends", .timeLimit(.minutes(5)))
+@Suite("Operators: take, skip and friends", .timeLimit(.minutes(10)))
 struct TakeSkipTests {
     @Test("O10: take sends the first values, completes, and disposes the source")
     func take() {

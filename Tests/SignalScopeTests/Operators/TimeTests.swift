@@ -4,7 +4,7 @@ import SignalScopeTools
 import SignalScopeTesting
 import Testing
 
-@Suite("Operators: time and scheduling", .timeLimit(.minutes(5)))
+@Suite("Operators: time and scheduling", .timeLimit(.minutes(10)))
 struct TimeTests {
     @Test("O21: interval sends the scheduler's date every interval until disposed")
     func interval() {
