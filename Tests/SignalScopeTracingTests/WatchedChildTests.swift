@@ -8,11 +8,11 @@ import Testing
 @Suite("A watched child process", .timeLimit(.minutes(10)))
 struct WatchedChildTests {
     private func outcome(
-        stallLimit: Duration = .milliseconds(300), timeLimit: Duration = .seconds(60),
+        stallLimit: Duration = .milliseconds(300), spinLimit: Duration = .seconds(30), timeLimit: Duration = .seconds(60),
         _ work: (UnsafeMutablePointer<UInt64>) -> [UInt8]
     ) throws -> WatchedChild.Outcome {
         let child = try WatchedChild.start(work).get()
-        return WatchedChild(stallLimit: stallLimit, timeLimit: timeLimit).wait(for: child)
+        return WatchedChild(stallLimit: stallLimit, spinLimit: spinLimit, timeLimit: timeLimit).wait(for: child)
     }
 
     private func busy(for duration: Duration) {
@@ -62,6 +62,18 @@ struct WatchedChildTests {
             return
         }
         #expect(bytes == [7])
+    }
+
+    @Test("A child that spins without counting progress is given up on, and says why")
+    func spinningChild() throws {
+        let result = try outcome(spinLimit: .milliseconds(700)) { _ in
+            while true { busy(for: .seconds(1)) }
+        }
+        guard case .failed(let reason) = result else {
+            Issue.record("a spinning child was waited for: \(result)")
+            return
+        }
+        #expect(reason.contains("spinning on a lock held at the fork"), "\(reason)")
     }
 
     @Test("A child that never finishes is killed at the time limit, not retried")

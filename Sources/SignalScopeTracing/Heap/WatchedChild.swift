@@ -6,14 +6,20 @@ import SignalScope
 /// into an anonymous file and exits, while the parent watches it.
 ///
 /// A lock another thread held at the fork stays held in the child, forever: a child that
-/// needs it sleeps on it. So the parent gives up on a child that neither counts progress
-/// (on a page both share) nor uses the processor for ``stallLimit``; a child at work on a
-/// large heap (a debug build sorting a million allocations) uses the processor all along
-/// and is waited for, up to ``timeLimit`` in all. (The forked heap walk, ``FrozenWalk``,
+/// needs it sleeps on it, or spins on it. So the parent gives up on a child that neither
+/// counts progress (on a page both share) nor uses the processor for ``stallLimit``, and on
+/// one that uses the processor without counting progress for ``spinLimit`` (seen once in a
+/// busy test run: a child spun until the time limit); a child at work on a large heap (a
+/// debug build sorting a million allocations between two counts) is waited for, up to
+/// ``timeLimit`` in all. (The forked heap walk, ``FrozenWalk``,
 /// is the one user; its own tests drive this with work that blocks, spins and overruns.)
 struct WatchedChild {
     /// How long a child may neither count progress nor use the processor.
     var stallLimit: Duration = .seconds(2)
+    /// How long a child may use the processor without counting progress: far longer than
+    /// the walk goes between two counts (seconds, for two hundred thousand objects in a
+    /// debug build).
+    var spinLimit: Duration = .seconds(60)
     /// How long a child at work may take in all: work bounded by its budgets runs past this
     /// only through a fault, and the parent must go on regardless.
     var timeLimit: Duration = .seconds(600)
@@ -110,6 +116,7 @@ struct WatchedChild {
         let start = clock.now
         var last = (counted: UInt64.max, processorTime: UInt64.max)
         var lastChange = start
+        var lastCount = start
         var pause = 20_000
         while true {
             var status: Int32 = 0
@@ -118,12 +125,17 @@ struct WatchedChild {
             if waited < 0, errno != EINTR { return .failed("the child could not be waited for: \(String(cString: strerror(errno)))") }
             let seen = (counted: child.progress.pointee, processorTime: Self.processorTime(of: child.pid) ?? 0)
             if seen != last {
+                if seen.counted != last.counted { lastCount = clock.now }
                 last = seen
                 lastChange = clock.now
             }
             if clock.now - start > timeLimit {
                 Self.kill(child.pid)
                 return .overran("it had not finished after \(timeLimit)")
+            }
+            if clock.now - lastCount > spinLimit {
+                Self.kill(child.pid)
+                return .failed("it counted no progress for \(spinLimit) while it used the processor, likely spinning on a lock held at the fork")
             }
             if clock.now - lastChange > stallLimit {
                 Self.kill(child.pid)
