@@ -32,13 +32,14 @@ test: setup
 	SIGNALSCOPE_SUITES=heap $(SWIFT) test -c release --scratch-path .build-heap-suites --filter "$(HEAP_SUITES)"
 	@FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
 	@scripts/adoption-check.sh
-	@echo "make test: passed: every suite (debug), the heap-walk suites (release), $(TEST_FUZZ_SECONDS) s of fuzzing, the adoption check"
+	@$(MAKE) --no-print-directory tsan
+	@echo "make test: passed: every suite (debug), the heap-walk suites (release), $(TEST_FUZZ_SECONDS) s of fuzzing, the adoption check, the ThreadSanitizer suites"
 
 # LeakSanitizer as a peer (docs/analyzers.md, "LeakSanitizer as a peer"): the leak corpus
 # built with AddressSanitizer, each scenario in a process of its own with leak detection on,
 # then the heap walk stressed by eight threads for LSAN_STRESS recordings. Fails when
 # LeakSanitizer finds a leak SignalScope misses, a clean scenario has a finding, or the
-# stress goes wrong. CI runs it after `make test`.
+# stress goes wrong. Run it by hand; it takes about ten minutes.
 LSAN_STRESS ?= 1000
 lsan-compare: setup
 	@python3 scripts/lsan-compare.py --stress $(LSAN_STRESS)
@@ -46,7 +47,7 @@ lsan-compare: setup
 # ThreadSanitizer over the runtime's suites and the recorder's (docs/semantics.md, "What
 # ThreadSanitizer checks"), one test at a time, in a build of its own with only the
 # libraries and those test targets (SIGNALSCOPE_SUITES=tsan, see Package.swift); any report
-# fails it. CI runs it after `make test`.
+# fails it. `make test` ends with it.
 TSAN_SUITES = ^SignalScopeTests\.|^SignalScopeTracingTests\.(CausalityTests|EventLogReaderTests|RecordTests|StringTableTests|SnapshotTests)
 tsan: setup
 	SIGNALSCOPE_SUITES=tsan $(SWIFT) test --sanitize=thread -Xswiftc -DSIGNALSCOPE_TSAN --scratch-path .build-tsan --no-parallel --filter "$(TSAN_SUITES)"
