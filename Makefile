@@ -1,7 +1,8 @@
-# The README's two commands, `make demo` (the main job) and `make test`, and the benchmarks.
+# The README's commands, `make demo` (the main job), `make test` and `make ci` (what CI
+# runs), and the benchmarks.
 SWIFT ?= swift
 
-.PHONY: setup build demo test fuzz bench bench-json bench-instructions lsan-compare tsan
+.PHONY: setup build demo test ci fuzz bench bench-json bench-instructions lsan-compare tsan
 
 setup:
 	@scripts/setup.sh
@@ -12,28 +13,31 @@ build: setup
 demo: setup
 	$(SWIFT) run signalscope demo -o out
 
-# The heap walk reads compiler-generated layouts (closure contexts, reabstraction thunks,
-# enum payloads), which differ between debug and release builds, so the suites that check
-# it, and the leak corpus that depends on it, run in both.
+# `make test` is the README's test command: every suite, in a debug build (about four
+# minutes from a fresh clone on a 2-core machine). `make ci` (what .ci/run runs) adds what
+# takes too long to wait for at a desk:
 #
-# Then a short fuzz of the trace reader and every consumer of a trace (docs/fuzzing.md):
-# CI runs exactly this target.
-#
-# Last, scripts/adoption-check.sh proves that an app on the runtime product alone builds
-# with Graphviz hidden and links nothing but the runtime.
-#
-# The release run builds only the libraries and the two test targets it needs
-# (SIGNALSCOPE_SUITES=heap, see Package.swift) in a build folder of its own, so that the
-# manifest evaluated with that switch never mixes with the whole package's.
+# - The heap walk reads compiler-generated layouts (closure contexts, reabstraction thunks,
+#   enum payloads), which differ between debug and release builds, so the suites that check
+#   it, and the leak corpus that depends on it, run again in release. That run builds only
+#   the libraries and the two test targets it needs (SIGNALSCOPE_SUITES=heap, see
+#   Package.swift) in a build folder of its own, so that the manifest evaluated with that
+#   switch never mixes with the whole package's.
+# - A short fuzz of the trace reader and every consumer of a trace (docs/fuzzing.md).
+# - scripts/adoption-check.sh proves that an app on the runtime product alone builds with
+#   Graphviz hidden and links nothing but the runtime.
+# - ThreadSanitizer over the runtime's and the recorder's suites (`make tsan`).
 TEST_FUZZ_SECONDS ?= 20
 HEAP_SUITES = HeapWalkerTests|KeptClosureTests|LeakCorpusTests|RetainCountTests
 test: setup
 	$(SWIFT) test
+
+ci: test
 	SIGNALSCOPE_SUITES=heap $(SWIFT) test -c release --scratch-path .build-heap-suites --filter "$(HEAP_SUITES)"
 	@FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
 	@scripts/adoption-check.sh
 	@$(MAKE) --no-print-directory tsan
-	@echo "make test: passed: every suite (debug), the heap-walk suites (release), $(TEST_FUZZ_SECONDS) s of fuzzing, the adoption check, the ThreadSanitizer suites"
+	@echo "make ci: passed: every suite (debug), the heap-walk suites (release), $(TEST_FUZZ_SECONDS) s of fuzzing, the adoption check, the ThreadSanitizer suites"
 
 # LeakSanitizer as a peer (docs/analyzers.md, "LeakSanitizer as a peer"): the leak corpus
 # built with AddressSanitizer, each scenario in a process of its own with leak detection on,
@@ -47,7 +51,7 @@ lsan-compare: setup
 # ThreadSanitizer over the runtime's suites and the recorder's (docs/semantics.md, "What
 # ThreadSanitizer checks"), one test at a time, in a build of its own with only the
 # libraries and those test targets (SIGNALSCOPE_SUITES=tsan, see Package.swift); any report
-# fails it. `make test` ends with it.
+# fails it. `make ci` ends with it.
 TSAN_SUITES = ^SignalScopeTests\.|^SignalScopeTracingTests\.(CausalityTests|EventLogReaderTests|RecordTests|StringTableTests|SnapshotTests)
 tsan: setup
 	SIGNALSCOPE_SUITES=tsan $(SWIFT) test --sanitize=thread -Xswiftc -DSIGNALSCOPE_TSAN --scratch-path .build-tsan --no-parallel --filter "$(TSAN_SUITES)"

@@ -157,10 +157,10 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// `make test` runs some suites a second time, each in a build of its own: the heap-walk
+// `make ci` runs some suites a second time, each in a build of its own: the heap-walk
 // suites in release, where compiler-generated layouts differ, and the runtime and tracing
 // suites under ThreadSanitizer. Building every example, the tool and its tests for them took
-// most of `make test`'s time, so with SIGNALSCOPE_SUITES=heap (or =tsan) the package holds
+// most of that time, so with SIGNALSCOPE_SUITES=heap (or =tsan) the package holds
 // only the libraries and the test targets those suites live in.
 let libraries: Set<String> = [
     "SignalScope", "SignalScopeTracing", "CTracingSupport", "SignalScopeAnalysis", "SignalScopeRendering",

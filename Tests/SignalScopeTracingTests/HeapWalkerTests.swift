@@ -3,7 +3,7 @@ import DequeModule
 import Testing
 
 /// The heap walk must find exactly the strong references an object holds, named by where
-/// they are, in debug and release builds (`make test` runs this suite in both: layouts and
+/// they are, in debug and release builds (`make ci` runs this suite in both: layouts and
 /// closure contexts differ).
 @Suite("Walking the heap: every strong reference, exactly", .timeLimit(.minutes(10)))
 struct HeapWalkerTests {

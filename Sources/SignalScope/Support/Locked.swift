@@ -28,7 +28,7 @@ import Glibc
 /// `inout` argument's access begins where the call is written, before the lock is taken,
 /// and ThreadSanitizer rightly counts it as an access outside the lock.
 ///
-/// Built with `-DSIGNALSCOPE_TSAN` (the ThreadSanitizer run of `make test`), it is a pthread
+/// Built with `-DSIGNALSCOPE_TSAN` (the ThreadSanitizer run of `make ci`), it is a pthread
 /// mutex, whose lock and unlock ThreadSanitizer intercepts: it does not see the toolchain's
 /// `Mutex`, which waits on futexes itself, so every access under one would read as a race
 /// and the real races would drown among them (docs/semantics.md, "What ThreadSanitizer
