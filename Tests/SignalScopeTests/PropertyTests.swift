@@ -86,6 +86,76 @@ struct PropertyTests {
         #expect(observer.values == [6])
     }
 
+    @Test("P4: changes sends every later value and never the current one; signal sends the current one first")
+    func changesAndSignal() {
+        let name = MutableProperty("a")
+        let changes = TestObserver(name.changes)
+        let signal = TestObserver(name.signal)
+        name.value = "b"
+        #expect(changes.values == ["b"])
+        #expect(signal.values == ["a", "b"])
+        let derived = Property(initial: "", then: name.signal)
+        let derivedChanges = TestObserver(derived.changes)
+        name.value = "c"
+        #expect(derivedChanges.values == ["c"])
+    }
+
+    @Test("P4: changes completes when the property is deinitialized, without a value, also for a late subscriber")
+    func changesCompletes() {
+        var property: MutableProperty<Int>? = MutableProperty(1)
+        let changes = property!.changes
+        let early = TestObserver(changes)
+        property = nil
+        #expect(early.recordedEvents == [.completed])
+        #expect(TestObserver(changes).recordedEvents == [.completed])
+    }
+
+    @Test("P5: Property(_:) reads and observes a mutable property and keeps it alive; it cannot set it")
+    func readOnlyView() {
+        weak var weakSource: MutableProperty<Int>?
+        let view: Property<Int>
+        do {
+            let source = MutableProperty(1)
+            weakSource = source
+            view = Property(source)
+            source.value = 2
+        }
+        #expect(view.value == 2)
+        #expect(TestObserver(view.signal).values == [2])
+        weakSource?.value = 3
+        #expect(view.value == 3, "the view keeps its source alive")
+        let doubled = view.map { $0 * 2 }
+        let observer = TestObserver(doubled.signal)
+        weakSource?.value = 4
+        #expect(doubled.value == 8)
+        #expect(observer.values == [6, 8])
+    }
+
+    @Test("P5: Property(value:) is constant: signal sends it and completes, changes completes at once")
+    func constantProperty() {
+        let constant = Property(value: 42)
+        #expect(constant.value == 42)
+        #expect(TestObserver(constant.signal).recordedEvents == [.next(42), .completed])
+        #expect(TestObserver(constant.changes).recordedEvents == [.completed])
+    }
+
+    @Test("P5: Property(initial:then:) follows its signal, and its subscription ends with the property")
+    func propertyFollowingASignal() {
+        let source = Subject<Int>()
+        var property: Property<Int>? = Property(initial: 0, then: source)
+        weak let weakProperty = property
+        #expect(property?.value == 0)
+        source.sendNext(5)
+        #expect(property?.value == 5)
+        let observer = TestObserver(property!.signal)
+        property = nil
+        #expect(weakProperty == nil)
+        #expect(observer.recordedEvents == [.next(5), .completed])
+        let late = TestObserver(source)
+        source.sendNext(6)
+        #expect(late.values == [6], "the subscription to the source ended with the property")
+    }
+
     @Test("L1: a lifetime ends when its token is deinitialized, and tells late subscribers at once")
     func lifetime() {
         var made: (lifetime: Lifetime, token: Lifetime.Token)? = Lifetime.make()

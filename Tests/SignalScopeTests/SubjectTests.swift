@@ -143,4 +143,38 @@ struct SubjectTests {
         subject.sendNext(2)
         #expect(late?.values == [2])
     }
+
+    @Test("J8: pipe() is hot: what its input sends reaches the output's current subscribers")
+    func pipeIsHot() {
+        let (output, input) = Signal<Int>.pipe()
+        input.sendNext(1)
+        let observer = TestObserver(output)
+        input.sendNext(2)
+        input.sendCompleted()
+        #expect(observer.recordedEvents == [.next(2), .completed])
+        withExtendedLifetime(input) {}
+    }
+
+    @Test("J8: releasing a pipe's input completes its output, which ends the chains on it and releases their observers")
+    func pipeCompletesWhenItsInputGoes() {
+        var input: SignalInput<Int>?
+        let output: Signal<Int>
+        (output, input) = Signal<Int>.pipe()
+        let chain = TestObserver(output.map { $0 * 10 })
+        let (_, probe) = CaptureProbe.attach { capture in output.subscribeNext { _ in _ = capture } }
+        input?.sendNext(1)
+        #expect(!probe.isReleased)
+        input = nil
+        #expect(chain.recordedEvents == [.next(10), .completed])
+        #expect(probe.isReleased)
+        #expect(TestObserver(output).recordedEvents == [.completed])
+    }
+
+    @Test("J8: a signal forwarding into a pipe's input keeps it alive until it ends")
+    func forwardingIntoAPipe() {
+        let (output, input) = Signal<Int>.pipe()
+        let observer = TestObserver(output)
+        Signal.just(3).subscribe(input)
+        #expect(observer.recordedEvents == [.next(3), .completed])
+    }
 }

@@ -35,6 +35,9 @@ struct KeptClosureTests {
         Case(role: "predicate", api: "takeWhile") { source, sentinel in
             (#line, source.takeWhile { $0 > sentinel.count }.subscribe())
         },
+        Case(role: "predicate", api: "distinctUntilChanged(by:)") { source, sentinel in
+            (#line, source.distinctUntilChanged { $0 == $1 + sentinel.count }.subscribe())
+        },
         Case(role: "transform", api: "flattenMap") { source, sentinel in
             (#line, source.flattenMap { Signal.just($0 + sentinel.count) }.subscribe())
         },

@@ -50,7 +50,7 @@ public struct ClosureRole: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let completed = ClosureRole(rawValue: "completed closure")
     /// A value's transformation (`map`, `flattenMap`).
     public static let transform = ClosureRole(rawValue: "transform")
-    /// A test of each value (`filter`, `takeWhile`, `skipWhile`).
+    /// A test of each value (`filter`, `takeWhile`, `skipWhile`, `distinctUntilChanged(by:)`).
     public static let predicate = ClosureRole(rawValue: "predicate")
     /// A running combination (`scan`, `aggregate`).
     public static let reducer = ClosureRole(rawValue: "reducer")
@@ -80,6 +80,7 @@ extension KeptClosure {
     private struct Action { let body: () -> Void }
     private struct Recovery<A> { let body: (any Error) -> Signal<A> }
     private struct Reducer<R, A> { let body: (R, A) -> R }
+    private struct Equivalence<A> { let body: (A, A) -> Bool }
     private struct Factory<A> { let body: () -> Signal<A> }
     private struct BinderFactory<A, B> { let body: () -> (A, inout Bool) -> Signal<B>? }
     private struct Output { let body: (String) -> Void }
@@ -123,6 +124,11 @@ extension KeptClosure {
     /// `(Result, Value) -> Result`: `scan`'s and `aggregate`'s reducer.
     init<R, A>(_ role: ClosureRole, _ site: SourceLocation?, _ closure: @escaping (R, A) -> R) {
         self.init(role, site, cell: Reducer(body: closure))
+    }
+
+    /// `(Value, Value) -> Bool`: `distinctUntilChanged(by:)`'s test.
+    init<A>(_ role: ClosureRole, _ site: SourceLocation?, _ closure: @escaping (A, A) -> Bool) {
+        self.init(role, site, cell: Equivalence(body: closure))
     }
 
     /// `() -> Signal<Value>`: `defer`'s and `then`'s factory.

@@ -11,6 +11,46 @@ extension Signal {
         }
     }
 
+    /// ``combineLatest(_:_:)`` for 3 inputs of their own types.
+    public static func combineLatest<A, B, C>(
+        _ a: Signal<A>, _ b: Signal<B>, _ c: Signal<C>,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<(A, B, C)> where Value == (A, B, C) {
+        combineLatestStage([a.combinedInput, b.combinedInput, c.combinedInput], SourceLocation(file, line, function)) {
+            ($0[0] as! A, $0[1] as! B, $0[2] as! C)
+        }
+    }
+
+    /// ``combineLatest(_:_:)`` for 4 inputs of their own types.
+    public static func combineLatest<A, B, C, D>(
+        _ a: Signal<A>, _ b: Signal<B>, _ c: Signal<C>, _ d: Signal<D>,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<(A, B, C, D)> where Value == (A, B, C, D) {
+        combineLatestStage([a.combinedInput, b.combinedInput, c.combinedInput, d.combinedInput], SourceLocation(file, line, function)) {
+            ($0[0] as! A, $0[1] as! B, $0[2] as! C, $0[3] as! D)
+        }
+    }
+
+    /// ``combineLatest(_:_:)`` for 5 inputs of their own types.
+    public static func combineLatest<A, B, C, D, E>(
+        _ a: Signal<A>, _ b: Signal<B>, _ c: Signal<C>, _ d: Signal<D>, _ e: Signal<E>,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<(A, B, C, D, E)> where Value == (A, B, C, D, E) {
+        combineLatestStage([a.combinedInput, b.combinedInput, c.combinedInput, d.combinedInput, e.combinedInput], SourceLocation(file, line, function)) {
+            ($0[0] as! A, $0[1] as! B, $0[2] as! C, $0[3] as! D, $0[4] as! E)
+        }
+    }
+
+    /// ``combineLatest(_:_:)`` for 6 inputs of their own types.
+    public static func combineLatest<A, B, C, D, E, F>(
+        _ a: Signal<A>, _ b: Signal<B>, _ c: Signal<C>, _ d: Signal<D>, _ e: Signal<E>, _ f: Signal<F>,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<(A, B, C, D, E, F)> where Value == (A, B, C, D, E, F) {
+        combineLatestStage([a.combinedInput, b.combinedInput, c.combinedInput, d.combinedInput, e.combinedInput, f.combinedInput], SourceLocation(file, line, function)) {
+            ($0[0] as! A, $0[1] as! B, $0[2] as! C, $0[3] as! D, $0[4] as! E, $0[5] as! F)
+        }
+    }
+
     /// Sends an array of the latest value of every input whenever any of them sends, once
     /// all have sent at least one (RAC `+combineLatest:`); completes at once for an empty
     /// array.

@@ -13,6 +13,46 @@ extension Signal {
         }
     }
 
+    /// ``zip(_:_:)`` for 3 inputs of their own types.
+    public static func zip<A, B, C>(
+        _ a: Signal<A>, _ b: Signal<B>, _ c: Signal<C>,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<(A, B, C)> where Value == (A, B, C) {
+        zipStage([a.combinedInput, b.combinedInput, c.combinedInput], SourceLocation(file, line, function)) {
+            ($0[0] as! A, $0[1] as! B, $0[2] as! C)
+        }
+    }
+
+    /// ``zip(_:_:)`` for 4 inputs of their own types.
+    public static func zip<A, B, C, D>(
+        _ a: Signal<A>, _ b: Signal<B>, _ c: Signal<C>, _ d: Signal<D>,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<(A, B, C, D)> where Value == (A, B, C, D) {
+        zipStage([a.combinedInput, b.combinedInput, c.combinedInput, d.combinedInput], SourceLocation(file, line, function)) {
+            ($0[0] as! A, $0[1] as! B, $0[2] as! C, $0[3] as! D)
+        }
+    }
+
+    /// ``zip(_:_:)`` for 5 inputs of their own types.
+    public static func zip<A, B, C, D, E>(
+        _ a: Signal<A>, _ b: Signal<B>, _ c: Signal<C>, _ d: Signal<D>, _ e: Signal<E>,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<(A, B, C, D, E)> where Value == (A, B, C, D, E) {
+        zipStage([a.combinedInput, b.combinedInput, c.combinedInput, d.combinedInput, e.combinedInput], SourceLocation(file, line, function)) {
+            ($0[0] as! A, $0[1] as! B, $0[2] as! C, $0[3] as! D, $0[4] as! E)
+        }
+    }
+
+    /// ``zip(_:_:)`` for 6 inputs of their own types.
+    public static func zip<A, B, C, D, E, F>(
+        _ a: Signal<A>, _ b: Signal<B>, _ c: Signal<C>, _ d: Signal<D>, _ e: Signal<E>, _ f: Signal<F>,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) -> Signal<(A, B, C, D, E, F)> where Value == (A, B, C, D, E, F) {
+        zipStage([a.combinedInput, b.combinedInput, c.combinedInput, d.combinedInput, e.combinedInput, f.combinedInput], SourceLocation(file, line, function)) {
+            ($0[0] as! A, $0[1] as! B, $0[2] as! C, $0[3] as! D, $0[4] as! E, $0[5] as! F)
+        }
+    }
+
     /// Combines the values of all `signals` in order into arrays (RAC `+zip:`); completes
     /// at once for an empty array.
     public static func zip<Element>(

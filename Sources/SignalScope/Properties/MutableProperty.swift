@@ -1,34 +1,44 @@
-/// A value you can read, set and observe (the RACObserve / `RAC(...)` pair).
+/// A value you can read, set and observe (the RACObserve / `RAC(...)` pair; ReactiveSwift
+/// and RAC 4 `MutableProperty`).
 ///
 /// ```swift
 /// let name = MutableProperty("")
-/// name.signal.subscribeNext { print("name is now", $0) }   // prints "" at once
-/// name.value = "Ada"                                        // prints "Ada"
-/// name.bind(to: textField.text)                             // RAC(self, name) = signal
+/// name.signal.subscribeNext { print("name is now", $0) }    // prints "" at once
+/// name.changes.subscribeNext { print("changed to", $0) }    // prints nothing yet
+/// name.value = "Ada"                                         // prints both
+/// name.bind(to: textField.text)                              // RAC(self, name) = signal
 /// ```
 ///
 /// The property owns the stream of its changes; observing it never keeps it alive. When it
-/// is deinitialized, its ``signal`` completes and every binding into it is disposed.
-public final class MutableProperty<Value>: @unchecked Sendable {
+/// is deinitialized, ``signal`` and ``changes`` complete and every binding into it is
+/// disposed. ``Property`` is its read-only face.
+public final class MutableProperty<Value>: PropertyProtocol, @unchecked Sendable {
     private let lock = StateLock()
     @exclusivity(unchecked) private var storage: Value
-    private let changes: BehaviorSubject<Value>
+    private let subject: BehaviorSubject<Value>
     private let bindings = CompoundDisposable()
+    private let site: SourceLocation
+    /// Made at the first use of ``changes``, so that a property nobody reads that way adds
+    /// no node to a trace.
+    @exclusivity(unchecked) private var changesStage: Signal<Value>?
 
     /// Creates a property holding `initial`.
-    public init(
+    public convenience init(
         _ initial: Value,
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) {
+        self.init(initial, site: SourceLocation(fileID: file, line: line, function: function))
+    }
+
+    init(_ initial: Value, site: SourceLocation) {
         storage = initial
-        changes = BehaviorSubject(
-            initial, kind: .property, name: "property", traits: .completesByItself,
-            site: SourceLocation(fileID: file, line: line, function: function))
+        subject = BehaviorSubject(initial, kind: .property, name: "property", traits: .completesByItself, site: site)
+        self.site = site
     }
 
     deinit {
         bindings.dispose()
-        changes.sendCompleted()
+        subject.sendCompleted()
     }
 
     /// The current value. Setting it sends the new value on ``signal``.
@@ -39,13 +49,26 @@ public final class MutableProperty<Value>: @unchecked Sendable {
         get { lock.withLock { storage } }
         set {
             lock.withLock { storage = newValue }
-            changes.sendNext(newValue)
+            subject.sendNext(newValue)
         }
     }
 
-    /// Sends the current value when subscribed, then every new value; completes when the
-    /// property is deinitialized (RACObserve).
-    public var signal: Signal<Value> { changes }
+    /// Sends the current value when subscribed, then every later value; completes when the
+    /// property is deinitialized (RACObserve; ReactiveSwift `property.producer`). Use
+    /// ``changes`` for the later values only.
+    public var signal: Signal<Value> { subject }
+
+    /// Every later value, without the current one: completes when the property is
+    /// deinitialized (ReactiveSwift `property.signal`). Use ``signal`` to get the current
+    /// value first.
+    public var changes: Signal<Value> {
+        lock.withLock {
+            if let changesStage { return changesStage }
+            let stage = subject.withoutCurrentValue(site: site)
+            changesStage = stage
+            return stage
+        }
+    }
 
     /// Sets the property to every value `source` sends, until `source` ends, the returned
     /// disposable is disposed, or the property is deinitialized (RAC `RAC(self, prop) =
@@ -58,14 +81,19 @@ public final class MutableProperty<Value>: @unchecked Sendable {
         to source: Signal<Value>,
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) -> Disposable {
+        bind(to: source, site: SourceLocation(fileID: file, line: line, function: function))
+    }
+
+    @discardableResult
+    func bind(to source: Signal<Value>, site: SourceLocation) -> Disposable {
         let binding = CompoundDisposable()
         bindings.add(binding)
         let unregister: () -> Void = { [weak bindings, weak binding] in
             if let binding { bindings?.remove(binding) }
         }
         binding.add(source.subscribe(
-            Observer(next: { [weak self] in self?.value = $0 }, error: { _ in unregister() }, completed: unregister, bindsInto: changes.id),
-            site: SourceLocation(fileID: file, line: line, function: function)))
+            Observer(next: { [weak self] in self?.value = $0 }, error: { _ in unregister() }, completed: unregister, bindsInto: subject.id),
+            site: site))
         return binding
     }
 }

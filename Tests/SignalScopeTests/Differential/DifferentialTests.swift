@@ -117,6 +117,21 @@ struct DifferentialTests {
                     }
                 }
             }),
+        Operation(
+            name: "distinctUntilChanged(by:)", runtime: { a, _ in a.distinctUntilChanged { $0 % 2 == $1 % 2 } },
+            model: { a, _ in
+                a.stage {
+                    var last: Int?
+                    return { value in
+                        if let last, last % 2 == value % 2 { return [] }
+                        last = value
+                        return [value]
+                    }
+                }
+            }),
+        Operation(
+            name: "skipNil", runtime: { a, _ in a.map { $0.isMultiple(of: 3) ? nil : $0 }.skipNil() },
+            model: { a, _ in a.stage { { $0.isMultiple(of: 3) ? [] : [$0] } } }),
         Operation(name: "ignoreValues", runtime: { a, _ in a.ignoreValues() }, model: { a, _ in a.stage { { _ in [] } } }),
         Operation(name: "take(2)", runtime: { a, _ in a.take(2) }, model: { a, _ in a.take(2) }),
         Operation(name: "take(0)", runtime: { a, _ in a.take(0) }, model: { a, _ in a.take(0) }),
@@ -133,6 +148,7 @@ struct DifferentialTests {
         Operation(name: "merge", runtime: { a, b in a.merge(b) }, model: { a, b in a.merge(b) }),
         Operation(name: "Signal.merge", runtime: { a, b in Signal.merge([a, b]) }, model: { a, b in a.merge(b) }),
         Operation(name: "takeUntil", runtime: { a, b in a.takeUntil(b) }, model: { a, b in a.takeUntil(b) }),
+        Operation(name: "sample", runtime: { a, b in a.sample(on: b) }, model: { a, b in a.sample(b) }),
         Operation(name: "catchTo", runtime: { a, b in a.catchTo(b) }, model: { a, b in a.catchTo(b) }),
         Operation(name: "retry(2)", runtime: { a, _ in a.retry(2) }, model: { a, _ in a.retry(2) }),
         Operation(name: "zip", runtime: { a, b in a.zip(with: b).map { $0 + $1 } }, model: { a, b in a.zip(b) }),

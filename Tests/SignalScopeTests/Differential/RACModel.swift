@@ -268,6 +268,22 @@ extension ModelSignal where Value == Int {
         }
     }
 
+    /// `-sample:`: subscribes the source, then the sampler; each sampler value sends the
+    /// source's latest value, if it has sent one; either one's completion completes the
+    /// result and either one's error fails it.
+    func sample(_ sampler: ModelSignal<Int>) -> ModelSignal<Int> {
+        ModelSignal { subscriber in
+            var latest: Int?
+            self.subscribe(
+                owner: subscriber.disposable, next: { latest = $0 }, error: subscriber.sendError,
+                completed: subscriber.sendCompleted)
+            sampler.subscribe(
+                owner: subscriber.disposable, next: { _ in if let latest { subscriber.sendNext(latest) } },
+                error: subscriber.sendError, completed: subscriber.sendCompleted)
+            return nil
+        }
+    }
+
     /// `-catchTo:`: on error, the replacement's events instead.
     func catchTo(_ replacement: ModelSignal<Int>) -> ModelSignal<Int> {
         ModelSignal { subscriber in

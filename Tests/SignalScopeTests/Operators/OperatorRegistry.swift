@@ -48,6 +48,15 @@ enum OperatorRegistry {
         "takeWhile(_:)": .applied { source, _ in source.takeWhile { _ in true } },
         "skipWhile(_:)": .applied { source, _ in source.skipWhile { _ in true } },
         "distinctUntilChanged()": .applied { source, _ in source.distinctUntilChanged() },
+        "distinctUntilChanged(by:)": .applied { source, _ in source.distinctUntilChanged { $0 == $1 } },
+        "skipNil()": .applied { source, _ in source.map { $0 as Int? }.skipNil() },
+        "sample(on:)": .applied { source, _ in source.sample(on: Signal<Void>.never()) },
+        "withLatest(from:)": .applied { source, _ in source.withLatest(from: .just(0)).map { $0.0 } },
+        "values()": .applied { source, _ in source.map { Event.next($0) }.values() },
+        "errors()": .applied { source, _ in source.map { _ in Event<Int>.error(TestError(code: 1)) }.errors().map { _ in 0 } },
+        "completions()": .applied { source, _ in source.map { _ in Event<Int>.completed }.completions().map { 0 } },
+        "share()": .applied { source, _ in source.share() },
+        "assign(to:on:)": .exempt("a binding that returns a disposable, not a stage: tested with its own rule (O43)"),
         "scan(_:_:)": .applied { source, _ in source.scan(0) { $0 + $1 } },
         "aggregate(_:_:)": .applied { source, _ in source.aggregate(0) { $0 + $1 } },
         "collect()": .applied { source, _ in source.collect().map(\.count) },
@@ -55,8 +64,29 @@ enum OperatorRegistry {
         "static merge(_:)": .applied { source, _ in Signal.merge([source, .never()]) },
         "zip(with:)": .applied { source, _ in source.zip(with: Signal<Int>.never()).map { $0.0 } },
         "static zip(_:_:)": .applied { source, _ in Signal.zip(source, Signal<Int>.never()).map { $0.0 } },
+        "static zip(_:_:_:)": .applied { source, _ in Signal.zip(source, Signal<Int>.never(), Signal<Int>.never()).map { $0.0 } },
+        "static zip(_:_:_:_:)": .applied { source, _ in
+            Signal.zip(source, Signal<Int>.never(), Signal<Int>.never(), Signal<Int>.never()).map { $0.0 }
+        },
+        "static zip(_:_:_:_:_:)": .applied { source, _ in
+            Signal.zip(source, Signal<Int>.never(), Signal<Int>.never(), Signal<Int>.never(), Signal<Int>.never()).map { $0.0 }
+        },
+        "static zip(_:_:_:_:_:_:)": .applied { source, _ in
+            Signal.zip(source, Signal<Int>.never(), Signal<Int>.never(), Signal<Int>.never(), Signal<Int>.never(), Signal<Int>.never())
+                .map { $0.0 }
+        },
         "static zip(_:)": .applied { source, _ in Signal.zip([source, .never()]).map { $0[0] } },
         "static combineLatest(_:_:)": .applied { source, _ in Signal.combineLatest(source, .just(0)).map { $0.0 } },
+        "static combineLatest(_:_:_:)": .applied { source, _ in Signal.combineLatest(source, .just(0), .just(0)).map { $0.0 } },
+        "static combineLatest(_:_:_:_:)": .applied { source, _ in
+            Signal.combineLatest(source, .just(0), .just(0), .just(0)).map { $0.0 }
+        },
+        "static combineLatest(_:_:_:_:_:)": .applied { source, _ in
+            Signal.combineLatest(source, .just(0), .just(0), .just(0), .just(0)).map { $0.0 }
+        },
+        "static combineLatest(_:_:_:_:_:_:)": .applied { source, _ in
+            Signal.combineLatest(source, .just(0), .just(0), .just(0), .just(0), .just(0)).map { $0.0 }
+        },
         "static combineLatest(_:)": .applied { source, _ in Signal.combineLatest([source, .just(0)]).map { $0[0] } },
         "delay(_:on:)": .applied { source, scheduler in source.delay(0.5, on: scheduler) },
         "throttle(_:on:)": .applied { source, scheduler in source.throttle(0.5, on: scheduler) },
@@ -99,6 +129,11 @@ enum OperatorRegistry {
         "concat()", "flattenMap(_:)", "flatten()", "switchToLatest()",
         // A row needs a value from an input subscribed after this source.
         "zip(with:)", "static zip(_:_:)", "static zip(_:)", "static combineLatest(_:_:)", "static combineLatest(_:)",
+        "static zip(_:_:_:)", "static zip(_:_:_:_:)", "static zip(_:_:_:_:_:)", "static zip(_:_:_:_:_:_:)",
+        "static combineLatest(_:_:_:)", "static combineLatest(_:_:_:_:)", "static combineLatest(_:_:_:_:_:)",
+        "static combineLatest(_:_:_:_:_:_:)",
+        // Values are sent only when the trigger sends.
+        "sample(on:)",
         // The branch is chosen by a condition subscribed first.
         "static if(_:then:else:)",
     ]
@@ -129,14 +164,18 @@ enum OperatorRegistry {
     static func selectors(in source: String) -> [String] {
         let declaration = /public (static )?func `?(\w+)`?(<[^>]*>)?\(/
         return source.matches(of: declaration).map { match in
+            // Commas inside brackets and generic arguments (`KeyPath<Root, Value>`) do not
+            // separate parameters; the `>` of an arrow closes nothing.
             var depth = 1
             var index = match.range.upperBound
             var parameters = ""
+            var previous: Character = " "
             while depth > 0, index < source.endIndex {
                 let character = source[index]
-                if character == "(" || character == "[" { depth += 1 }
-                if character == ")" || character == "]" { depth -= 1 }
+                if character == "(" || character == "[" || character == "<" { depth += 1 }
+                if character == ")" || character == "]" || (character == ">" && previous != "-") { depth -= 1 }
                 if depth > 0 { parameters.append(depth == 1 ? character : " ") }
+                previous = character
                 index = source.index(after: index)
             }
             let labels = parameters.split(separator: ",").compactMap { parameter -> String? in
@@ -169,7 +208,8 @@ struct OperatorRegistryTests {
             public static func zip<A, B>(_ a: Signal<A>, _ b: Signal<B>, function: StaticString = #function) {}
             public func bind<Output>(_ make: @escaping () -> (Value, inout Bool) -> Signal<Output>?) {}
             public func deliver(on scheduler: any Scheduler) {}
+            public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Value>, on object: Root) {}
             """
-        #expect(OperatorRegistry.selectors(in: source) == ["take(_:)", "static zip(_:_:)", "bind(_:)", "deliver(on:)"])
+        #expect(OperatorRegistry.selectors(in: source) == ["take(_:)", "static zip(_:_:)", "bind(_:)", "deliver(on:)", "assign(to:on:)"])
     }
 }
