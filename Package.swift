@@ -108,6 +108,9 @@ let package = Package(
         .executableTarget(name: "CellReuseLeak", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/CellReuseLeak"),
         .executableTarget(name: "InfiniteSignalDropped", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/InfiniteSignalDropped"),
         .executableTarget(name: "ColdSignalTwice", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/ColdSignalTwice"),
+        .executableTarget(name: "PortedFromReactiveSwift", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/PortedFromReactiveSwift"),
+        .executableTarget(name: "PortedFromRxSwift", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/PortedFromRxSwift"),
+        .executableTarget(name: "PortedFromCombine", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/PortedFromCombine"),
         .executableTarget(name: "ScreensAtScale", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/ScreensAtScale"),
         .executableTarget(
             name: "RuntimeTour",
@@ -151,6 +154,7 @@ let package = Package(
                 "ObserveSelfLeak", "SubjectNeverCompleted", "CellReuseLeak", "InfiniteSignalDropped", "ColdSignalTwice",
                 "Countdown", "SearchHints", "UsernameCheck", "TokenRefresh", "ZipRefresh", "LikeCommand", "ViewModelErrors",
                 "CacheThenNetwork", "DelegateSignal", "ScreensAtScale",
+                "PortedFromReactiveSwift", "PortedFromRxSwift", "PortedFromCombine",
             ]
         ),
     ],

@@ -12,14 +12,42 @@ struct ArticleExampleTests {
     ]
     static let leakyExamples = ["ObserveSelfLeak", "SubjectNeverCompleted", "CellReuseLeak", "InfiniteSignalDropped", "ColdSignalTwice"]
 
+    /// View models ported line by line from ReactiveSwift, RxSwift and Combine apps
+    /// (docs/porting.md): clean as written, and `--leaky` drops `[weak self]` in one closure.
+    static let portedExamples = ["PortedFromReactiveSwift", "PortedFromRxSwift", "PortedFromCombine"]
+
     func findings(of example: String, _ arguments: String...) throws -> (status: Int32, findings: [[String: Any]]) {
+        try findingsAndOutput(of: example, arguments).findings
+    }
+
+    func findingsAndOutput(of example: String, _ arguments: [String]) throws
+        -> (findings: (status: Int32, findings: [[String: Any]]), output: String)
+    {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }
         let result = try cli.signalscope(
             ["check", "--fail-on", "warning", "--format", "json=report.json", "--", CLIRunner.product(example)] + arguments)
         let data = try Data(contentsOf: URL(fileURLWithPath: cli.path("report.json")))
         let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        return (result.status, try #require(report["findings"] as? [[String: Any]]))
+        return ((result.status, try #require(report["findings"] as? [[String: Any]])), result.standardOutput + result.standardError)
+    }
+
+    @Test("A view model ported from another library runs clean: freed when dropped, and no finding", arguments: portedExamples)
+    func portedViewModelIsClean(example: String) throws {
+        let (clean, output) = try findingsAndOutput(of: example, [])
+        #expect(output.contains(" freed"), "the view model was freed: \(output)")
+        #expect(clean.status == 0)
+        #expect(clean.findings.isEmpty, "\(clean.findings)")
+    }
+
+    @Test("A ported view model with one strong self stays alive, and check names that closure's line", arguments: portedExamples)
+    func portedViewModelLeakIsFoundAtItsLine(example: String) throws {
+        let markers = try CLIRunner.plantedMarkers(in: example)
+        #expect(markers.count == 1, "each example plants one leak")
+        let (leaky, output) = try findingsAndOutput(of: example, ["--leaky"])
+        #expect(!output.contains(" freed"), "the view model stayed alive: \(output)")
+        #expect(leaky.status == 2)
+        #expect(CLIRunner.ruleAndLine(of: leaky.findings) == markers)
     }
 
     @Test(arguments: leakyExamples)
