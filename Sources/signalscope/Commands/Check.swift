@@ -30,7 +30,7 @@ struct Check: ParsableCommand {
         help: ArgumentHelp(
             "A report format, optionally written to a file: text|json|junit|sarif|github|html[=path]. Repeatable. html is the interactive report of the trace with the most findings.",
             valueName: "format[=path]"),
-        completion: .list(ReportFormat.allCases.map(\.rawValue)))
+        completion: .list(FindingsFormats.all.map(\.name)))
     var formats: [String] = []
 
     @Option(help: "The lowest severity that fails the check.")
@@ -106,7 +106,7 @@ struct Check: ParsableCommand {
         let merged = AnalysisReport(merging: reports)
         let findings = merged.findings
         let report = CheckReport(
-            findings: findings, threshold: failOn, baseline: accepted, traceWarnings: warnings,
+            findings: findings, threshold: failOn, baseline: accepted?.fingerprints ?? [], traceWarnings: warnings,
             limitations: merged.limitations, allowingIncomplete: allowIncomplete)
 
         var page: String?
@@ -117,10 +117,11 @@ struct Check: ParsableCommand {
         }
         for destination in destinations {
             if let path = destination.path {
-                try writeOutput(Data(destination.format.render(report, colored: false, page: htmlPage).utf8), to: path, force: force.isOn)
+                let text = try destination.format.render(report, FindingsFormatOptions(page: htmlPage))
+                try writeOutput(Data(text.utf8), to: path, force: force.isOn)
             } else {
-                let colored = destination.format == .text && color.colors(STDOUT_FILENO)
-                standardOutput(try destination.format.render(report, colored: colored, page: htmlPage), terminator: "")
+                let colored = destination.format.usesColor && color.colors(STDOUT_FILENO)
+                standardOutput(try destination.format.render(report, FindingsFormatOptions(colored: colored, page: htmlPage)), terminator: "")
             }
         }
         if let writeBaseline {

@@ -52,10 +52,11 @@ struct Demo: ParsableCommand {
         try write(chrome.export(trace), "trace.json", "Chrome trace")
         let checkReport = CheckReport(
             findings: report.findings, threshold: .error, traceWarnings: trace.warnings, limitations: report.limitations)
-        try write(Data(ReportFormat.text.render(checkReport, colored: false) { page }.utf8), "findings.txt", "findings")
-        try write(Data(ReportFormat.sarif.render(checkReport, colored: false) { page }.utf8), "findings.sarif", "findings (SARIF)")
+        try write(Data(TextFormat().render(checkReport, FindingsFormatOptions()).utf8), "findings.txt", "findings")
+        try write(Data(SARIFFormat().render(checkReport, FindingsFormatOptions()).utf8), "findings.sarif", "findings (SARIF)")
         standardOutput("\n\(report.findings.count) findings (the demo leaks on purpose):\n")
-        standardOutput(ReportFormat.text.render(checkReport, colored: ColorChoice.auto.colors(STDOUT_FILENO)) { page }, terminator: "")
+        let colored = FindingsFormatOptions(colored: ColorChoice.auto.colors(STDOUT_FILENO))
+        standardOutput(TextFormat().render(checkReport, colored), terminator: "")
     }
 }
 

@@ -29,10 +29,8 @@ struct Baseline: Codable {
         self.findings = findings.map(Entry.init)
     }
 
-    func contains(_ finding: Finding) -> Bool {
-        let fingerprint = finding.fingerprint
-        return findings.contains { $0.fingerprint == fingerprint }
-    }
+    /// The fingerprints of the accepted findings.
+    var fingerprints: Set<String> { Set(findings.map(\.fingerprint)) }
 
     static func read(from path: String) throws -> Baseline {
         guard let data = FileManager.default.contents(atPath: path) else {

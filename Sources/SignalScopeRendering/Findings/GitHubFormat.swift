@@ -1,9 +1,13 @@
-import SignalScopeTools
+import SignalScopeAnalysis
 
 /// GitHub Actions workflow commands (`::error file=…,line=…,title=…::…`), which put each
 /// finding as an annotation on the pull request's changed line.
-enum GitHubReport {
-    static func render(_ report: CheckReport) -> String {
+public struct GitHubFormat: FindingsFormat {
+    public let name = "github"
+
+    public init() {}
+
+    public func render(_ report: CheckReport, _ options: FindingsFormatOptions) -> String {
         report.entries.map { entry in
             let finding = entry.finding
             let command = entry.isBaseline || finding.severity == .note ? "notice" : finding.severity.rawValue

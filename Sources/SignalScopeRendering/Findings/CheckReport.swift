@@ -1,45 +1,46 @@
-import SignalScopeTools
+import SignalScope
+import SignalScopeAnalysis
 
 /// What `check` reports: the findings, which of them the baseline already accepts, and
-/// which of them fail the run.
-struct CheckReport {
-    struct Entry {
-        let finding: Finding
+/// which of them fail the run. Every ``FindingsFormat`` writes one.
+public struct CheckReport: Sendable {
+    public struct Entry: Sendable {
+        public let finding: Finding
         /// Listed in the baseline: reported, never failing.
-        let isBaseline: Bool
+        public let isBaseline: Bool
         /// Fails the run under `--fail-on`.
-        let isFailing: Bool
+        public let isFailing: Bool
         /// The finding's file relative to the current directory, where it could be found.
-        let path: String
+        public let path: String
         /// The finding's proving path, one step each, with every source site in it resolved
         /// as ``path`` is: one style of path throughout a report.
-        let steps: [String]
+        public let steps: [String]
 
         /// The message, the proving path one step a line, and the fix: the body every
         /// format that has room for one shows.
-        var details: String {
+        public var details: String {
             ([finding.message] + steps + ["fix: \(finding.hint)"]).joined(separator: "\n")
         }
     }
 
-    let entries: [Entry]
+    public let entries: [Entry]
     /// Warnings met while reading the trace (a truncated tail).
-    let traceWarnings: [String]
+    public let traceWarnings: [String]
     /// What kept the analysis from seeing the whole heap (``AnalysisReport/limitations``).
-    let limitations: [String]
+    public let limitations: [String]
     /// Whether the limitations fail the check: it cannot say there is no leak.
-    let isIncompleteFailing: Bool
+    public let isIncompleteFailing: Bool
 
-    /// Judges `findings`: those `baseline` lists never fail; the rest fail at or above
-    /// `threshold`. Files are resolved against the current directory. `limitations` fail
-    /// the check unless `allowingIncomplete`.
-    init(
-        findings: [Finding], threshold: FailureThreshold, baseline: Baseline? = nil, traceWarnings: [String],
+    /// Judges `findings`: those whose fingerprint `baseline` holds never fail; the rest fail
+    /// at or above `threshold`. Files are resolved against the current directory.
+    /// `limitations` fail the check unless `allowingIncomplete`.
+    public init(
+        findings: [Finding], threshold: FailureThreshold, baseline: Set<String> = [], traceWarnings: [String],
         limitations: [String] = [], allowingIncomplete: Bool = false
     ) {
         let resolver = SourceResolver()
         entries = findings.map { finding in
-            let isBaseline = baseline?.contains(finding) ?? false
+            let isBaseline = baseline.contains(finding.fingerprint)
             return Entry(
                 finding: finding, isBaseline: isBaseline,
                 isFailing: !isBaseline && threshold.fails(finding.severity),
@@ -64,16 +65,19 @@ struct CheckReport {
     /// before the line; with whatever folders come before it, so that those are told apart.
     nonisolated(unsafe) private static let site = /([^\s():]*\/)?([A-Za-z0-9_.\-]+\/[^\s\/():]+\.swift):(?=\d)/
 
-    var failing: [Entry] { entries.filter(\.isFailing) }
+    /// The entries that fail the run.
+    public var failing: [Entry] { entries.filter(\.isFailing) }
 
-    func count(_ severity: Severity) -> Int { entries.count { $0.finding.severity == severity } }
+    /// How many findings have `severity`.
+    public func count(_ severity: Severity) -> Int { entries.count { $0.finding.severity == severity } }
 }
 
 /// The lowest severity that fails a run.
-enum FailureThreshold: String, CaseIterable {
+public enum FailureThreshold: String, CaseIterable, Sendable {
     case error, warning, never
 
-    func fails(_ severity: Severity) -> Bool {
+    /// Whether a finding of `severity` fails the run.
+    public func fails(_ severity: Severity) -> Bool {
         switch self {
         case .error: severity == .error
         case .warning: severity == .error || severity == .warning

@@ -1,8 +1,12 @@
-import SignalScopeTools
+import SignalScopeAnalysis
 
 /// The machine-readable report; its shape is documented in `docs/cli.md` and versioned.
-enum JSONReport {
-    static func render(_ report: CheckReport) -> String {
+public struct JSONFormat: FindingsFormat {
+    public let name = "json"
+
+    public init() {}
+
+    public func render(_ report: CheckReport, _ options: FindingsFormatOptions) -> String {
         let findings: [[String: Any]] = report.entries.map { entry in
             let finding = entry.finding
             return [
@@ -34,7 +38,7 @@ enum JSONReport {
         ])
     }
 
-    private static func subject(_ subject: FindingSubject) -> [String: Any] {
+    private func subject(_ subject: FindingSubject) -> [String: Any] {
         var fields: [String: Any] = ["kind": subject.kind.rawValue, "name": subject.name]
         if let file = subject.file { fields["file"] = file }
         if let function = subject.function { fields["function"] = function }

@@ -1,10 +1,14 @@
-import SignalScopeTools
+import SignalScopeAnalysis
 
 /// SARIF 2.1.0, the format GitHub code scanning reads: every rule with its help, and a
 /// result per finding with its level and a physical location relative to the current
 /// directory. Levels are the severities' names, which SARIF shares. Baseline findings carry `baselineState: unchanged` and level `note`.
-enum SARIFReport {
-    static func render(_ report: CheckReport) -> String {
+public struct SARIFFormat: FindingsFormat {
+    public let name = "sarif"
+
+    public init() {}
+
+    public func render(_ report: CheckReport, _ options: FindingsFormatOptions) -> String {
         let rules: [[String: Any]] = RuleID.allCases.map { rule in
             [
                 "id": rule.rawValue,

@@ -1,9 +1,15 @@
-import SignalScopeTools
+import SignalScopeAnalysis
 
 /// The human-readable report: one block per finding with its reference path drawn step by
 /// step and the usual fix, then a summary line. Colour only when writing to a terminal.
-enum TextReport {
-    static func render(_ report: CheckReport, colored: Bool) -> String {
+public struct TextFormat: FindingsFormat {
+    public let name = "text"
+    public let usesColor = true
+
+    public init() {}
+
+    public func render(_ report: CheckReport, _ options: FindingsFormatOptions) -> String {
+        let colored = options.colored
         func paint(_ text: String, _ code: String) -> String {
             colored ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
         }

@@ -1,12 +1,15 @@
-import SignalScopeTools
-import SignalScopeRendering
+import SignalScopeAnalysis
 
 /// JUnit XML: one test case per rule, a failure per failing finding, so that CI test
 /// dashboards show leaks next to test results. Baseline and non-failing findings appear in
 /// `system-out` of their rule's case instead. One more case, `complete-analysis`, fails
 /// when the analysis could not see the whole heap.
-enum JUnitReport {
-    static func render(_ report: CheckReport) -> String {
+public struct JUnitFormat: FindingsFormat {
+    public let name = "junit"
+
+    public init() {}
+
+    public func render(_ report: CheckReport, _ options: FindingsFormatOptions) -> String {
         let failures = report.failing.count + (report.isIncompleteFailing ? 1 : 0)
         let tests = RuleID.allCases.count + 1
         var xml = """

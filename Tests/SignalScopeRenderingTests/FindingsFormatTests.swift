@@ -1,0 +1,62 @@
+import Foundation
+import SignalScopeTools
+import Testing
+
+/// The formats `check --format` writes are a library: each renders a ``CheckReport`` by
+/// itself, and a format written elsewhere plugs into the same report.
+@Suite("Findings formats", .timeLimit(.minutes(10)))
+struct FindingsFormatTests {
+    static let report = CheckReport(
+        findings: [
+            Finding(
+                rule: .selfCapturedObserver, severity: .error, message: "ProfileScreen is captured by its observer",
+                subject: FindingSubject(kind: .objects, name: "ProfileScreen"),
+                location: TraceSite(file: "App/Profile.swift", line: 12, function: "init()"),
+                path: ["ProfileScreen.name holds property (App/Profile.swift:9)"], hint: "capture [weak self]"),
+            Finding(
+                rule: .leakedSubscription, severity: .warning, message: "a subscription never ends",
+                subject: FindingSubject(kind: .node, name: "interval"),
+                location: TraceSite(file: "App/Clock.swift", line: 3, function: "start()"),
+                path: ["subscription #4 is still live"], hint: "keep the disposable"),
+        ],
+        threshold: .error, traceWarnings: [])
+
+    @Test("Every format has its own name and renders the failing finding, its file and its fix")
+    func everyFormatRenders() throws {
+        let names = FindingsFormats.all.map(\.name)
+        #expect(Set(names).count == names.count, "\(names)")
+        #expect(names == ["text", "json", "junit", "sarif", "github", "html"])
+        for format in FindingsFormats.all where format.name != "html" {
+            let text = try format.render(Self.report, FindingsFormatOptions())
+            #expect(text.contains("Profile.swift"), "\(format.name): \(text)")
+            #expect(text.contains("ProfileScreen is captured by its observer"), "\(format.name)")
+            #expect(!text.contains("\u{1B}["), "\(format.name) paints only when asked")
+        }
+        #expect(try FindingsFormats.named("html")?.render(Self.report, FindingsFormatOptions(page: { "<page>" })) == "<page>")
+        #expect(FindingsFormats.named("xml") == nil)
+    }
+
+    @Test("Only the text format paints, and only when asked")
+    func colour() throws {
+        #expect(FindingsFormats.all.filter(\.usesColor).map(\.name) == ["text"])
+        #expect(TextFormat().render(Self.report, FindingsFormatOptions(colored: true)).contains("\u{1B}["))
+    }
+
+    /// A format as a tool outside the library would write one: one type, the same report.
+    struct CountFormat: FindingsFormat {
+        let name = "count"
+        func render(_ report: CheckReport, _ options: FindingsFormatOptions) -> String {
+            "\(report.failing.count) failing of \(report.entries.count)\n"
+        }
+    }
+
+    @Test("A format written outside the library renders the same report, baseline included")
+    func formatOutsideTheLibrary() throws {
+        #expect(CountFormat().render(Self.report, FindingsFormatOptions()) == "1 failing of 2\n")
+        let accepted = CheckReport(
+            findings: Self.report.entries.map(\.finding), threshold: .warning,
+            baseline: [Self.report.entries[0].finding.fingerprint], traceWarnings: [])
+        #expect(CountFormat().render(accepted, FindingsFormatOptions()) == "1 failing of 2\n")
+        #expect(accepted.entries.map(\.isBaseline) == [true, false])
+    }
+}
