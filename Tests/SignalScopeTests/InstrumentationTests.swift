@@ -354,22 +354,13 @@ struct DeliveryNestingTests {
         }
 
         private func note(_ text: String) { log.lines.withLock { $0.append("\(name):\(text)@\(depth)") } }
-        func nodeCreated(_ node: NodeDescriptor, object: AnyObject) {}
-        func nodeNamed(_ node: NodeID, name: String) {}
-        func edgeAdded(_ edge: NodeEdge, to node: NodeID) {}
-        func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {}
-        func observerStored(_ subscription: SubscriptionID, closures: ObserverClosures) {}
-        func observerReleased(_ subscription: SubscriptionID) {}
-        func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {}
-        func eventDropped(_ violation: DroppedEvent) {}
+        // Every other hook keeps its default (rule I11).
         func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) {
             note("next \(value)")
             depth += 1
             deliver()
             depth -= 1
         }
-        func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) { deliver() }
-        func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) { deliver() }
         func actionScheduled() -> (any Sendable)? { "scheduled at depth \(depth)" }
         func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void) {
             note("runs \(scheduled as? String ?? "nothing")")
@@ -403,5 +394,34 @@ struct DeliveryNestingTests {
             ]
             precondition(calls == expected, "\(calls)")
         }
+    }
+}
+
+/// I11: a tool implements only the hooks it looks at.
+@Suite("Instrumentation seam: every hook has a default", .serialized, .timeLimit(.minutes(10)))
+struct DefaultHookTests {
+    /// Counts disposals, and implements nothing else.
+    final class DisposalCounter: SignalInstrumentation, @unchecked Sendable {
+        let count = Mutex(0)
+        func disposed(_ subscription: SubscriptionID, cause: DisposalCause) { count.withLock { $0 += 1 } }
+    }
+
+    @Test("I11: a hook that implements one method hears it, and with the defaults values, errors and completions are still delivered")
+    func oneMethodIsEnough() {
+        let hook = DisposalCounter()
+        Instrumentation.install(hook)
+        defer { Instrumentation.uninstall(hook) }
+        let subject = Subject<Int>()
+        var values: [Int] = []
+        var completed = false
+        let disposable = subject.map { $0 * 2 }.subscribe(next: { values.append($0) }, completed: { completed = true })
+        subject.sendNext(1)
+        let other = Signal<Int>.never().subscribe()
+        other.dispose()
+        subject.sendCompleted()
+        #expect(values == [2])
+        #expect(completed)
+        #expect(hook.count.withLock { $0 } >= 1)
+        withExtendedLifetime(disposable) {}
     }
 }

@@ -94,9 +94,45 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     func virtualTimeReached(_ now: Date)
 }
 
+// Every hook has a default, so a tool implements only what it looks at, and a hook added
+// to the seam breaks no conformer: the notifications do nothing, and the deliveries and
+// scheduled actions just run.
 extension SignalInstrumentation {
     /// Watches everything the process does.
     public func watchesCurrentCode() -> Bool { true }
+
+    /// Does nothing.
+    public func nodeCreated(_ node: NodeDescriptor, object: AnyObject) {}
+
+    /// Does nothing.
+    public func nodeNamed(_ node: NodeID, name: String) {}
+
+    /// Does nothing.
+    public func edgeAdded(_ edge: NodeEdge, to node: NodeID) {}
+
+    /// Does nothing.
+    public func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {}
+
+    /// Does nothing.
+    public func observerStored(_ subscription: SubscriptionID, closures: ObserverClosures) {}
+
+    /// Does nothing.
+    public func observerReleased(_ subscription: SubscriptionID) {}
+
+    /// Delivers the value.
+    public func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) { deliver() }
+
+    /// Delivers the error.
+    public func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) { deliver() }
+
+    /// Delivers the completion.
+    public func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) { deliver() }
+
+    /// Does nothing.
+    public func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {}
+
+    /// Does nothing.
+    public func eventDropped(_ violation: DroppedEvent) {}
 
     /// Does nothing: hooks that do not look at closures need not implement it.
     public func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject) {}
