@@ -59,7 +59,12 @@ let package = Package(
         .target(name: "SignalScopeAutoTrace", dependencies: ["SignalScopeTracing", "CSignalScopeBootstrap"]),
         .target(name: "CSignalScopeBootstrap"),
         .target(name: "SignalScopeAnalysis", dependencies: ["SignalScope", "SignalScopeTracing"]),
-        .target(name: "SignalScopeRendering", dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAnalysis"]),
+        // The report page's script and style are files of their own (tested under Node from
+        // Tests/JavaScript), compiled into the library: no bundle to find at run time.
+        .target(
+            name: "SignalScopeRendering", dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAnalysis"],
+            resources: [.embedInCode("Report/Assets/report.js"), .embedInCode("Report/Assets/report.css")]
+        ),
         .target(name: "SignalScopeGraphviz", dependencies: ["SignalScopeRendering", "CGraphviz"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .target(name: "SignalScopeTesting", dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAnalysis"]),

@@ -17,6 +17,8 @@ if ! pkg-config --exists libgvc 2>/dev/null; then missing+=(libgraphviz-dev); fi
 if command -v ldconfig >/dev/null 2>&1 && ! ldconfig -p | grep -q 'libxml2\.so\.2'; then missing+=(libxml2); fi
 # The HTML report's browser test opens the page in headless Chromium.
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# The report's script is tested with Node's own test runner (Tests/JavaScript).
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
 
 # What some targets need besides: `setup.sh valgrind` for `make bench-instructions`.
 for extra in "$@"; do

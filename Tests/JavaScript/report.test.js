@@ -1,0 +1,95 @@
+// The report page's logic, under Node's own test runner (`node --test Tests/JavaScript`);
+// `ReportScriptTests` runs it with the Swift suites.
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const report = require('../../Sources/SignalScopeRendering/Report/Assets/report.js');
+
+test('loading the script outside a page defines the logic and touches no document', () => {
+  assert.equal(typeof document, 'undefined');
+  assert.equal(typeof report.causeChain, 'function');
+});
+
+test('times read in the largest unit that fits, to two decimals', () => {
+  assert.equal(report.timeText(0), '0');
+  assert.equal(report.timeText(999), '999 ns');
+  assert.equal(report.timeText(1500), '1.5 µs');
+  assert.equal(report.timeText(2_345_678), '2.35 ms');
+  assert.equal(report.timeText(3e9), '3 s');
+});
+
+test('sites and files', () => {
+  assert.equal(report.siteText({path: 'Sources/App/Screen.swift', line: 12}), 'Sources/App/Screen.swift:12');
+  assert.equal(report.siteText(null), '?');
+  assert.equal(report.shortFile('App/Screens/Profile.swift'), 'Profile.swift');
+});
+
+// events: [subscription, kind, time, text, cause, cause kind]
+const rows = [
+  [0, 'n', 0, '1', null, null],   // 0: sent by the user's code
+  [1, 'n', 5, '2', 0, 'd'],       // 1: while delivering 0
+  [2, 'n', 9, '4', 1, 's'],       // 2: in an action scheduled while delivering 1
+  [3, 'c', 9, null, 77, 'd'],     // 3: its cause is not in the trace
+  [4, 'n', 9, '5', null, '?'],    // 4: its cause was left out
+  [5, 'n', 9, '6', 5, 'd'],       // 5: a crafted trace that names itself
+];
+
+test('the chain of causes runs nearest first back to the event no other caused', () => {
+  const events = report.indexEvents(rows);
+  assert.equal(events.size, rows.length);
+  assert.deepEqual(report.causeChain(events, 2).map((e) => e.seq), [2, 1, 0]);
+  assert.deepEqual(report.causeChain(events, 0).map((e) => e.seq), [0]);
+  assert.equal(events.get(2).causeKind, 's');
+});
+
+test('a cause the trace lacks ends the chain with a marker; a crafted loop ends too', () => {
+  const events = report.indexEvents(rows);
+  assert.deepEqual(report.causeChain(events, 3).slice(1), [{missing: 77}]);
+  assert.deepEqual(report.causeChain(events, 4).slice(1), [{missing: true}]);
+  assert.ok(report.causeChain(events, 5).length <= 10001);
+  assert.deepEqual(report.causeChain(events, 99), []);
+});
+
+test('an event nothing caused is explained by the kind of node it was sent on', () => {
+  const site = {path: 'App/Model.swift', line: 4};
+  const subscriptions = {
+    0: {title: 'subject "query"', nodeKind: 'subject', created: site},
+    1: {title: 'property', nodeKind: 'property', created: site},
+    2: {title: 'interval', nodeKind: 'signal', subscribedAt: {path: 'App/Clock.swift', line: 9}},
+  };
+  assert.match(report.rootDescription({sub: 0}, subscriptions), /your code sent it to subject "query" \(created at App\/Model.swift:4\)/);
+  assert.match(report.rootDescription({sub: 1}, subscriptions), /your code set property/);
+  assert.match(report.rootDescription({sub: 2}, subscriptions), /its own work .* subscribed at App\/Clock.swift:9/);
+  assert.match(report.rootDescription({sub: 7}, subscriptions), /a signal sent it/);
+});
+
+test('search matches name, kind, file and function, ignoring case', () => {
+  const nodes = [
+    {title: 'map', kind: 'operator', site: {file: 'App/Search.swift', function: 'bind()'}},
+    {title: 'subject "query"', kind: 'subject', site: null},
+  ];
+  assert.deepEqual(report.matchingNodes(nodes, '  QUERY ').map((n) => n.title), ['subject "query"']);
+  assert.deepEqual(report.matchingNodes(nodes, 'search.swift').map((n) => n.title), ['map']);
+  assert.deepEqual(report.matchingNodes(nodes, 'BIND').map((n) => n.title), ['map']);
+  assert.deepEqual(report.matchingNodes(nodes, '   '), []);
+});
+
+test('axis ticks are 1, 2 or 5 times a power of ten, about eight over the span', () => {
+  for (const span of [1, 7, 80, 999, 12_345, 3e9]) {
+    const step = report.tickStep(span);
+    const mantissa = step / Math.pow(10, Math.floor(Math.log10(step)));
+    assert.ok([1, 2, 5].includes(Math.round(mantissa)), `${span}: ${step}`);
+    assert.ok(span / step <= 8 || step === 1, `${span}: ${step}`);
+  }
+});
+
+test('links select findings, nodes and events; a malformed escape reads as empty, not an exception', () => {
+  assert.deepEqual(report.hashSelections('#finding=2&node=n%2012&event=40'), [['finding', '2'], ['node', 'n 12'], ['event', '40']]);
+  assert.deepEqual(report.hashSelections(''), []);
+  assert.deepEqual(report.hashSelections('#node=%E0%A4'), [['node', '']]);
+});
+
+test('findings are counted by severity', () => {
+  const counts = report.severityCounts([{severity: 'error'}, {severity: 'warning'}, {severity: 'error'}]);
+  assert.deepEqual(counts, {error: 2, warning: 1, note: 0});
+});
