@@ -11,16 +11,26 @@ public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
     }
 }
 
-/// The rules; their ids are part of SignalScope's contract and appear in every report.
-public enum RuleID: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    case selfCapturedObserver = "self-captured-observer"
-    case neverCompletedSubject = "never-completed-subject"
-    case retainCycle = "retain-cycle"
-    case leakedSubscription = "leaked-subscription"
-    case keptAliveBySignal = "kept-alive-by-signal"
-    case repeatedColdSubscription = "repeated-cold-subscription"
-    case eventAfterTerminal = "event-after-terminal"
-    case unhandledError = "unhandled-error"
+/// A rule's id: part of SignalScope's contract, it appears in every report, baseline and
+/// `--rules` list. Each rule declares its own in its file under `Rules/`
+/// (`extension RuleID { public static let retainCycle = RuleID("retain-cycle") }`); the
+/// rules that exist are those `Analyzers.standard` runs, in that order.
+public struct RuleID: RawRepresentable, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// The rule called `rawValue`, if one exists.
+    public init?(rawValue: String) {
+        guard let rule = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = rule
+    }
+
+    /// Declares a rule's id; only a rule's own file does.
+    init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// Every rule, in the order the analysis runs them.
+    public static var allCases: [RuleID] { Analyzers.standard.map { type(of: $0).rule } }
 
     public var description: String { rawValue }
 }

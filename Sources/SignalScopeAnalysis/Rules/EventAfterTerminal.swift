@@ -22,3 +22,8 @@ struct EventAfterTerminal: Analyzer {
         }
     }
 }
+
+extension RuleID {
+    /// Something was sent after a terminal event, and dropped.
+    public static let eventAfterTerminal = RuleID("event-after-terminal")
+}

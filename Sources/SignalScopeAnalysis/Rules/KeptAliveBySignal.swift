@@ -31,3 +31,8 @@ struct KeptAliveBySignal: Analyzer {
         return findings
     }
 }
+
+extension RuleID {
+    /// An object only live signals hold, which are held from outside.
+    public static let keptAliveBySignal = RuleID("kept-alive-by-signal")
+}

@@ -63,3 +63,8 @@ struct LeakedSubscription: Analyzer {
         return findings
     }
 }
+
+extension RuleID {
+    /// A subscription nothing can end, or a binding a later one superseded.
+    public static let leakedSubscription = RuleID("leaked-subscription")
+}

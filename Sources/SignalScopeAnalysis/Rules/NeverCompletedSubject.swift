@@ -48,3 +48,8 @@ struct NeverCompletedSubject: Analyzer {
         return findings
     }
 }
+
+extension RuleID {
+    /// A subject never completed, keeping its subscribers alive.
+    public static let neverCompletedSubject = RuleID("never-completed-subject")
+}

@@ -51,3 +51,8 @@ struct RepeatedColdSubscription: Analyzer {
         return evidence.count > 1 ? evidence.sorted { $0.start < $1.start } : nil
     }
 }
+
+extension RuleID {
+    /// A cold signal whose work ran for several subscriptions at once.
+    public static let repeatedColdSubscription = RuleID("repeated-cold-subscription")
+}

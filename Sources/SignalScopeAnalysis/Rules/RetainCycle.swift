@@ -49,3 +49,8 @@ struct RetainCycle: Analyzer {
         return findings
     }
 }
+
+extension RuleID {
+    /// Any other cycle of strong references that nothing else holds.
+    public static let retainCycle = RuleID("retain-cycle")
+}

@@ -139,3 +139,8 @@ struct SelfCapturedObserver: Analyzer {
         }
     }
 }
+
+extension RuleID {
+    /// A kept closure capturing an object that keeps that closure alive.
+    public static let selfCapturedObserver = RuleID("self-captured-observer")
+}

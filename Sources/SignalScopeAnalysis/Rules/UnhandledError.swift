@@ -20,3 +20,8 @@ struct UnhandledError: Analyzer {
         }
     }
 }
+
+extension RuleID {
+    /// An error that reached a subscriber without an error handler.
+    public static let unhandledError = RuleID("unhandled-error")
+}
