@@ -140,6 +140,57 @@ struct HeapWalkerTests {
         #expect(closure.target == address(leaves[9]), "a closure capturing one object has that object as its context")
     }
 
+    protocol Source<Item>: AnyObject {
+        associatedtype Item
+    }
+    protocol Carrier<Item> {
+        associatedtype Item
+    }
+    final class LeafSource: Source {
+        typealias Item = Leaf
+        let leaf: Leaf
+        init(_ leaf: Leaf) { self.leaf = leaf }
+    }
+    struct LeafCarrier: Carrier {
+        typealias Item = Leaf
+        let leaf: Leaf
+    }
+    struct LargeCarrier: Carrier {
+        typealias Item = Leaf
+        let leaves: (Leaf, Leaf, Leaf, Int)
+    }
+
+    final class Constrained {
+        let source: any Source<Leaf>
+        let carrier: any Carrier<Leaf>
+        let large: any Carrier<Leaf>
+        let optionalSource: (any Source<Leaf>)?
+        let type: any Source<Leaf>.Type = LeafSource.self
+
+        init(_ leaves: [Leaf]) {
+            source = LeafSource(leaves[0])
+            carrier = LeafCarrier(leaf: leaves[1])
+            large = LargeCarrier(leaves: (leaves[2], leaves[2], leaves[2], 1))
+            optionalSource = LeafSource(leaves[3])
+        }
+    }
+
+    @Test("Constrained existentials (any P<T>), class-bound, inline, boxed and optional, and their metatypes")
+    func constrainedExistentials() throws {
+        let leaves = (0..<4).map { _ in Leaf() }
+        let object = Constrained(leaves)
+        let result = walk(object)
+        let found = references(from: object, in: result)
+        #expect(found.contains(stored("source", object.source)))
+        #expect(found.contains(stored("carrier.leaf", leaves[1])))
+        #expect(found.contains(stored("optionalSource", object.optionalSource!)))
+        #expect(found.count == 4, "\(found)")
+        #expect(references(from: object.source, in: result) == [stored("leaf", leaves[0])])
+        let box = try #require(found.first { $0.path == "large" })
+        #expect(targets(of: box.target, in: result) == [address(leaves[2]), address(leaves[2]), address(leaves[2])])
+        #expect(result.vertices[result.index[address(object)]!].exploration == .complete, "every reference read exactly")
+    }
+
     enum Payment {
         case none
         case card(Leaf)

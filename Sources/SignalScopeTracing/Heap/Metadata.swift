@@ -117,6 +117,22 @@ struct Metadata: Hashable, Sendable {
         if (flags >> 24) & 0x3F == 1 { return .error }
         return flags & 0x8000_0000 == 0 ? .classBound : .opaque
     }
+
+    /// How a constrained existential (`any Collection<Int>`, `any Source<Item>`: extended
+    /// existential metadata) stores its value, from its shape's special kind: none (the
+    /// opaque container), a class reference, a metatype (no reference; `nil`), or a layout of
+    /// its own, which this walk does not read (`nil` too, and ``isExplicitLayout``).
+    var extendedExistentialRepresentation: (representation: ExistentialRepresentation?, isExplicitLayout: Bool) {
+        // The metadata's second word points to its shape, whose first word holds its flags.
+        let shape = Raw.word(address + 8)
+        guard shape != 0 else { return (nil, true) }
+        switch Raw.u32(shape) & 0xFF {
+        case 0: return (.opaque, false)
+        case 1: return (.classBound, false)
+        case 2: return (nil, false)
+        default: return (nil, true)
+        }
+    }
 }
 
 /// How an existential (`any P`) stores its value.

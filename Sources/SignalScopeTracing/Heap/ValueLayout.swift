@@ -93,7 +93,11 @@ indirect enum ValueLayout: Sendable, Equatable {
         case .enum, .optional:
             guard !metadata.valueWitnesses.isPOD else { return .none }
             return enumLayout(metadata, depth: depth)
-        case .extendedExistential, .heapLocalVariable, .heapGenericLocalVariable, .errorObject, .other:
+        case .extendedExistential:
+            let (representation, isExplicitLayout) = metadata.extendedExistentialRepresentation
+            if let representation { return .existential(representation) }
+            return isExplicitLayout ? .unknown : .none
+        case .heapLocalVariable, .heapGenericLocalVariable, .errorObject, .other:
             return .unknown
         }
     }
