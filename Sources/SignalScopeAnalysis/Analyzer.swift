@@ -67,9 +67,6 @@ extension Trace {
         if heap.hasSnapshot && !isComplete {
             limitations.append("the recording was cut off during its closing heap snapshot: objects and references it did not write count as held from outside, so leaks through them are not reported")
         }
-        if !recordsNodeTraits {
-            limitations.append("the trace predates format 1.2 and records no node traits, so no node reads as cold, hot or bounding: never-completed-subject and repeated-cold-subscription cannot fire, and leaked-subscription may report a subscription that take or takeUntil bounds (record it again)")
-        }
         return limitations
     }
 }
@@ -78,7 +75,7 @@ extension TraceHeap {
     /// What kept the closing heap walk from seeing everything, in words.
     var limitations: [String] {
         guard let limits else {
-            return ["the trace has no closing heap snapshot (the process was killed or crashed before recording stopped, or the trace predates format 1.1): leaks were not looked for"]
+            return ["the trace has no closing heap snapshot (the process was killed or crashed before recording stopped): leaks were not looked for"]
         }
         if memoryUnreadable {
             return ["the process could not read its own memory through the kernel (a sandbox denies process_vm_readv): no heap was walked, so leaks were not looked for"]
@@ -87,7 +84,7 @@ extension TraceHeap {
             return ["no consistent heap snapshot could be taken (\(unwalkedReason)): no heap was walked, so leaks were not looked for"]
         }
         var limitations: [String] = []
-        if recordsAllocationCoverage && !coversAllocations {
+        if !coversAllocations {
             limitations.append("the recording could not keep a table of the objects allocated while it ran (another instrument uses the Swift runtime's allocation hooks): garbage that no signal or subscription reaches was not looked for")
         }
         if objectLimitReached {

@@ -122,15 +122,18 @@ struct LargeLogTests {
         let count: UInt64 = 100_000
         var log = CraftedLog()
         log.node(1, name: "switchToLatest")
-        log.object(1, address: 0x1000, typeName: "App.SearchViewModel")
         for inner in 2...count + 1 {
             log.node(inner, name: "inner")
             log.edge(to: 1, from: inner)
             log.subscribe(inner, to: inner)
             log.observerStored(inner)
-            log.capture(inner, object: 1)
         }
         log.snapshot()
+        log.heapObject(1, typeName: "App.SearchViewModel", retainCount: count)
+        for inner in 2...count + 1 {
+            log.heapObject(inner, typeName: "SignalScope.Subscriber<Int>", category: 1, entityKind: 2, entityID: inner)
+            log.capture(from: inner, to: 1, role: "next closure")
+        }
         log.end()
         let cli = try CLIRunner()
         defer { cli.removeFolder() }

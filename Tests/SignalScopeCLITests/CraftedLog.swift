@@ -5,7 +5,7 @@ import Foundation
 /// logs cut anywhere. Independent of the reader on purpose: it is the specification's word
 /// against the code's.
 struct CraftedLog {
-    private(set) var bytes: [UInt8] = Array("SIGSCOPE".utf8) + [1, 0, 2, 0, 0, 0, 0, 0]
+    private(set) var bytes: [UInt8] = Array("SIGSCOPE".utf8) + [2, 0, 0, 0, 0, 0, 0, 0]
     private var sequence: UInt64 = 1
     private var strings: [String: UInt32] = [:]
 
@@ -27,10 +27,10 @@ struct CraftedLog {
 
     mutating func subscribe(
         _ id: UInt64, to node: UInt64, parent: UInt64 = 0, file: String = "App/Main.swift", function: String = "main()",
-        line: UInt32 = 5, timestamp: UInt64? = nil
+        line: UInt32 = 5, bindingTarget: UInt64 = 0, timestamp: UInt64? = nil
     ) {
         let ids = (string(file), string(function))
-        record(5, le(id) + le(node) + le(parent) + le(ids.0) + le(ids.1) + le(line), timestamp: timestamp)
+        record(5, le(id) + le(node) + le(parent) + le(ids.0) + le(ids.1) + le(line) + le(bindingTarget), timestamp: timestamp)
     }
 
     /// The subscription keeps its observer; `handlers` bit 0 next, 1 error, 2 completed.
@@ -51,28 +51,36 @@ struct CraftedLog {
         record(12, le(node) + le(UInt64(0)) + [0, 0, 0, 0] + le(ids.0) + le(ids.1) + le(ids.2) + le(line))
     }
 
-    mutating func object(_ id: UInt64, address: UInt64, typeName: String) {
-        record(14, le(id) + le(address) + le(string(typeName)))
+    /// The closing snapshot, with the heap walk's budgets and flags (bit 2: memory unreadable;
+    /// bit 3, set by default as a recorder does: the walk started from every object allocated
+    /// while recording).
+    mutating func snapshot(flags: UInt8 = 8) {
+        record(16, le(UInt64(200_000)) + le(UInt64(10_000)) + [flags, 0, 0, 0] + le(UInt32(0)))
     }
-
-    mutating func capture(_ subscription: UInt64, object: UInt64) {
-        record(15, le(subscription) + [0, 0, 0, 0] + le(UInt32(1)) + le(object))
-    }
-
-    /// The closing snapshot, with the heap walk's budgets and flags (bit 2: memory unreadable).
-    mutating func snapshot(flags: UInt8 = 0) { record(16, le(UInt64(200_000)) + le(UInt64(10_000)) + [flags]) }
 
     /// In the snapshot, an object the heap walk reached: by default a user object (category
-    /// 0); a runtime entity (category 1) names its kind (2 subscription, 3 its disposable) and id.
+    /// 0) allocated by the recorded code (allocation 2); a runtime entity (category 1) names
+    /// its kind (2 subscription, 3 its disposable) and id. The address is stored xor-ed with
+    /// the format's key.
     mutating func heapObject(
-        _ id: UInt64, typeName: String, retainCount: UInt64 = 1, category: UInt8 = 0, entityKind: UInt8 = 0, entityID: UInt64 = 0
+        _ id: UInt64, typeName: String, retainCount: UInt64 = 1, category: UInt8 = 0, entityKind: UInt8 = 0, entityID: UInt64 = 0,
+        allocation: UInt8 = 2
     ) {
-        record(19, le(id) + le(UInt64(0x1000 + id * 16)) + le(string(typeName)) + [category, 0, entityKind, 0] + le(retainCount) + le(entityID))
+        let address = UInt64(0x1000 + id * 16) ^ 0xFFFF_0000_0000_0000
+        record(19, le(id) + le(address) + le(string(typeName)) + [category, 0, entityKind, allocation] + le(retainCount) + le(entityID)
+            + le(UInt64(0)))
     }
 
     /// In the snapshot, a strong reference held in a stored property.
     mutating func reference(from: UInt64, to: UInt64, path: String) {
         record(20, le(from) + le(to) + [0, 0, 0, 0] + le(string(path)) + le(UInt32.max) + [UInt8](repeating: 0, count: 20))
+    }
+
+    /// In the snapshot, a strong reference a closure the runtime keeps captures (`role`: `next
+    /// closure`, `transform`, ...), the closure's context being the holder itself.
+    mutating func capture(from: UInt64, to: UInt64, role: String) {
+        let ids = (string(""), string(role))
+        record(20, le(from) + le(to) + [1, 4, 0, 0] + le(ids.0) + le(UInt32.max) + le(UInt32(0)) + le(ids.1) + [UInt8](repeating: 0, count: 12))
     }
 
     mutating func alive(_ entity: Entity, _ id: UInt64, retainCount: UInt64) {

@@ -127,15 +127,15 @@ final class EventLogReaderTests {
         #expect("\(TraceReadError.notAnEventLog(path: text.path))" == "\(text.path) is not a SignalScope event log")
     }
 
-    @Test("A log from an unknown major version is refused with the versions named")
-    func unsupportedVersion() throws {
+    @Test("A log from another major version, the pre-release format 1 included, is refused with the versions named", arguments: [1, 3])
+    func unsupportedVersion(major: UInt8) throws {
         var bytes = try sampleLog().bytes
-        bytes[8] = 2
-        bytes[10] = 0
+        bytes[8] = major
+        bytes[10] = 4
         let url = try write(bytes)
-        #expect(throws: TraceReadError.unsupportedVersion(path: url.path, major: 2, minor: 0)) { try Trace(contentsOf: url) }
-        #expect("\(TraceReadError.unsupportedVersion(path: "t.sslog", major: 2, minor: 0))"
-            == "t.sslog uses event log format 2.0; this SignalScope reads format 1.x")
+        #expect(throws: TraceReadError.unsupportedVersion(path: url.path, major: UInt16(major), minor: 4)) { try Trace(contentsOf: url) }
+        #expect("\(TraceReadError.unsupportedVersion(path: "t.sslog", major: UInt16(major), minor: 4))"
+            == "t.sslog uses event log format \(major).4; this SignalScope reads format 2.x")
     }
 
     @Test("A missing file is unreadable, with the path")

@@ -140,14 +140,6 @@ public struct JSONLinesExporter: TraceExporter {
                 if let sent { site("site", sent) }
             case .end(let count):
                 number("records", count)
-            case .object(let id, let address, let typeName):
-                string("object", id.description)
-                number("address", address)
-                string("type", typeName)
-            case .capture(let id, let target, let references):
-                string("subscription", id.description)
-                string("target", entity(target))
-                number("references", references)
             case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable, let coversAllocations, let unwalkedReason):
                 guard let limits else { return }
                 number("objectLimit", limits.objects)
@@ -161,9 +153,6 @@ public struct JSONLinesExporter: TraceExporter {
                 string("entity", entity(target))
                 number("retainCount", retainCount)
                 bool("terminated", terminated)
-            case .holds(let object, let target):
-                string("object", object.description)
-                string("holds", entity(target))
             case .heapObject(let object):
                 string("object", object.id.description)
                 number("address", object.address)

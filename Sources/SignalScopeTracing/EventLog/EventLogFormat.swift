@@ -17,8 +17,8 @@
 enum EventLogFormat {
     /// The first 8 bytes of every log.
     static let magic: [UInt8] = Array("SIGSCOPE".utf8)
-    static let majorVersion: UInt16 = 1
-    static let minorVersion: UInt16 = 4
+    static let majorVersion: UInt16 = 2
+    static let minorVersion: UInt16 = 0
     static let headerSize = 16
     static let prefixSize = 32
     /// No record is larger (a bound that tells a corrupt size from a real one).
@@ -71,7 +71,7 @@ enum RecordKind: UInt8 {
     /// `u64 node, u64 parent, u8 edgeKind`: an edge that appeared after creation.
     case edge = 4
     /// `u64 subscription, u64 node, u64 parentSubscription (0: none), u32 file, u32 function, u32 line,
-    /// u64 bindingTarget (0: none; before format 1.4 the record ends before it)`.
+    /// u64 bindingTarget (0: none)`.
     case subscribe = 5
     /// `u64 subscription, u8 handlers` (bit 0 next, bit 1 error, bit 2 completed).
     case observerStored = 6
@@ -86,25 +86,20 @@ enum RecordKind: UInt8 {
     /// `u64 subscription, u8 cause`.
     case disposed = 11
     /// `u64 node, u64 subscription (0: sent to a subject), u8 event (0 next, 1 error, 2 completed),
-    /// u8[3] 0, u32 stack`: the call stack of the send, innermost first.
+    /// u8[3] 0, u32 stack, u32 file, u32 function, u32 line (0: no user frame)`: the call stack of
+    /// the send, innermost first, and its first frame in user code.
     case violation = 12
     /// `u64 recordCount`: the recording stopped cleanly after this many records.
     case end = 13
-    /// `u64 object, u64 address, u32 typeName`: a user object found captured by an observer.
-    case object = 14
-    /// `u64 subscription, u8 target (0 object, 1 subscription), u8[3] 0, u32 references, u64 id`:
-    /// the subscription's observer closures hold that many strong references to it.
-    case capture = 15
+    // 14 and 15 (objects captured by observers, read when each observer was stored) were
+    // format 1's; format 2 finds captures in the closing heap walk.
     /// ``SnapshotRecord``: the records up to the next `end` describe what was alive when
-    /// recording stopped. (Format 1.0 snapshots have no payload and no heap.)
+    /// recording stopped.
     case snapshot = 16
     /// `u8 entity (0 node, 1 subscription, 2 object), u8 flags (bit 0: a subject that has
     /// terminated), u8[6] 0, u64 id, u64 retainCount`.
     case alive = 17
-    /// `u64 object, u8 target (0 node, 1 subscription), u8[7] 0, u64 id`: a stored property of
-    /// the object holds that node or that subscription's disposable. Written by format 1.0
-    /// recorders; later ones write the heap instead.
-    case holds = 18
+    // 18 (what an object's stored properties hold) was format 1's; the heap walk says.
     /// ``HeapObjectRecord``: in the snapshot, an object the heap walk reached.
     case heapObject = 19
     /// `u64 from, u64 to, u8 kind, u8 flags, u16 0, u32 path, u32 offset, u32 element,

@@ -14,7 +14,6 @@ struct EventLogReader {
     private let source: LogSource
     private let path: String
     private var warnings: [String] = []
-    private var minorVersion: UInt16 = 0
 
     /// Visits every record of `source` in sequence order, and returns the warnings and the
     /// log's minor format version; `path` names the log in messages. `progress` hears the
@@ -22,10 +21,10 @@ struct EventLogReader {
     static func visit(
         _ source: LogSource, path: String, progress: (Double) -> Void = { _ in },
         _ visit: (TraceRecord) -> Void
-    ) throws(TraceReadError) -> (warnings: [String], minorVersion: UInt16) {
+    ) throws(TraceReadError) -> [String] {
         var reader = EventLogReader(source: source, path: path)
         try reader.read(progress: progress, visit)
-        return (reader.warnings, reader.minorVersion)
+        return reader.warnings
     }
 
     private init(source: LogSource, path: String) {
@@ -78,7 +77,6 @@ struct EventLogReader {
         guard major == EventLogFormat.majorVersion else {
             throw .unsupportedVersion(path: path, major: major, minor: minor)
         }
-        minorVersion = minor
         var strings: [UInt32: String] = [:]
         var stringsCut = false
         var runs: [Run] = []
@@ -297,9 +295,9 @@ struct EventLogReader {
             guard available >= 17, let kind = EdgeKind(code: bytes[p + 16]) else { return nil }
             return .edge(NodeEdge(parent: NodeID(rawValue: bytes.u64(p + 8)), kind: kind), to: NodeID(rawValue: bytes.u64(p)))
         case .subscribe:
-            guard available >= 36 else { return nil }
+            guard available >= 44 else { return nil }
             let parent = bytes.u64(p + 16)
-            let target = available >= 44 ? bytes.u64(p + 36) : 0
+            let target = bytes.u64(p + 36)
             return .subscribe(
                 subscription, node: NodeID(rawValue: bytes.u64(p + 8)),
                 parent: parent == 0 ? nil : SubscriptionID(rawValue: parent),
@@ -326,36 +324,23 @@ struct EventLogReader {
             guard available >= 9, let cause = DisposalCause(rawValue: bytes[p + 8]) else { return nil }
             return .disposed(subscription, cause: cause)
         case .violation:
-            guard available >= 24, let event = DroppedEvent.Kind(code: bytes[p + 16]) else { return nil }
+            guard available >= 36, let event = DroppedEvent.Kind(code: bytes[p + 16]) else { return nil }
             let target = bytes.u64(p + 8)
-            // Before 1.2 the record ends with the stack, raw frames with binary paths that no
-            // report should show, so it is left out. A line of 0 means no user frame.
-            let current = available >= 36
-            let sent = current && bytes.u32(p + 32) != 0 ? site(file: p + 24, function: p + 28, line: p + 32) : nil
+            // A line of 0 means no user frame.
+            let sent = bytes.u32(p + 32) != 0 ? site(file: p + 24, function: p + 28, line: p + 32) : nil
             return .violation(
                 node: NodeID(rawValue: bytes.u64(p)), subscription: target == 0 ? nil : SubscriptionID(rawValue: target),
-                event: event, site: sent, stack: current ? strings[bytes.u32(p + 20)] ?? "?" : "")
+                event: event, site: sent, stack: strings[bytes.u32(p + 20)] ?? "?")
         case .end:
             guard available >= 8 else { return nil }
             return .end(recordCount: bytes.u64(p))
-        case .object:
-            guard available >= 20 else { return nil }
-            return .object(ObjectID(rawValue: bytes.u64(p)), address: bytes.u64(p + 8), typeName: string(p + 16))
-        case .capture:
-            guard available >= 24 else { return nil }
-            let id = bytes.u64(p + 16), references = Int(bytes.u32(p + 12))
-            switch bytes[p + 8] {
-            case 0: return .capture(subscription, target: .object(ObjectID(rawValue: id)), references: references)
-            case 1: return .capture(subscription, target: .subscription(SubscriptionID(rawValue: id)), references: references)
-            default: return nil
-            }
         case .snapshot:
-            let record = SnapshotRecord(payload)
+            guard let record = SnapshotRecord(payload) else { return nil }
             return .snapshot(
-                limits: record?.limits, objectLimitReached: record?.objectLimitReached ?? false,
-                depthLimitReached: record?.depthLimitReached ?? false, memoryUnreadable: record?.memoryUnreadable ?? false,
-                coversAllocations: record?.usedAllocationTable ?? false,
-                unwalkedReason: record.flatMap { $0.unwalkedReason == 0 ? nil : lookUp($0.unwalkedReason) })
+                limits: record.limits, objectLimitReached: record.objectLimitReached,
+                depthLimitReached: record.depthLimitReached, memoryUnreadable: record.memoryUnreadable,
+                coversAllocations: record.usedAllocationTable,
+                unwalkedReason: record.unwalkedReason == 0 ? nil : lookUp(record.unwalkedReason))
         case .heapObject:
             return HeapObjectRecord(payload)?.decoded(strings: lookUp).map(TraceEvent.heapObject)
         case .reference:
@@ -371,14 +356,6 @@ struct EventLogReader {
             default: return nil
             }
             return .alive(entity, retainCount: payload.int(16), terminated: bytes[p + 1] & 1 != 0)
-        case .holds:
-            guard available >= 24 else { return nil }
-            let target = bytes.u64(p + 16)
-            switch bytes[p + 8] {
-            case 0: return .holds(object: ObjectID(rawValue: bytes.u64(p)), .node(NodeID(rawValue: target)))
-            case 1: return .holds(object: ObjectID(rawValue: bytes.u64(p)), .subscription(SubscriptionID(rawValue: target)))
-            default: return nil
-            }
         case .virtualTime:
             guard available >= 8 else { return nil }
             return .virtualTime(nanoseconds: Int64(bitPattern: bytes.u64(p)))

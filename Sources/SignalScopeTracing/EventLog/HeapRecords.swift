@@ -7,10 +7,8 @@ import SignalScope
 /// u32 unwalkedReason` (flags bit 0: the object limit was reached, bit 1: the depth limit
 /// was, bit 2: memory could not be read, bit 3: the walk started from every object allocated
 /// while recording; `unwalkedReason`, a string id, 0 when a walk was made: why none was).
-/// Format 1.3 snapshots end after the flags.
 struct SnapshotRecord {
     static let size = 24
-    static let size13 = 17
 
     var limits: TraceHeap.Limits
     var objectLimitReached: Bool
@@ -28,15 +26,14 @@ struct SnapshotRecord {
         payload.storeBytes(of: unwalkedReason.littleEndian, toByteOffset: 20, as: UInt32.self)
     }
 
-    /// `nil` for a format 1.0 snapshot, which has no payload.
     init?(_ payload: PayloadReader) {
-        guard payload.count >= Self.size13 else { return nil }
+        guard payload.count >= Self.size else { return nil }
         limits = TraceHeap.Limits(objects: payload.int(0), depth: payload.int(8))
         objectLimitReached = payload.u8(16) & 1 != 0
         depthLimitReached = payload.u8(16) & 2 != 0
         memoryUnreadable = payload.u8(16) & 4 != 0
         usedAllocationTable = payload.u8(16) & 8 != 0
-        unwalkedReason = payload.count >= Self.size ? payload.u32(20) : 0
+        unwalkedReason = payload.u32(20)
     }
 
     init(
@@ -57,16 +54,13 @@ struct SnapshotRecord {
 /// u64 allocationOrder` (allocation: 0 before recording started or not known, 1 while
 /// recording, by code the recording does not watch, 2 by the recorded code; allocation order:
 /// the object's rank among the snapshot's objects by when they were allocated, from 1, 0 when
-/// not known. Format 1.3 records end after the entity id, with allocation 0, and hold the
-/// address as it is). The address is stored xor-ed with ``addressKey`` (from format 1.4),
-/// so that a log held in memory (a test's recording, a thread's buffer) is never taken for
+/// not known). The address is stored xor-ed with ``addressKey``, so that a log held in memory (a test's recording, a thread's buffer) is never taken for
 /// what keeps the objects it names alive by a tool that scans memory for pointers
 /// (LeakSanitizer).
 struct HeapObjectRecord {
     static let addressKey: UInt64 = 0xFFFF_0000_0000_0000
 
     static let size = 48
-    static let size13 = 40
 
     var object: UInt64
     var address: UInt64
@@ -117,9 +111,9 @@ struct HeapObjectRecord {
     }
 
     init?(_ payload: PayloadReader) {
-        guard payload.count >= Self.size13 else { return nil }
+        guard payload.count >= Self.size else { return nil }
         object = payload.u64(0)
-        address = payload.count >= Self.size ? payload.u64(8) ^ Self.addressKey : payload.u64(8)
+        address = payload.u64(8) ^ Self.addressKey
         typeName = payload.u32(16)
         category = payload.u8(20)
         exploration = payload.u8(21)
@@ -127,7 +121,7 @@ struct HeapObjectRecord {
         allocation = payload.u8(23)
         retainCount = payload.u64(24)
         entityID = payload.u64(32)
-        allocationOrder = payload.count >= Self.size ? payload.u64(40) : 0
+        allocationOrder = payload.u64(40)
     }
 
     func decoded(strings: (UInt32) -> String) -> TraceHeap.Object? {

@@ -69,7 +69,7 @@ public struct TraceRecord: Sendable, Hashable {
     public let thread: UInt32
     /// What happened.
     public let event: TraceEvent
-    /// The record whose event caused this one, when the recorder knew (format 1.3 and later).
+    /// The record whose event caused this one, when the recorder knew.
     public let cause: TraceCause?
 
     /// Makes a record from its parts.
@@ -126,14 +126,8 @@ public enum TraceEvent: Sendable, Hashable {
     case violation(node: NodeID, subscription: SubscriptionID?, event: DroppedEvent.Kind, site: TraceSite?, stack: String)
     /// The recording stopped cleanly after `recordCount` records.
     case end(recordCount: UInt64)
-    /// A user object first found captured by an observer closure.
-    case object(ObjectID, address: UInt64, typeName: String)
-    /// The subscription's observer closures hold `references` strong references to the
-    /// target: a captured object, or another subscription (observers that forward events
-    /// capture the subscription they forward to).
-    case capture(SubscriptionID, target: TraceEntity, references: Int)
     /// The records that follow, up to `end`, describe what was alive when recording stopped;
-    /// the heap walk went as far as `limits` allowed (`nil` for logs with no heap walk),
+    /// the heap walk went as far as `limits` allowed (`nil` when no walk was made),
     /// and says whether it ran out of either, or could not read memory at all; whether it
     /// started from every object allocated while recording; and why no walk was made, when
     /// none could be made safely. (Boxed: its payload is larger than most events'.)
@@ -143,9 +137,6 @@ public enum TraceEvent: Sendable, Hashable {
     /// In the snapshot: the entity was alive, with this many strong references; for a
     /// subject, `terminated` says whether it had sent its terminal event.
     case alive(TraceEntity, retainCount: Int, terminated: Bool)
-    /// In the snapshot of a format 1.0 log: a stored property of the object holds the node,
-    /// or the disposable of the subscription.
-    case holds(object: ObjectID, TraceEntity)
     /// In the snapshot: an object the heap walk reached. (Boxed, like `reference`: their
     /// payloads are several times larger than any other event's, and every event is copied
     /// as it is read.)
@@ -164,11 +155,11 @@ public enum TraceEvent: Sendable, Hashable {
     public var subscription: SubscriptionID? {
         switch self {
         case .subscribe(let id, _, _, _, _), .observerStored(let id, _), .observerReleased(let id), .next(let id, _),
-            .error(let id, _), .completed(let id), .disposed(let id, _), .capture(let id, _, _),
+            .error(let id, _), .completed(let id), .disposed(let id, _),
             .alive(.subscription(let id), _, _):
             id
         case .violation(_, let id, _, _, _): id
-        case .node, .nodeNamed, .edge, .end, .object, .snapshot, .alive, .holds, .heapObject, .reference, .virtualTime,
+        case .node, .nodeNamed, .edge, .end, .snapshot, .alive, .heapObject, .reference, .virtualTime,
             .typeSite:
             nil
         }

@@ -17,7 +17,7 @@ public struct Trace: Sendable {
         /// The operator or factory that made it: `map`, `subject`, `createSignal`, ...
         public let name: String
         /// What it means for its subscriptions (cold, hot, bounding, ...), as the runtime
-        /// recorded it; empty in traces older than format 1.2.
+        /// recorded it.
         public let traits: NodeTraits
         /// The name given with `named(_:)`, if any.
         public internal(set) var userName: String?
@@ -147,9 +147,6 @@ public struct Trace: Sendable {
     /// a run for another subscription made by user code (retries are one), with whether each
     /// did work of its own; kept even when the trace keeps only live entities.
     public private(set) var concurrentColdRuns: [NodeID: [ColdRun]] = [:]
-    /// Whether the log records node traits (format 1.2 and later): without them no node
-    /// reads as cold, hot or bounding, so the rules that depend on traits cannot judge.
-    public private(set) var recordsNodeTraits = true
     /// Whether the program ran actions on a `TestScheduler` while recording: its records
     /// then say what virtual time things happened at (``TraceEvent/virtualTime(nanoseconds:)``).
     public private(set) var usesVirtualTime = false
@@ -161,7 +158,7 @@ public struct Trace: Sendable {
     /// cleanly do).
     public private(set) var hasSnapshot = false
     /// What the closing heap walk found: the objects alive when recording stopped and the
-    /// strong references between them (empty for traces written before format 1.1).
+    /// strong references between them (empty when the trace has no closing snapshot).
     public private(set) var heap = TraceHeap()
 
     /// Reads a trace from an event log file. The file is read into memory, not mapped: a
@@ -208,7 +205,7 @@ public struct Trace: Sendable {
         descriptor: Int32, path: String, progress: (Double) -> Void = { _ in }, _ body: (TraceRecord) -> Void
     ) throws(TraceReadError) -> [String] {
         try withSource(descriptor: descriptor, path: path) { source throws(TraceReadError) in
-            try EventLogReader.visit(source, path: path, progress: progress, body).warnings
+            try EventLogReader.visit(source, path: path, progress: progress, body)
         }
     }
 
@@ -319,7 +316,7 @@ public struct Trace: Sendable {
 
     private init(source: LogSource, path: String, detail: Detail, progress: (Double) -> Void = { _ in }) throws(TraceReadError) {
         var trace = Trace(detail: detail)
-        let (warnings, minorVersion) = try EventLogReader.visit(source, path: path, progress: progress) { record in
+        let warnings = try EventLogReader.visit(source, path: path, progress: progress) { record in
             trace.eventCount += 1
             if detail == .everything { trace.records.append(record) }
             trace.apply(record)
@@ -331,12 +328,9 @@ public struct Trace: Sendable {
         if !trace.isComplete {
             trace.warnings.append("\(path) has no end record: the recording was cut off (the process was killed or crashed, or the disk filled), so what happened after its last record is missing")
         }
-        trace.recordsNodeTraits = minorVersion >= 2
-        trace.heap.recordsAllocationCoverage = minorVersion >= 4
         trace.knownParents = []
         trace.heap.index()
         trace.deriveObserverCaptures()
-        trace.knownCaptures = []
         trace.deriveWhatObjectsHold()
         self = trace
     }
@@ -359,7 +353,7 @@ public struct Trace: Sendable {
             case .node(let id, _, _, _, _, _), .nodeNamed(let id, _), .edge(_, let id), .violation(let id, _, _, _, _),
                 .alive(.node(let id), _, _):
                 copy.nodes[id] != nil
-            case .object(let id, _, _), .alive(.object(let id), _, _), .holds(let id, _):
+            case .alive(.object(let id), _, _):
                 copy.objects[id] != nil
             case .snapshot, .end, .virtualTime:
                 true
@@ -377,9 +371,8 @@ public struct Trace: Sendable {
     /// closing heap walk: each strong reference from a subscription through its next, error
     /// or completed closure to a user object or another subscription. Recorders no longer
     /// scan closures when a subscription is made (it cost two thirds of tracing one), so
-    /// this is where captures come from; `capture` records of older logs add to them.
+    /// this is where captures come from.
     private mutating func deriveObserverCaptures() {
-        guard !hasCaptureRecords else { return }
         let observerRoles: Set<String> = [
             ClosureRole.next.rawValue, ClosureRole.error.rawValue, ClosureRole.completed.rawValue,
         ]
@@ -395,13 +388,13 @@ public struct Trace: Sendable {
             while let id = pending.popLast() {
                 guard seen.insert(id).inserted, let target = heap.objects[id] else { continue }
                 if case .subscription(let captured)? = target.entity {
-                    addCapture(.subscription(captured), by: subscription, fromHeap: true)
+                    addCapture(.subscription(captured), by: subscription)
                 } else if target.entity == nil, target.category == .user {
                     if objects[target.id] == nil {
                         objects[target.id] = Object(id: target.id, typeName: target.typeName, address: target.address)
                         objects[target.id]?.retainCountAtEnd = target.retainCount
                     }
-                    addCapture(.object(target.id), by: subscription, fromHeap: true)
+                    addCapture(.object(target.id), by: subscription)
                 } else if target.category == .closureContext || target.category == .box {
                     pending += heap.references(from: id).filter(\.isCounted).map(\.to)
                 }
@@ -409,17 +402,12 @@ public struct Trace: Sendable {
         }
     }
 
-    /// Records that `subscription`'s observer captures `target`: a `capture` record's count
-    /// replaces what is known, each heap reference adds one.
-    private mutating func addCapture(_ target: TraceEntity, by subscription: SubscriptionID, fromHeap: Bool, references: Int = 1) {
-        if fromHeap {
-            subscriptions[subscription]?.captures[target, default: 0] += references
-        } else {
-            subscriptions[subscription]?.captures[target] = references
-        }
-        if case .object(let object) = target, objects[object] != nil,
-            knownCaptures.insert(CaptureKey(object: object, subscription: subscription)).inserted
-        {
+    /// Records that `subscription`'s observer captures `target` through one more heap
+    /// reference.
+    private mutating func addCapture(_ target: TraceEntity, by subscription: SubscriptionID) {
+        let references = subscriptions[subscription]?.captures[target, default: 0] ?? 0
+        subscriptions[subscription]?.captures[target] = references + 1
+        if case .object(let object) = target, references == 0, objects[object] != nil {
             objects[object]?.capturedBy.append(subscription)
         }
     }
@@ -463,23 +451,13 @@ public struct Trace: Sendable {
     /// Cold signals' runs, while reading.
     private var coldRuns = ColdRunTracker()
 
-    /// Each node's parents and each object's capturing subscriptions as sets, while reading,
-    /// so that a record repeating one is recognised in constant time (a `switchToLatest`
-    /// gains a parent per inner signal; one object may be captured by every subscription).
+    /// Each node's parents as a set, while reading, so that a record repeating one is
+    /// recognised in constant time (a `switchToLatest` gains a parent per inner signal).
     private var knownParents: Set<ParentKey> = []
-    private var knownCaptures: Set<CaptureKey> = []
-    /// Whether the log has `capture` records (recorders before 2026-11-25 scanned each
-    /// observer when it was stored); then captures are not derived from the heap again.
-    private var hasCaptureRecords = false
 
     private struct ParentKey: Hashable {
         let node: NodeID
         let edge: NodeEdge
-    }
-
-    private struct CaptureKey: Hashable {
-        let object: ObjectID
-        let subscription: SubscriptionID
     }
 
     private static let violationLimit = 10_000
@@ -535,11 +513,6 @@ public struct Trace: Sendable {
             if subscriptions[id]?.ending == nil { subscriptions[id]?.ending = .disposed(cause) }
             coldRuns.ended(id, at: record.sequence)
             end(id)
-        case .object(let id, let address, let typeName):
-            objects[id] = Object(id: id, typeName: typeName, address: address)
-        case .capture(let subscription, let target, let references):
-            hasCaptureRecords = true
-            addCapture(target, by: subscription, fromHeap: false, references: references)
         case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable, let coversAllocations, let unwalkedReason):
             hasSnapshot = true
             heap.limits = limits
@@ -551,7 +524,7 @@ public struct Trace: Sendable {
         case .heapObject(let object):
             heap.objects[object.id] = object
             // With the allocation table, the trace's objects are those allocated while it
-            // recorded (older logs: every user object the walk reached).
+            // recorded (without it, every user object the walk reached).
             guard object.category == .user, object.allocation == .byRecordedCode || !heap.coversAllocations else { break }
             if objects[object.id] == nil {
                 objects[object.id] = Object(id: object.id, typeName: object.typeName, address: object.address)
@@ -566,8 +539,6 @@ public struct Trace: Sendable {
             subscriptions[id]?.retainCountAtEnd = count
         case .alive(.object(let id), let count, _):
             objects[id]?.retainCountAtEnd = count
-        case .holds(let object, let target):
-            objects[object]?.holds.append(target)
         case .violation(let node, let subscription, let kind, let site, let stack):
             if violations.count < Self.violationLimit {
                 violations.append(Violation(node: node, subscription: subscription, event: kind, site: site, stack: stack))

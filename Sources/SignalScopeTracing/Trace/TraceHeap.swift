@@ -33,8 +33,8 @@ public struct TraceHeap: Sendable {
 
     /// When, and by whom, an object was allocated.
     public enum Allocation: UInt8, Sendable, Hashable {
-        /// Before recording started, or the trace does not say (format 1.3 and older, or a
-        /// recording that could not keep its allocation table).
+        /// Before recording started, or the trace does not say (a recording that could not
+        /// keep its allocation table).
         case unknown = 0
         /// While recording, by code other than the recorded code's (another thread's, in a
         /// recording of some code only).
@@ -194,16 +194,13 @@ public struct TraceHeap: Sendable {
     public internal(set) var coversAllocations = false
     /// Why no walk was made, when none could be made safely.
     public internal(set) var unwalkedReason: String?
-    /// Whether the trace says if the walk covered every allocation (format 1.4 and later):
-    /// then one that did not is a limitation, not the format's age.
-    public internal(set) var recordsAllocationCoverage = false
     /// Where the program's classes whose instances the walk reached are declared, by type
     /// name (the line of the declaration, or of the class's `deinit`), where debug
     /// information says.
     public internal(set) var typeSites: [String: TraceSite] = [:]
 
     /// Whether the trace has its closing snapshot: a process killed or crashed while
-    /// recording leaves none, nor does a format 1.0 trace.
+    /// recording leaves none.
     public var hasSnapshot: Bool { limits != nil }
 
     private var outgoing: [ObjectID: [Int]] = [:]
