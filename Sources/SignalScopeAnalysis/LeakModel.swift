@@ -346,28 +346,8 @@ struct LeakModel {
         shortTypeName(heap.objects[id]?.typeName ?? trace.objects[id]?.typeName ?? "object \(id)")
     }
 
-    /// `Module.Outer.Type<Swift.String>` as `Type<String>`: each qualified name, the
-    /// generic arguments' too, by its last component, and `()` as `Void`. A type declared
-    /// in a function is qualified by `(unknown context at $address).`, dropped with the rest.
-    func shortTypeName(_ name: String) -> String {
-        var name = Substring(name.replacingOccurrences(of: "()", with: "Void"))
-        while let context = name.range(of: "(unknown context at "), let end = name[context.upperBound...].range(of: ").") {
-            name.removeSubrange(context.lowerBound..<end.upperBound)
-        }
-        var result = ""
-        var component = ""
-        for character in name {
-            if character == "." {
-                component = ""
-            } else if character.isLetter || character.isNumber || character == "_" {
-                component.append(character)
-            } else {
-                result += component + String(character)
-                component = ""
-            }
-        }
-        return result + component
-    }
+    /// The one short form of a type's name (``Trace/shortTypeName(_:)``).
+    func shortTypeName(_ name: String) -> String { Trace.shortTypeName(name) }
 }
 
 /// Strongly connected sets (Tarjan's algorithm), iteratively: a chain of thousands of

@@ -23,10 +23,28 @@ extension Trace {
         nodes[node]?.userName ?? propertyName(of: node)
     }
 
-    /// A type's name without its module: `App.Screen<Swift.Int>` is `Screen<Swift.Int>`.
+    /// A type's name as every output shows it: `Module.Outer.Type<Swift.String>` as
+    /// `Type<String>`, each qualified name (the generic arguments' too) by its last
+    /// component, and `()` as `Void`. A type declared in a function is qualified by
+    /// `(unknown context at $address).`, dropped with the rest.
     public static func shortTypeName(_ typeName: String) -> String {
-        let base = typeName.prefix { $0 != "<" }
-        return (base.split(separator: ".").last.map(String.init) ?? String(base)) + typeName.dropFirst(base.count)
+        var name = Substring(typeName.replacingOccurrences(of: "()", with: "Void"))
+        while let context = name.range(of: "(unknown context at "), let end = name[context.upperBound...].range(of: ").") {
+            name.removeSubrange(context.lowerBound..<end.upperBound)
+        }
+        var result = ""
+        var component = ""
+        for character in name {
+            if character == "." {
+                component = ""
+            } else if character.isLetter || character.isNumber || character == "_" {
+                component.append(character)
+            } else {
+                result += component + String(character)
+                component = ""
+            }
+        }
+        return result + component
     }
 
     private func holdingProperty(of object: ObjectID) -> String? {
