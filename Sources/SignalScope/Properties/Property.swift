@@ -27,24 +27,22 @@ public protocol PropertyProtocol<Value>: AnyObject {
 /// }
 /// ```
 public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
-    // The property read, kept in closures rather than as `any PropertyProtocol<Value>`: the
-    // closing heap walk reads closure contexts exactly, but not parameterized existentials.
-    private let read: () -> Value
-    private let observe: (_ changesOnly: Bool) -> Signal<Value>
-    /// What the property read follows, kept alive as long as this one (`map`'s upstream).
+    /// The property read.
+    private let source: any PropertyProtocol<Value>
+    /// What `source` follows, kept alive as long as this property is (`map`'s upstream).
     private let upstream: AnyObject?
 
     /// Sends the current value when subscribed, then every later value; completes when the
     /// property is deinitialized (RACObserve; ReactiveSwift `property.producer`). Use
     /// ``changes`` for the later values only.
-    public var signal: Signal<Value> { observe(false) }
+    public var signal: Signal<Value> { source.signal }
 
     /// Every later value, without the current one (ReactiveSwift `property.signal`); use
     /// ``signal`` to get the current value first.
-    public var changes: Signal<Value> { observe(true) }
+    public var changes: Signal<Value> { source.changes }
 
     /// The current value.
-    public var value: Value { read() }
+    public var value: Value { source.value }
 
     /// A read-only view of `property`, which it keeps alive (ReactiveSwift
     /// `Property(capturing:)`).
@@ -53,8 +51,7 @@ public final class Property<Value>: PropertyProtocol, @unchecked Sendable {
     }
 
     private init(_ property: some PropertyProtocol<Value>, keeping upstream: AnyObject?) {
-        read = { property.value }
-        observe = { changesOnly in changesOnly ? property.changes : property.signal }
+        source = property
         self.upstream = upstream
     }
 
