@@ -58,7 +58,9 @@ struct LeakModel {
         for subscription in trace.subscriptions.values
         where trace.nodes[subscription.node] == nil && untracedSources[subscription.node] == nil {
             guard let holder = heap.object(for: .subscription(subscription.id))?.id,
-                let source = counted[holder]?.first(where: { $0.kind == .storedProperty && $0.path == "source" })
+                let source = counted[holder]?.first(where: {
+                    $0.kind == .storedProperty && $0.path == Subscriber<Never>.sourcePropertyName
+                })
             else { continue }
             untracedSources[subscription.node] = source.to
         }

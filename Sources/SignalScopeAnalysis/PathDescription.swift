@@ -68,7 +68,9 @@ struct PathDescription {
         }
         switch step.kind {
         case .storedProperty:
-            if case .subscription? = model.object(step.from)?.entity, step.path == "source" { return "\(target) as its source" }
+            if case .subscription? = model.object(step.from)?.entity, step.path == Subscriber<Never>.sourcePropertyName {
+                return "\(target) as its source"
+            }
             return target
         case .capture: return phrase(step.isWeak ? "which refers weakly to" : "which captures")
         case .element(let index): return phrase("whose element \(index) is")

@@ -1,4 +1,5 @@
 import DequeModule
+import SignalScope
 @testable import SignalScopeTracing
 import Testing
 
@@ -189,6 +190,20 @@ struct HeapWalkerTests {
         let box = try #require(found.first { $0.path == "large" })
         #expect(targets(of: box.target, in: result) == [address(leaves[2]), address(leaves[2]), address(leaves[2])])
         #expect(result.vertices[result.index[address(object)]!].exploration == .complete, "every reference read exactly")
+    }
+
+    @Test("The property the analysis reads a subscription's source from is the one that holds it")
+    func subscriberSourceProperty() throws {
+        var made: Subscriber<Int>?
+        let signal = Signal<Int> { subscriber in
+            made = subscriber
+            return nil
+        }
+        let disposable = signal.subscribe()
+        let subscriber = try #require(made)
+        let result = walk(subscriber)
+        #expect(references(from: subscriber, in: result).contains(stored(Subscriber<Never>.sourcePropertyName, signal)))
+        disposable.dispose()
     }
 
     enum Payment {

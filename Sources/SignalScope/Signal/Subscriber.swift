@@ -45,6 +45,11 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
     private var source: Signal<Value>?
     private var isFinished = false
 
+    /// The name of the stored property that holds the signal subscribed to, as a heap walk
+    /// reads it: how an analysis names a source the trace never saw made (a signal made
+    /// before recording started). `HeapWalkerTests` keeps it true.
+    package static var sourcePropertyName: String { "source" }
+
     /// The subscription's disposable: what `subscribe` returns. Disposing it stops delivery,
     /// releases the observer and disposes the resources added to it.
     let disposable: SubscriptionDisposable
