@@ -24,6 +24,13 @@ struct SubscriptionLifetimeTests {
             #expect(weakSignal != nil, "the live subscription keeps its signal alive")
         }
         #expect(received.items == ["payload"])
+        // The delivering thread lets go of the signal as the completed closure returns,
+        // which may be just after this task resumed (it was, once, under ThreadSanitizer).
+        var waited = 0
+        while weakSignal != nil, waited < 500 {
+            try? await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
         #expect(weakSignal == nil, "the signal is released once its only subscription ends")
     }
 
