@@ -81,8 +81,8 @@ public struct Trace: Sendable {
         /// Which closures its observer had.
         public internal(set) var handlers: ObserverHandlers = []
         /// What its observer closures strongly capture: objects, and the subscriptions
-        /// they forward to, each with its number of strong references (as last scanned: when
-        /// the observer was stored, and again in the closing snapshot).
+        /// they forward to, each with its number of strong references, from the closing
+        /// snapshot's heap (empty for a subscription that ended before it).
         public internal(set) var captures: [TraceEntity: Int] = [:]
         /// Its strong retain count when recording stopped, or `nil` if it had ended or was
         /// gone.
@@ -161,9 +161,9 @@ public struct Trace: Sendable {
     /// strong references between them (empty when the trace has no closing snapshot).
     public private(set) var heap = TraceHeap()
 
-    /// Reads a trace from an event log file. The file is read into memory, not mapped: a
-    /// mapped file that another process truncates while it is read faults (SIGBUS), and a
-    /// log is often read while the program that writes it still runs. With
+    /// Reads a trace from an event log file, with `pread` through a window of its own, never
+    /// mapped: a mapped file that another process truncates while it is read faults
+    /// (SIGBUS), and a log is often read while the program that writes it still runs. With
     /// ``Detail/liveEntities`` the model grows with what is alive, not with the log.
     /// `progress` hears the fraction of the file read so far (0 to 1), at most once per
     /// percent, for tools that show a progress bar.
