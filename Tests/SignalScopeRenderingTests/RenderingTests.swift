@@ -176,4 +176,18 @@ struct RenderingTests {
         #expect(focused.nodes.map(\.title).sorted() == ["map", "subject \"search text\""])
         #expect(focused.hiddenNodeCount > 0)
     }
+
+    @Test("One id space: a node's id is its place in the whole graph, in DOT and for --focus, and a focused graph keeps it")
+    func oneIDSpace() throws {
+        let trace = searchHints()
+        let whole = SignalGraph(trace: trace)
+        #expect(whole.nodes.map(\.id) == whole.nodes.indices.map { "n\($0 + 1)" })
+        let subject = try #require(whole.nodes.first { $0.title == "subject \"search text\"" })
+        #expect(DOTWriter.dot(whole).contains("\"\(subject.id)\" ["))
+        let focused = SignalGraph(trace: trace, options: SignalGraph.Options(focus: subject.id, depth: 1))
+        #expect(focused.nodes.map(\.title).sorted() == ["map", "subject \"search text\""])
+        let kept = try #require(focused.nodes.first { $0.title == subject.title })
+        #expect(kept.id == subject.id, "the focused picture keeps the whole graph's id")
+        #expect(DOTWriter.dot(focused).contains("\"\(subject.id)\" ["))
+    }
 }

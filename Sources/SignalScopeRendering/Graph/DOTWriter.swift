@@ -6,11 +6,10 @@ import SignalScopeTracing
 /// Every label and attribute value goes through ``quoted(_:)``, so no name can end a string,
 /// start a statement, or carry markup into the SVG that Graphviz makes of it.
 public enum DOTWriter {
-    /// The DOT text of `graph`. Nodes are numbered by their place in the graph, not by the
-    /// trace's process-wide ids, so the same scenario always gives the same text. With
+    /// The DOT text of `graph`. Nodes keep the graph's ids (their place in the whole graph,
+    /// not the trace's process-wide ids), so the same scenario always gives the same text. With
     /// `links`, each node made in user code links to its source line (`URL`, an `<a>` in SVG).
     public static func dot(_ graph: SignalGraph, links: SourceLinks? = nil) -> String {
-        let graph = graph.numbered()
         var lines = [
             "digraph signals {",
             // overlap and sep matter to sfdp only: it removes overlapping boxes instead of

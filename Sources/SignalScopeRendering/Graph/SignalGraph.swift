@@ -95,7 +95,8 @@ public struct SignalGraph: Sendable {
         public var collapse = true
         /// The most nodes drawn; the rest are left out (and counted) to keep layout fast.
         public var maximumNodes = 2_000
-        /// Draw only the neighbourhood of the nodes whose title or id contains this text.
+        /// Draw only the neighbourhood of the nodes whose title contains this text, or whose
+        /// id (their place in the whole graph, `n12`) is this text.
         public var focus: String?
         /// How many edges away from the focus to draw.
         public var depth = 2
@@ -123,6 +124,13 @@ public struct SignalGraph: Sendable {
         if options.collapse { builder.collapse() }
         var (nodes, edges) = builder.result()
         let total = nodes.count
+        // One id space everywhere: each node is named by its place in the whole graph
+        // (`n1`, `n2`, ...), as DOT, the SVG and the report show it, before the focus or the
+        // cap leaves any out, so `--focus n12` means the n12 of the full picture and a
+        // focused picture keeps the full one's ids. The same scenario always gives the same.
+        var positions: [String: String] = [:]
+        for (index, node) in nodes.enumerated() { positions[node.id] = "n\(index + 1)" }
+        (nodes, edges) = Self.renamed(nodes, edges) { positions[$0] ?? $0 }
         if let focus = options.focus { (nodes, edges) = Self.neighbourhood(of: focus, depth: options.depth, nodes, edges) }
         if nodes.count > options.maximumNodes { (nodes, edges) = Self.capped(options.maximumNodes, nodes, edges) }
         self.nodes = nodes
@@ -130,28 +138,19 @@ public struct SignalGraph: Sendable {
         hiddenNodeCount = total - nodes.count
     }
 
-    /// The same graph with each node's id its place in ``nodes`` (`n1`, `n2`, ...), as DOT
-    /// and the report name them: the same scenario always gives the same ids.
-    public func numbered() -> SignalGraph {
-        var names: [String: String] = [:]
-        for (index, node) in nodes.enumerated() { names[node.id] = "n\(index + 1)" }
-        return renamed { names[$0] ?? $0 }
-    }
-
-    /// The same graph with node ids replaced by `rename`.
-    func renamed(_ rename: (String) -> String) -> SignalGraph {
-        var copy = self
-        copy.nodes = nodes.map { node in
+    /// `nodes` and `edges` with node ids replaced by `rename`.
+    private static func renamed(_ nodes: [Node], _ edges: [Edge], _ rename: (String) -> String) -> ([Node], [Edge]) {
+        let nodes = nodes.map { node in
             SignalGraph.Node(
                 id: rename(node.id), kind: node.kind, title: node.title, site: node.site, state: node.state,
                 count: node.count, rule: node.rule, entities: node.entities)
         }
-        copy.edges = edges.map { edge in
+        let edges = edges.map { edge in
             SignalGraph.Edge(
                 from: rename(edge.from), to: rename(edge.to), style: edge.style, count: edge.count,
                 isHighlighted: edge.isHighlighted)
         }
-        return copy
+        return (nodes, edges)
     }
 
     private static func neighbourhood(of focus: String, depth: Int, _ nodes: [Node], _ edges: [Edge]) -> ([Node], [Edge]) {

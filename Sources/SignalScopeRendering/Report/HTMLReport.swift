@@ -43,7 +43,7 @@ public struct HTMLReport {
     /// with `graphSVG`, the SVG Graphviz made of `DOTWriter.dot(graph)` (`nil`: no picture,
     /// when Graphviz could not draw it; the page says so).
     public init(trace: Trace, analysis: AnalysisReport, graph: SignalGraph, graphSVG: String?, options: Options) {
-        content = ReportData(trace: trace, analysis: analysis, graph: graph.numbered(), options: options)
+        content = ReportData(trace: trace, analysis: analysis, graph: graph, options: options)
         self.graphSVG = graphSVG
         title = options.title
     }

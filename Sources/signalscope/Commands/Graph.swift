@@ -16,7 +16,7 @@ struct Graph: ParsableCommand {
     @Option(help: "The output format, when the file's extension does not say it (svg for -).")
     var format: GraphFormat?
 
-    @Option(help: "Draw only the neighbourhood of nodes whose name or id contains this text.")
+    @Option(help: "Draw only the neighbourhood of nodes whose name contains this text, or whose id (n12, as the full graph shows it) is this text.")
     var focus: String?
 
     @Option(help: "How many edges away from the focus to draw.")
