@@ -7,33 +7,22 @@ extension Signal {
     public func values<Element>(
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) -> Signal<Element> where Value == Event<Element> {
-        eventStage("values", SourceLocation(file, line, function)) { $0.value }
+        compactMapStage("values", SourceLocation(file, line, function)) { $0.value }
     }
 
     /// Sends the error of every `.error` event, and drops the others.
     public func errors<Element>(
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) -> Signal<any Error> where Value == Event<Element> {
-        eventStage("errors", SourceLocation(file, line, function)) { $0.error }
+        compactMapStage("errors", SourceLocation(file, line, function)) { $0.error }
     }
 
     /// Sends `()` for every `.completed` event, and drops the others.
     public func completions<Element>(
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) -> Signal<Void> where Value == Event<Element> {
-        eventStage("completions", SourceLocation(file, line, function)) { event in
+        compactMapStage("completions", SourceLocation(file, line, function)) { event in
             if case .completed = event { return () }
-            return nil
-        }
-    }
-
-    private func eventStage<Output>(
-        _ name: String, _ site: SourceLocation, _ pick: @escaping (Value) -> Output?
-    ) -> Signal<Output> {
-        Signal<Output>(operator: name, parents: [dataEdge], site: site) { subscriber in
-            self.forward(to: subscriber, site: site) { event in
-                if let output = pick(event) { subscriber.sendNext(output) }
-            }
             return nil
         }
     }

@@ -16,6 +16,20 @@ extension Signal {
         mapStage("mapReplace", SourceLocation(file, line, function)) { _ in value }
     }
 
+    /// The stage behind `skipNil` and the ways out of `materialize()`: sends what `pick`
+    /// returns for a value, and nothing when it returns `nil`. `pick` is the runtime's own,
+    /// so the stage keeps no closure of the user's.
+    func compactMapStage<Output>(
+        _ name: String, _ site: SourceLocation, _ pick: @escaping (Value) -> Output?
+    ) -> Signal<Output> {
+        Signal<Output>(operator: name, parents: [dataEdge], site: site) { subscriber in
+            self.forward(to: subscriber, site: site) { value in
+                if let output = pick(value) { subscriber.sendNext(output) }
+            }
+            return nil
+        }
+    }
+
     /// The stage behind `map`, `mapReplace` and the Boolean operators.
     func mapStage<Output>(
         _ name: String, _ site: SourceLocation, _ transform: @escaping (Value) -> Output

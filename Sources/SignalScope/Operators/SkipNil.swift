@@ -4,12 +4,6 @@ extension Signal {
     public func skipNil<Wrapped>(
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) -> Signal<Wrapped> where Value == Wrapped? {
-        let site = SourceLocation(file, line, function)
-        return Signal<Wrapped>(operator: "skipNil", parents: [dataEdge], site: site) { subscriber in
-            self.forward(to: subscriber, site: site) { value in
-                if let value { subscriber.sendNext(value) }
-            }
-            return nil
-        }
+        compactMapStage("skipNil", SourceLocation(file, line, function)) { $0 }
     }
 }

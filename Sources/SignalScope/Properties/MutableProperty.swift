@@ -64,7 +64,9 @@ public final class MutableProperty<Value>: PropertyProtocol, @unchecked Sendable
     public var changes: Signal<Value> {
         lock.withLock {
             if let changesStage { return changesStage }
-            let stage = subject.withoutCurrentValue(site: site)
+            // The subject's first event for every subscriber is the current value (replayed
+            // as it subscribes, also after it ended): skipping one leaves the changes.
+            let stage = subject.skipStage(1, "changes", site)
             changesStage = stage
             return stage
         }

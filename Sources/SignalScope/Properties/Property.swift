@@ -109,21 +109,3 @@ private final class ConstantValue<Value>: PropertyProtocol {
         changes = .empty(file: file, line: line, function: function)
     }
 }
-
-extension Signal {
-    /// The values after the first: for a property's subject, whose first event for every
-    /// subscriber is the current value (replayed as it subscribes, also after it ended).
-    func withoutCurrentValue(site: SourceLocation) -> Signal<Value> {
-        Signal(operator: "changes", parents: [dataEdge], site: site) { subscriber in
-            var isCurrentValue = true
-            self.forward(to: subscriber, site: site) { value in
-                if isCurrentValue {
-                    isCurrentValue = false
-                } else {
-                    subscriber.sendNext(value)
-                }
-            }
-            return nil
-        }
-    }
-}
