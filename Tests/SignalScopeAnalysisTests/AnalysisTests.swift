@@ -94,14 +94,17 @@ extension LeakCorpusTests {
         let everything = try Trace(contentsOf: url)
         let live = try Trace(contentsOf: url, detail: .liveEntities)
         #expect(live.records.isEmpty)
-        // Other suites' subscriptions, which this process-wide recorder sees too, are not judged.
-        let own = live.subscriptions.values.filter { $0.site.file.hasSuffix("/AnalysisTests.swift") }
+        // Other tests' subscriptions, which this process-wide recorder sees too (this file's
+        // included, running beside it), are not judged: only this function's.
+        let own = live.subscriptions.values.filter { $0.site.file.hasSuffix("/AnalysisTests.swift") && $0.site.function == #function }
         #expect(own.count < 10, "the thousand ended subscriptions were dropped")
         #expect(everything.subscriptions.count > 1_000)
         #expect(live.isComplete && everything.isComplete)
         // Other suites record meanwhile, and this recorder sees their entities too: only this file's are judged.
         let summary = { (trace: Trace) in
-            trace.analyze().findings.filter { $0.location.file == "SignalScopeAnalysisTests/AnalysisTests.swift" }
+            trace.analyze().findings.filter {
+                $0.location.file == "SignalScopeAnalysisTests/AnalysisTests.swift" && $0.location.function == #function
+            }
                 .map { "\($0.rule) \($0.location) ×\($0.count)" }.sorted()
         }
         #expect(summary(live) == summary(everything))

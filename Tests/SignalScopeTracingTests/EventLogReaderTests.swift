@@ -198,13 +198,13 @@ final class EventLogReaderTests {
         // drains that thread's buffer last produces.
         let written = sink.bytes
         let all = records(written)
-        let otherThread = try #require(all.first { $0.kind == RecordKind.subscribe.rawValue && $0.thread != all[0].thread }?.thread)
+        let otherThread = try #require(all.first { $0.kind == SubscribeRecord.kind && $0.thread != all[0].thread }?.thread)
         var reordered = Array(written[0..<EventLogFormat.headerSize])
         for record in all where record.thread != otherThread { reordered += written[record.offset..<(record.offset + record.size)] }
         for record in all where record.thread == otherThread { reordered += written[record.offset..<(record.offset + record.size)] }
         let moved = records(reordered)
-        let snapshotAt = try #require(moved.firstIndex { $0.kind == RecordKind.snapshot.rawValue })
-        #expect(moved.lastIndex { $0.kind == RecordKind.subscribe.rawValue && $0.thread == otherThread }! > snapshotAt)
+        let snapshotAt = try #require(moved.firstIndex { $0.kind == SnapshotRecord.kind })
+        #expect(moved.lastIndex { $0.kind == SubscribeRecord.kind && $0.thread == otherThread }! > snapshotAt)
 
         for bytes in [written, reordered] {
             let trace = try Trace(contentsOf: try write(bytes))
@@ -245,7 +245,7 @@ final class EventLogReaderTests {
     @Test("A log without its end record says on reading that it was cut off")
     func noEndRecord() throws {
         let sample = try sampleLog()
-        let endAt = try #require(sample.recordOffsets.last { sample.bytes[$0 + 4] == RecordKind.end.rawValue })
+        let endAt = try #require(sample.recordOffsets.last { sample.bytes[$0 + 4] == EndRecord.kind })
         let trace = try Trace(contentsOf: try write(Array(sample.bytes[..<endAt])))
         #expect(!trace.isComplete)
         #expect(trace.warnings.contains { $0.hasSuffix("has no end record: the recording was cut off (the process was killed or crashed, or the disk filled), so what happened after its last record is missing") })

@@ -38,7 +38,8 @@ struct EventLogReader {
         let size: Int
         /// `nil` for padding, and for kinds this reader does not know (a newer minor
         /// version's), which it skips.
-        let kind: RecordKind?
+        let record: (any EventRecord.Type)?
+        let kind: UInt8
         let thread: UInt32
         let sequence: UInt64
         let timestamp: UInt64
@@ -47,23 +48,23 @@ struct EventLogReader {
         /// The record's bytes in the log.
         var range: Range<Int> { offset..<(offset + size) }
 
-        /// The prefix of the record whose bytes (`size` of them at least) start `bytes`.
+        /// The prefix of the record whose bytes (`EventLogFormat.prefixSize` of them at
+        /// least) start `bytes`.
         init(at offset: Int, prefix bytes: UnsafeRawBufferPointer) {
+            var reader = RecordReader(bytes: bytes)
+            var prefix = RecordPrefix()
+            prefix.fields(&reader)
             self.offset = offset
-            size = Int(bytes.u32(0))
-            let kind = RecordKind(rawValue: bytes[4])
-            self.kind = kind == .padding ? nil : kind
-            thread = bytes.u32(8)
-            let sequence = bytes.u64(16)
-            self.sequence = sequence
-            timestamp = bytes.u64(24)
-            let distance = UInt64(bytes.u32(12))
-            if let kind = TraceCause.Kind(rawValue: bytes[5]), distance > 0, distance <= sequence {
-                cause = TraceCause(sequence: sequence - distance, kind: kind)
-            } else {
-                cause = nil
-            }
+            size = Int(prefix.size)
+            kind = prefix.kind
+            record = EventRecords.byKind[Int(prefix.kind)]
+            thread = prefix.thread
+            sequence = prefix.sequence
+            timestamp = prefix.timestamp
+            cause = prefix.cause
         }
+
+        var isString: Bool { kind == StringRecord.kind }
     }
 
     private mutating func read(progress: (Double) -> Void, _ visit: (TraceRecord) -> Void) throws(TraceReadError) {
@@ -81,10 +82,10 @@ struct EventLogReader {
         var stringsCut = false
         var runs: [Run] = []
         let (tail, end) = scan { raw, bytes in
-            if raw.kind == .string, let (id, text) = Self.decodeString(bytes) {
-                let capped = EventLogFormat.capped(text, limit: EventLogFormat.stackReadLimit)
+            if raw.isString, let string = StringRecord(payload: Self.payload(of: bytes)) {
+                let capped = EventLogFormat.capped(string.text, limit: EventLogFormat.stackReadLimit)
                 if capped.wasCut { stringsCut = true }
-                strings[id] = capped.text
+                strings[string.id] = capped.text
             }
             if let last = runs.last, last.thread == raw.thread, last.end == raw.offset {
                 runs[runs.count - 1].end = raw.offset + raw.size
@@ -92,6 +93,7 @@ struct EventLogReader {
                 runs.append(Run(thread: raw.thread, start: raw.offset, end: raw.offset + raw.size))
             }
         }
+        let logStrings = LogStrings(strings)
         var malformed: [String] = []
         let step = max(end / 100, 1)
         var read = 0
@@ -103,15 +105,15 @@ struct EventLogReader {
                 progress(Double(read) / size)
                 nextReport = read + step
             }
-            guard raw.kind != .string else { return }
-            guard let event = decode(raw, bytes, strings: strings, cut: &stringsCut) else {
+            guard let record = raw.record, !raw.isString else { return }
+            guard let event = record.decode(Self.payload(of: bytes), strings: logStrings) else {
                 malformed.append("\(path): record at byte offset \(raw.offset) is malformed and was skipped")
                 return
             }
             visit(TraceRecord(sequence: raw.sequence, timestamp: raw.timestamp, thread: raw.thread, event: event, cause: raw.cause))
         }
         warnings = malformed + (tail.map { [$0] } ?? [])
-        if stringsCut {
+        if stringsCut || logStrings.wereCut {
             warnings.append(
                 "\(path): names or values longer than \(EventLogFormat.stringReadLimit) characters were cut, ending in …")
         }
@@ -207,7 +209,7 @@ struct EventLogReader {
                         return nil
                     }
                     offset += raw.size
-                    if raw.kind != nil { return raw }
+                    if raw.record != nil { return raw }
                 }
                 run += 1
                 if run < runs.count { offset = runs[run].start }
@@ -242,127 +244,8 @@ struct EventLogReader {
         return (nil, offset)
     }
 
-    /// A string record's id and text, from the record's bytes.
-    private static func decodeString(_ bytes: UnsafeRawBufferPointer) -> (UInt32, String)? {
-        let start = EventLogFormat.prefixSize
-        guard bytes.count - start >= 8 else { return nil }
-        let count = Int(bytes.u32(start + 4))
-        guard count <= bytes.count - start - 8 else { return nil }
-        return (bytes.u32(start), String(decoding: bytes[(start + 8)..<(start + 8 + count)], as: UTF8.self))
+    /// A record's payload: its bytes after the prefix (padding included).
+    private static func payload(of record: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: record[EventLogFormat.prefixSize...])
     }
-
-    /// The event a record holds, from the record's bytes; `nil` if it is malformed.
-    private func decode(_ raw: Raw, _ bytes: UnsafeRawBufferPointer, strings: [UInt32: String], cut: inout Bool) -> TraceEvent? {
-        guard let kind = raw.kind else { return nil }
-        let p = EventLogFormat.prefixSize
-        let available = bytes.count - p
-        func capped(_ text: String) -> String {
-            let capped = EventLogFormat.capped(text, limit: EventLogFormat.stringReadLimit)
-            if capped.wasCut { cut = true }
-            return capped.text
-        }
-        func lookUp(_ id: UInt32) -> String { strings[id].map(capped) ?? "?" }
-        func string(_ at: Int) -> String { lookUp(bytes.u32(at)) }
-        func site(file: Int, function: Int, line: Int) -> TraceSite {
-            TraceSite(file: string(file), line: Int(bytes.u32(line)), function: string(function))
-        }
-        func text(_ at: Int) -> String? {
-            let count = bytes.u32(at)
-            if count == EventLogFormat.noSummary { return nil }
-            guard Int(count) <= available - (at + 4 - p) else { return nil }
-            return capped(String(decoding: bytes[(at + 4)..<(at + 4 + Int(count))], as: UTF8.self))
-        }
-        let subscription = SubscriptionID(rawValue: available >= 8 ? bytes.u64(p) : 0)
-        let payload = PayloadReader(bytes: bytes, start: p, count: available)
-        switch kind {
-        case .node:
-            guard available >= 32, let kind = NodeKind(code: bytes[p + 8]) else { return nil }
-            let count = Int(bytes.u32(p + 28))
-            guard available >= 32 + 16 * count else { return nil }
-            var parents: [NodeEdge] = []
-            for index in 0..<count {
-                guard let edge = EdgeKind(code: bytes[p + 40 + 16 * index]) else { return nil }
-                parents.append(NodeEdge(parent: NodeID(rawValue: bytes.u64(p + 32 + 16 * index)), kind: edge))
-            }
-            return .node(
-                NodeID(rawValue: bytes.u64(p)), kind: kind, name: string(p + 12),
-                site: site(file: p + 16, function: p + 20, line: p + 24), parents: parents,
-                traits: NodeTraits(rawValue: bytes[p + 9]))
-        case .nodeNamed:
-            guard available >= 12 else { return nil }
-            return .nodeNamed(NodeID(rawValue: bytes.u64(p)), name: string(p + 8))
-        case .edge:
-            guard available >= 17, let kind = EdgeKind(code: bytes[p + 16]) else { return nil }
-            return .edge(NodeEdge(parent: NodeID(rawValue: bytes.u64(p + 8)), kind: kind), to: NodeID(rawValue: bytes.u64(p)))
-        case .subscribe:
-            guard available >= 44 else { return nil }
-            let parent = bytes.u64(p + 16)
-            let target = bytes.u64(p + 36)
-            return .subscribe(
-                subscription, node: NodeID(rawValue: bytes.u64(p + 8)),
-                parent: parent == 0 ? nil : SubscriptionID(rawValue: parent),
-                site: site(file: p + 24, function: p + 28, line: p + 32),
-                bindingTarget: target == 0 ? nil : NodeID(rawValue: target))
-        case .observerStored:
-            guard available >= 9 else { return nil }
-            return .observerStored(subscription, handlers: ObserverHandlers(rawValue: bytes[p + 8]))
-        case .observerReleased:
-            guard available >= 8 else { return nil }
-            return .observerReleased(subscription)
-        case .next:
-            guard available >= 12 else { return nil }
-            if bytes.u32(p + 8) == EventLogFormat.noSummary { return .next(subscription, value: nil) }
-            guard let value = text(p + 8) else { return nil }
-            return .next(subscription, value: value)
-        case .error:
-            guard available >= 12, let description = text(p + 8) else { return nil }
-            return .error(subscription, description: description)
-        case .completed:
-            guard available >= 8 else { return nil }
-            return .completed(subscription)
-        case .disposed:
-            guard available >= 9, let cause = DisposalCause(rawValue: bytes[p + 8]) else { return nil }
-            return .disposed(subscription, cause: cause)
-        case .violation:
-            guard available >= 36, let event = DroppedEvent.Kind(code: bytes[p + 16]) else { return nil }
-            let target = bytes.u64(p + 8)
-            // A line of 0 means no user frame.
-            let sent = bytes.u32(p + 32) != 0 ? site(file: p + 24, function: p + 28, line: p + 32) : nil
-            return .violation(
-                node: NodeID(rawValue: bytes.u64(p)), subscription: target == 0 ? nil : SubscriptionID(rawValue: target),
-                event: event, site: sent, stack: strings[bytes.u32(p + 20)] ?? "?")
-        case .end:
-            guard available >= 8 else { return nil }
-            return .end(recordCount: bytes.u64(p))
-        case .snapshot:
-            guard let record = SnapshotRecord(payload) else { return nil }
-            return .snapshot(
-                limits: record.limits, objectLimitReached: record.objectLimitReached,
-                depthLimitReached: record.depthLimitReached, memoryUnreadable: record.memoryUnreadable,
-                coversAllocations: record.usedAllocationTable,
-                unwalkedReason: record.unwalkedReason == 0 ? nil : lookUp(record.unwalkedReason))
-        case .heapObject:
-            return HeapObjectRecord(payload)?.decoded(strings: lookUp).map(TraceEvent.heapObject)
-        case .reference:
-            return ReferenceRecord(payload)?.decoded(strings: lookUp).map(TraceEvent.reference)
-        case .alive:
-            guard available >= 24 else { return nil }
-            let id = bytes.u64(p + 8)
-            let entity: TraceEntity
-            switch bytes[p] {
-            case 0: entity = .node(NodeID(rawValue: id))
-            case 1: entity = .subscription(SubscriptionID(rawValue: id))
-            case 2: entity = .object(ObjectID(rawValue: id))
-            default: return nil
-            }
-            return .alive(entity, retainCount: payload.int(16), terminated: bytes[p + 1] & 1 != 0)
-        case .virtualTime:
-            guard available >= 8 else { return nil }
-            return .virtualTime(nanoseconds: Int64(bitPattern: bytes.u64(p)))
-        case .typeSite:
-            guard available >= 16 else { return nil }
-            return .typeSite(typeName: string(p), site: site(file: p + 4, function: p + 8, line: p + 12))
-        case .string, .padding:
-            return nil
-        }
-    }}
+}

@@ -98,7 +98,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         appendSnapshot()
         stopNotingAllocations()
         let count = sequence.load(ordering: .acquiring) + 1
-        append(.end, payload: 8) { $0.storeBytes(of: count.littleEndian, as: UInt64.self) }
+        append(EndRecord(recordCount: count))
         active.stop()
         Self.finishedRecordings.withLock { _ = $0.insert(identity) }
         try writer.finish()
@@ -114,37 +114,21 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         let name = string(node.name)
         let file = literal(node.site.fileID)
         let function = literal(node.site.function)
-        append(.node, payload: 32 + 16 * node.parents.count) { payload in
-            payload.storeBytes(of: node.id.rawValue.littleEndian, as: UInt64.self)
-            payload.storeBytes(of: node.kind.code, toByteOffset: 8, as: UInt8.self)
-            payload.storeBytes(of: node.traits.rawValue, toByteOffset: 9, as: UInt8.self)
-            payload.storeBytes(of: name.littleEndian, toByteOffset: 12, as: UInt32.self)
-            payload.storeBytes(of: file.littleEndian, toByteOffset: 16, as: UInt32.self)
-            payload.storeBytes(of: function.littleEndian, toByteOffset: 20, as: UInt32.self)
-            payload.storeBytes(of: UInt32(truncatingIfNeeded: node.site.line).littleEndian, toByteOffset: 24, as: UInt32.self)
-            payload.storeBytes(of: UInt32(node.parents.count).littleEndian, toByteOffset: 28, as: UInt32.self)
-            for (index, edge) in node.parents.enumerated() {
-                payload.storeBytes(of: edge.parent.rawValue.littleEndian, toByteOffset: 32 + 16 * index, as: UInt64.self)
-                payload.storeBytes(of: edge.kind.code, toByteOffset: 40 + 16 * index, as: UInt8.self)
-            }
-        }
+        append(
+            NodeRecord(
+                node: node.id.rawValue, nodeKind: node.kind.code, traits: node.traits.rawValue, name: name, file: file,
+                function: function, line: UInt32(truncatingIfNeeded: node.site.line),
+                parents: node.parents.map { NodeRecord.Parent(parent: $0.parent.rawValue, edgeKind: $0.kind.code) }))
     }
 
     func nodeNamed(_ node: NodeID, name: String) {
         guard isActive else { return }
         let name = string(name)
-        append(.nodeNamed, payload: 12) { payload in
-            payload.storeBytes(of: node.rawValue.littleEndian, as: UInt64.self)
-            payload.storeBytes(of: name.littleEndian, toByteOffset: 8, as: UInt32.self)
-        }
+        append(NodeNamedRecord(node: node.rawValue, name: name))
     }
 
     func edgeAdded(_ edge: NodeEdge, to node: NodeID) {
-        append(.edge, payload: 17) { payload in
-            payload.storeBytes(of: node.rawValue.littleEndian, as: UInt64.self)
-            payload.storeBytes(of: edge.parent.rawValue.littleEndian, toByteOffset: 8, as: UInt64.self)
-            payload.storeBytes(of: edge.kind.code, toByteOffset: 16, as: UInt8.self)
-        }
+        append(EdgeRecord(node: node.rawValue, parent: edge.parent.rawValue, edgeKind: edge.kind.code))
     }
 
     func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {
@@ -152,25 +136,17 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         live.subscription(subscription.id, object)
         let file = literal(subscription.site.fileID)
         let function = literal(subscription.site.function)
-        append(.subscribe, payload: 44) { payload in
-            payload.storeBytes(of: subscription.id.rawValue.littleEndian, as: UInt64.self)
-            payload.storeBytes(of: subscription.node.rawValue.littleEndian, toByteOffset: 8, as: UInt64.self)
-            payload.storeBytes(of: (subscription.parent?.rawValue ?? 0).littleEndian, toByteOffset: 16, as: UInt64.self)
-            payload.storeBytes(of: file.littleEndian, toByteOffset: 24, as: UInt32.self)
-            payload.storeBytes(of: function.littleEndian, toByteOffset: 28, as: UInt32.self)
-            payload.storeBytes(
-                of: UInt32(truncatingIfNeeded: subscription.site.line).littleEndian, toByteOffset: 32, as: UInt32.self)
-            payload.storeBytes(of: (subscription.bindingTarget?.rawValue ?? 0).littleEndian, toByteOffset: 36, as: UInt64.self)
-        }
+        append(
+            SubscribeRecord(
+                subscription: subscription.id.rawValue, node: subscription.node.rawValue,
+                parentSubscription: subscription.parent?.rawValue ?? 0, file: file, function: function,
+                line: UInt32(truncatingIfNeeded: subscription.site.line), bindingTarget: subscription.bindingTarget?.rawValue ?? 0))
     }
 
     func observerStored(_ subscription: SubscriptionID, closures: ObserverClosures) {
         guard isActive else { return }
         let handlers = ObserverHandlers(closures)
-        append(.observerStored, payload: 9) { payload in
-            payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
-            payload.storeBytes(of: handlers.rawValue, toByteOffset: 8, as: UInt8.self)
-        }
+        append(ObserverStoredRecord(subscription: subscription.rawValue, handlers: handlers.rawValue))
         // What the closures capture is not scanned here, on the program's thread: the
         // closing heap walk finds it for every subscription still alive, which is all a
         // leak can be made of (the reader derives captures from it, Trace.swift).
@@ -184,32 +160,23 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     func observerReleased(_ subscription: SubscriptionID) {
         live.releasedObserver(subscription)
-        appendSubscriptionEvent(.observerReleased, subscription)
+        append(ObserverReleasedRecord(subscription: subscription.rawValue))
     }
 
     func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) {
         // Subscriptions outlive a stopped recording and keep calling it, once per value.
         guard isActive else { return deliver() }
-        guard recordsValues else {
-            let previous = append(.next, payload: 12, becomesCause: true) { payload in
-                payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
-                payload.storeBytes(of: EventLogFormat.noSummary.littleEndian, toByteOffset: 8, as: UInt32.self)
-            }
-            return delivering(after: previous, deliver)
-        }
-        delivering(after: appendText(.next, subscription, summary(value), becomesCause: true), deliver)
+        let record = NextRecord(subscription: subscription.rawValue, summary: recordsValues ? summary(value) : nil)
+        delivering(after: append(record, becomesCause: true), deliver)
     }
 
     func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) {
         guard isActive else { return deliver() }
-        delivering(after: appendText(.error, subscription, summary(error), becomesCause: true), deliver)
+        delivering(after: append(ErrorRecord(subscription: subscription.rawValue, description: summary(error)), becomesCause: true), deliver)
     }
 
     func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) {
-        let previous = append(.completed, payload: 8, becomesCause: true) {
-            $0.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
-        }
-        delivering(after: previous, deliver)
+        delivering(after: append(CompletedRecord(subscription: subscription.rawValue), becomesCause: true), deliver)
     }
 
     /// Runs a delivery whose record has just become its thread's cause, then gives the
@@ -245,7 +212,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     func virtualTimeReached(_ now: Date) {
         let nanoseconds = Int64(exactly: (now.timeIntervalSinceReferenceDate * 1e9).rounded()) ?? 0
-        append(.virtualTime, payload: 8) { $0.storeBytes(of: nanoseconds.littleEndian, as: Int64.self) }
+        append(VirtualTimeRecord(nanoseconds: nanoseconds))
     }
 
     /// What an action scheduled during an event, or by the recorded code, carries to where
@@ -267,10 +234,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
         live.ended(subscription)
-        append(.disposed, payload: 9) { payload in
-            payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
-            payload.storeBytes(of: cause.rawValue, toByteOffset: 8, as: UInt8.self)
-        }
+        append(DisposedRecord(subscription: subscription.rawValue, cause: cause.rawValue))
     }
 
     func eventDropped(_ violation: DroppedEvent) {
@@ -281,15 +245,10 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         let stack = string(sent.frames.joined(separator: "\n"))
         let file = sent.site.map { string($0.file) } ?? 0
         let function = sent.site.map { string($0.function) } ?? 0
-        append(.violation, payload: 36) { payload in
-            payload.storeBytes(of: violation.node.rawValue.littleEndian, as: UInt64.self)
-            payload.storeBytes(of: (violation.subscription?.rawValue ?? 0).littleEndian, toByteOffset: 8, as: UInt64.self)
-            payload.storeBytes(of: violation.kind.code, toByteOffset: 16, as: UInt8.self)
-            payload.storeBytes(of: stack.littleEndian, toByteOffset: 20, as: UInt32.self)
-            payload.storeBytes(of: file.littleEndian, toByteOffset: 24, as: UInt32.self)
-            payload.storeBytes(of: function.littleEndian, toByteOffset: 28, as: UInt32.self)
-            payload.storeBytes(of: UInt32(truncatingIfNeeded: sent.site?.line ?? 0).littleEndian, toByteOffset: 32, as: UInt32.self)
-        }
+        append(
+            ViolationRecord(
+                node: violation.node.rawValue, subscription: violation.subscription?.rawValue ?? 0, event: violation.kind.code,
+                stack: stack, file: file, function: function, line: UInt32(truncatingIfNeeded: sent.site?.line ?? 0)))
     }
 
     // MARK: Writing records
@@ -308,7 +267,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             memoryUnreadable: heap.memoryUnreadable, usedAllocationTable: heap.usedAllocationTable,
             unwalkedReason: heap.unwalkedReason.map(string) ?? 0)
 
-        append(.snapshot, payload: SnapshotRecord.size) { header.encode(into: $0) }
+        append(header)
         for (node, retainCount, terminated) in heap.nodes {
             appendAlive(.node, node.rawValue, retainCount: retainCount, terminated: terminated)
         }
@@ -321,20 +280,16 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
                 category: object.vertex.category.rawValue, exploration: object.vertex.exploration.rawValue,
                 entity: object.entity, retainCount: UInt64(clamping: object.vertex.retainCount),
                 allocation: allocation(by: object.vertex.allocatedBy), allocationOrder: object.allocationOrder)
-            append(.heapObject, payload: HeapObjectRecord.size) { record.encode(into: $0) }
+            append(record)
         }
         for reference in heap.references {
-            let record = referenceRecord(reference)
-            append(.reference, payload: ReferenceRecord.size) { record.encode(into: $0) }
+            append(referenceRecord(reference))
         }
         for (typeName, site) in heap.typeSites {
-            let (name, file, function) = (string(typeName), string(site.file), string(site.function))
-            append(.typeSite, payload: 16) { payload in
-                payload.storeBytes(of: name.littleEndian, as: UInt32.self)
-                payload.storeBytes(of: file.littleEndian, toByteOffset: 4, as: UInt32.self)
-                payload.storeBytes(of: function.littleEndian, toByteOffset: 8, as: UInt32.self)
-                payload.storeBytes(of: UInt32(truncatingIfNeeded: site.line).littleEndian, toByteOffset: 12, as: UInt32.self)
-            }
+            append(
+                TypeSiteRecord(
+                    typeName: string(typeName), file: string(site.file), function: string(site.function),
+                    line: UInt32(truncatingIfNeeded: site.line)))
         }
     }
 
@@ -348,12 +303,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     private func appendAlive(_ entity: LiveEntities.Entity, _ id: UInt64, retainCount: Int, terminated: Bool) {
-        append(.alive, payload: 24) { payload in
-            payload.storeBytes(of: entity.rawValue, as: UInt8.self)
-            payload.storeBytes(of: UInt8(terminated ? 1 : 0), toByteOffset: 1, as: UInt8.self)
-            payload.storeBytes(of: id.littleEndian, toByteOffset: 8, as: UInt64.self)
-            payload.storeBytes(of: UInt64(clamping: retainCount).littleEndian, toByteOffset: 16, as: UInt64.self)
-        }
+        append(AliveRecord(entity: entity.rawValue, flags: terminated ? 1 : 0, id: id, retainCount: UInt64(clamping: retainCount)))
     }
 
     private func referenceRecord(_ reference: HeapSnapshot.Reference) -> ReferenceRecord {
@@ -369,7 +319,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             }
         let closure = reference.closure
         return ReferenceRecord(
-            from: reference.from, to: reference.to, kind: kind,
+            from: reference.from, to: reference.to, referenceKind: kind,
             flags: (found.isExact ? 0 : 1) | (found.isWeak ? 2 : 0) | (found.function != nil ? 4 : 0),
             path: string(found.path),
             offset: found.offset.map { UInt32(clamping: $0) } ?? ReferenceRecord.none, element: element,
@@ -378,23 +328,6 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             closureLine: closure?.site.map { UInt32(truncatingIfNeeded: $0.line) }
                 ?? reference.symbolSite.map { UInt32(truncatingIfNeeded: $0.line) } ?? 0,
             closureName: closure?.site.map { literal($0.function) } ?? reference.symbol.map(string) ?? 0)
-    }
-
-    private func appendSubscriptionEvent(_ kind: RecordKind, _ subscription: SubscriptionID) {
-        append(kind, payload: 8) { $0.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self) }
-    }
-
-    private func appendText(
-        _ kind: RecordKind, _ subscription: SubscriptionID, _ text: String, becomesCause: Bool = false
-    ) -> CauseScope? {
-        var text = text
-        return text.withUTF8 { utf8 in
-            append(kind, payload: 12 + utf8.count, becomesCause: becomesCause) { payload in
-                payload.storeBytes(of: subscription.rawValue.littleEndian, as: UInt64.self)
-                payload.storeBytes(of: UInt32(utf8.count).littleEndian, toByteOffset: 8, as: UInt32.self)
-                (payload + 12).copyMemory(from: utf8.baseAddress!, byteCount: utf8.count)
-            }
-        }
     }
 
     /// The bounded `String(describing:)` a summary records.
@@ -417,49 +350,37 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     private func appendString(_ id: UInt32, _ text: String) {
-        var text = text
-        _ = text.withUTF8 { utf8 in
-            append(.string, payload: 8 + utf8.count) { payload in
-                payload.storeBytes(of: id.littleEndian, as: UInt32.self)
-                payload.storeBytes(of: UInt32(utf8.count).littleEndian, toByteOffset: 4, as: UInt32.self)
-                if let base = utf8.baseAddress { (payload + 8).copyMemory(from: base, byteCount: utf8.count) }
-            }
-        }
+        append(StringRecord(id: id, text: text))
     }
 
-    /// Appends one record: the common prefix, then `payload` bytes written by `write`; with
-    /// `becomesCause`, the record becomes what causes the thread's next records (an event
-    /// about to be delivered).
+    /// Appends one record: the common prefix, then `record`'s payload; with `becomesCause`,
+    /// the record becomes what causes the thread's next records (an event about to be
+    /// delivered).
     /// - Returns: With `becomesCause`, the buffer (retained) and the cause it had before;
     ///   `nil` without, or when recording has stopped.
     @discardableResult
-    private func append(
-        _ kind: RecordKind, payload: Int, becomesCause: Bool = false, _ write: (UnsafeMutableRawPointer) -> Void
-    ) -> CauseScope? {
+    private func append<Record: EventRecord>(_ record: Record, becomesCause: Bool = false) -> CauseScope? {
         guard isActive else { return nil }
-        let size = EventLogFormat.aligned(EventLogFormat.prefixSize + payload)
+        let size = EventLogFormat.aligned(EventLogFormat.prefixSize + record.payloadSize)
         // Taken before the record is written, so that nothing the closures below capture is
         // mutable (a captured `var` would be boxed on the heap, once per record).
         let sequence = self.sequence.add(1, ordering: .relaxed).newValue
         return withCurrentBuffer { buffer in
             let cause = buffer.cause
             let (causeKind, causeDistance) = cause.prefixFields(for: sequence)
-            func fill(_ record: UnsafeMutableRawPointer) {
-                record.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-                record.storeBytes(of: UInt32(size).littleEndian, as: UInt32.self)
-                record.storeBytes(of: kind.rawValue, toByteOffset: 4, as: UInt8.self)
-                record.storeBytes(of: causeKind, toByteOffset: 5, as: UInt8.self)
-                record.storeBytes(of: buffer.threadID.littleEndian, toByteOffset: 8, as: UInt32.self)
-                record.storeBytes(of: causeDistance.littleEndian, toByteOffset: 12, as: UInt32.self)
-                record.storeBytes(of: sequence.littleEndian, toByteOffset: 16, as: UInt64.self)
-                record.storeBytes(of: monotonicNanoseconds().littleEndian, toByteOffset: 24, as: UInt64.self)
-                write(record + EventLogFormat.prefixSize)
+            func fill(_ bytes: UnsafeMutableRawPointer) {
+                bytes.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+                RecordPrefix(
+                    size: UInt32(size), kind: Record.kind, causeKind: causeKind, thread: buffer.threadID, causeDistance: causeDistance,
+                    sequence: sequence, timestamp: monotonicNanoseconds()
+                ).write(to: bytes)
+                record.write(to: bytes + EventLogFormat.prefixSize)
             }
             if size > bufferCapacity / 4 {
-                let record = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
-                defer { record.deallocate() }
-                fill(record)
-                writer.writeDirectly(UnsafeRawBufferPointer(start: record, count: size))
+                let bytes = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+                defer { bytes.deallocate() }
+                fill(bytes)
+                writer.writeDirectly(UnsafeRawBufferPointer(start: bytes, count: size))
             } else {
                 buffer.append(size: size, waitForSpace: {
                     self.writer.requestDrain()

@@ -45,7 +45,7 @@ final class ThreadBuffer: @unchecked Sendable {
         while written + needed - tail.load(ordering: .acquiring) > capacity { waitForSpace() }
         if size > tailRoom {
             storage.storeBytes(of: UInt32(tailRoom).littleEndian, toByteOffset: offset, as: UInt32.self)
-            storage.storeBytes(of: RecordKind.padding.rawValue, toByteOffset: offset + 4, as: UInt8.self)
+            storage.storeBytes(of: EventLogFormat.paddingKind, toByteOffset: offset + 4, as: UInt8.self)
             offset = 0
         }
         write(storage + offset)
@@ -60,7 +60,7 @@ final class ThreadBuffer: @unchecked Sendable {
         while position < end {
             let offset = position & (capacity - 1)
             let size = Int(UInt32(littleEndian: storage.load(fromByteOffset: offset, as: UInt32.self)))
-            if storage.load(fromByteOffset: offset + 4, as: UInt8.self) != RecordKind.padding.rawValue {
+            if storage.load(fromByteOffset: offset + 4, as: UInt8.self) != EventLogFormat.paddingKind {
                 consume(UnsafeRawBufferPointer(start: storage + offset, count: size))
             }
             position += size

@@ -1,0 +1,251 @@
+import SignalScope
+
+/// Fields stored one after another, declared once by ``fields(_:)``: the same declaration
+/// writes them, reads them, measures them and describes them (the layout docs/event-log.md
+/// is checked against), so a layout cannot be written one way and read another.
+protocol RecordFields {
+    /// Every field zero: what a reader fills in.
+    init()
+    /// Visits the fields in the order they are stored.
+    mutating func fields(_ visitor: inout some RecordFieldVisitor)
+}
+
+/// One kind of event-log record: its kind byte, its name in docs/event-log.md and its
+/// payload. Adding a kind is one file with a type conforming to this, and one line in
+/// ``EventRecords/all``; the recorder appends it, the reader decodes it, tests craft it.
+protocol EventRecord: RecordFields {
+    /// The kind byte in the record's prefix.
+    static var kind: UInt8 { get }
+    /// The kind's name in docs/event-log.md's table.
+    static var name: String { get }
+    /// What the record says, its string ids looked up in `strings`; `nil` when its fields
+    /// make no sense (an unknown code), so that the reader skips it as malformed.
+    func event(strings: LogStrings) -> TraceEvent?
+}
+
+extension EventRecord {
+    /// Decodes a payload into the event it says.
+    static func decode(_ payload: UnsafeRawBufferPointer, strings: LogStrings) -> TraceEvent? {
+        Self(payload: payload)?.event(strings: strings)
+    }
+}
+
+/// Every record kind this version writes and reads.
+enum EventRecords {
+    static let all: [any EventRecord.Type] = [
+        StringRecord.self, NodeRecord.self, NodeNamedRecord.self, EdgeRecord.self, SubscribeRecord.self,
+        ObserverStoredRecord.self, ObserverReleasedRecord.self, NextRecord.self, ErrorRecord.self, CompletedRecord.self,
+        DisposedRecord.self, ViolationRecord.self, EndRecord.self, SnapshotRecord.self, AliveRecord.self,
+        HeapObjectRecord.self, ReferenceRecord.self, VirtualTimeRecord.self, TypeSiteRecord.self,
+    ]
+
+    /// The record types by kind byte (`nil`: padding, or a kind a newer minor version added).
+    static let byKind: [(any EventRecord.Type)?] = {
+        var table: [(any EventRecord.Type)?] = Array(repeating: nil, count: 256)
+        for type in all {
+            precondition(table[Int(type.kind)] == nil && type.kind != EventLogFormat.paddingKind, "two record kinds share \(type.kind)")
+            table[Int(type.kind)] = type
+        }
+        return table
+    }()
+}
+
+/// What a record's fields are visited for.
+protocol RecordFieldVisitor {
+    mutating func visit(_ value: inout UInt8, _ name: StaticString)
+    mutating func visit(_ value: inout UInt32, _ name: StaticString)
+    mutating func visit(_ value: inout UInt64, _ name: StaticString)
+    mutating func visit(_ value: inout Int64, _ name: StaticString)
+    /// `count` bytes that are always 0.
+    mutating func zeros(_ count: Int)
+    /// `u32 length`, then that many bytes of UTF-8; `nil` is stored as the length
+    /// 0xFFFFFFFF with no bytes. Always a payload's last field.
+    mutating func text(_ value: inout String?, _ lengthName: StaticString)
+    /// `u32 count`, then each element's fields. Always a payload's last field.
+    mutating func list<Element: RecordFields>(_ elements: inout [Element], _ countName: StaticString, each: StaticString)
+}
+
+extension RecordFieldVisitor {
+    /// A text field that is always there.
+    mutating func text(_ value: inout String, _ lengthName: StaticString) {
+        var optional: String? = value
+        text(&optional, lengthName)
+        value = optional ?? ""
+    }
+}
+
+/// The length a `nil` text stores.
+private let absentText = UInt32.max
+
+/// Counts a payload's bytes.
+struct RecordSize: RecordFieldVisitor {
+    var bytes = 0
+
+    mutating func visit(_ value: inout UInt8, _ name: StaticString) { bytes += 1 }
+    mutating func visit(_ value: inout UInt32, _ name: StaticString) { bytes += 4 }
+    mutating func visit(_ value: inout UInt64, _ name: StaticString) { bytes += 8 }
+    mutating func visit(_ value: inout Int64, _ name: StaticString) { bytes += 8 }
+    mutating func zeros(_ count: Int) { bytes += count }
+    mutating func text(_ value: inout String?, _ lengthName: StaticString) { bytes += 4 + (value?.utf8.count ?? 0) }
+    mutating func list<Element: RecordFields>(_ elements: inout [Element], _ countName: StaticString, each: StaticString) {
+        bytes += 4
+        for index in elements.indices { elements[index].fields(&self) }
+    }
+}
+
+/// Writes a payload, little-endian, into memory the caller sized with ``RecordSize`` and zeroed.
+struct RecordWriter: RecordFieldVisitor {
+    let base: UnsafeMutableRawPointer
+    private var offset = 0
+
+    init(base: UnsafeMutableRawPointer) { self.base = base }
+
+    private mutating func store<Integer: FixedWidthInteger>(_ value: Integer) {
+        base.storeBytes(of: value.littleEndian, toByteOffset: offset, as: Integer.self)
+        offset += MemoryLayout<Integer>.size
+    }
+
+    mutating func visit(_ value: inout UInt8, _ name: StaticString) { store(value) }
+    mutating func visit(_ value: inout UInt32, _ name: StaticString) { store(value) }
+    mutating func visit(_ value: inout UInt64, _ name: StaticString) { store(value) }
+    mutating func visit(_ value: inout Int64, _ name: StaticString) { store(value) }
+    mutating func zeros(_ count: Int) { offset += count }
+    mutating func text(_ value: inout String?, _ lengthName: StaticString) {
+        guard var text = value else { return store(absentText) }
+        text.withUTF8 { utf8 in
+            store(UInt32(utf8.count))
+            if let start = utf8.baseAddress { (base + offset).copyMemory(from: start, byteCount: utf8.count) }
+            offset += utf8.count
+        }
+    }
+    mutating func list<Element: RecordFields>(_ elements: inout [Element], _ countName: StaticString, each: StaticString) {
+        store(UInt32(elements.count))
+        for index in elements.indices { elements[index].fields(&self) }
+    }
+}
+
+/// Reads a payload, checking every field against its end.
+struct RecordReader: RecordFieldVisitor {
+    let bytes: UnsafeRawBufferPointer
+    private var offset = 0
+    /// Whether the payload ended before its fields did.
+    private(set) var isMalformed = false
+
+    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    private mutating func load<Integer: FixedWidthInteger>(_: Integer.Type) -> Integer {
+        let size = MemoryLayout<Integer>.size
+        guard !isMalformed, bytes.count - offset >= size else {
+            isMalformed = true
+            return 0
+        }
+        defer { offset += size }
+        return Integer(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: Integer.self))
+    }
+
+    mutating func visit(_ value: inout UInt8, _ name: StaticString) { value = load(UInt8.self) }
+    mutating func visit(_ value: inout UInt32, _ name: StaticString) { value = load(UInt32.self) }
+    mutating func visit(_ value: inout UInt64, _ name: StaticString) { value = load(UInt64.self) }
+    mutating func visit(_ value: inout Int64, _ name: StaticString) { value = load(Int64.self) }
+    mutating func zeros(_ count: Int) {
+        if bytes.count - offset < count { isMalformed = true }
+        offset += count
+    }
+    mutating func text(_ value: inout String?, _ lengthName: StaticString) {
+        let length = load(UInt32.self)
+        guard !isMalformed, length != absentText else { return value = nil }
+        guard Int(length) <= bytes.count - offset else { return isMalformed = true }
+        value = String(decoding: bytes[offset..<(offset + Int(length))], as: UTF8.self)
+        offset += Int(length)
+    }
+    mutating func list<Element: RecordFields>(_ elements: inout [Element], _ countName: StaticString, each: StaticString) {
+        let count = Int(load(UInt32.self))
+        // A count the remaining bytes cannot hold is corrupt: never reserve for it.
+        guard !isMalformed, count <= (bytes.count - offset) / max(Element().payloadSize, 1) else { return isMalformed = true }
+        elements = []
+        elements.reserveCapacity(count)
+        for _ in 0..<count {
+            var element = Element()
+            element.fields(&self)
+            elements.append(element)
+        }
+    }
+}
+
+extension RecordFields {
+    /// The fields' size in bytes, unpadded.
+    var payloadSize: Int {
+        var size = RecordSize()
+        var copy = self
+        copy.fields(&size)
+        return size.bytes
+    }
+
+    /// Writes the payload at `payload`, which has ``payloadSize`` bytes.
+    func write(to payload: UnsafeMutableRawPointer) {
+        var writer = RecordWriter(base: payload)
+        var copy = self
+        copy.fields(&writer)
+    }
+
+    /// Reads a payload; `nil` if its bytes end before its fields do.
+    init?(payload: UnsafeRawBufferPointer) {
+        var reader = RecordReader(bytes: payload)
+        self.init()
+        fields(&reader)
+        if reader.isMalformed { return nil }
+    }
+}
+
+/// A payload's layout as docs/event-log.md writes it: `u64 node`, `u8[2] 0`, ...
+struct RecordLayout: RecordFieldVisitor {
+    private(set) var fields: [String] = []
+
+    mutating func visit(_ value: inout UInt8, _ name: StaticString) { fields.append("u8 \(name)") }
+    mutating func visit(_ value: inout UInt32, _ name: StaticString) { fields.append("u32 \(name)") }
+    mutating func visit(_ value: inout UInt64, _ name: StaticString) { fields.append("u64 \(name)") }
+    mutating func visit(_ value: inout Int64, _ name: StaticString) { fields.append("i64 \(name)") }
+    mutating func zeros(_ count: Int) { fields.append("u8[\(count)] 0") }
+    mutating func text(_ value: inout String?, _ lengthName: StaticString) { fields += ["u32 \(lengthName)", "bytes"] }
+    mutating func list<Element: RecordFields>(_ elements: inout [Element], _ countName: StaticString, each: StaticString) {
+        fields += ["u32 \(countName)", "per \(each)"]
+        var element = Element()
+        element.fields(&self)
+    }
+
+    /// The layout of `Fields`.
+    static func of<Fields: RecordFields>(_: Fields.Type) -> [String] {
+        var layout = RecordLayout()
+        var record = Fields()
+        record.fields(&layout)
+        return layout.fields
+    }
+}
+
+/// The strings of a log, looked up by the records that refer to them, each cut to what a
+/// reader keeps (``EventLogFormat/stringReadLimit``).
+final class LogStrings {
+    private let table: [UInt32: String]
+    /// Whether a string or a text was cut.
+    private(set) var wereCut = false
+
+    init(_ table: [UInt32: String]) { self.table = table }
+
+    /// The string with id `id`, cut; `?` when the log has none.
+    func string(_ id: UInt32) -> String { table[id].map(capped) ?? "?" }
+    /// The string with id `id`, `nil` for id 0 (none).
+    func optional(_ id: UInt32) -> String? { id == 0 ? nil : string(id) }
+    /// The string with id `id` as the log stores it (a send stack, cut only to
+    /// ``EventLogFormat/stackReadLimit`` when the strings were read).
+    func whole(_ id: UInt32) -> String { table[id] ?? "?" }
+    /// A site from its string ids and line.
+    func site(file: UInt32, function: UInt32, line: UInt32) -> TraceSite {
+        TraceSite(file: string(file), line: Int(line), function: string(function))
+    }
+    /// A text a record holds, cut.
+    func capped(_ text: String) -> String {
+        let capped = EventLogFormat.capped(text, limit: EventLogFormat.stringReadLimit)
+        if capped.wasCut { wereCut = true }
+        return capped.text
+    }
+}

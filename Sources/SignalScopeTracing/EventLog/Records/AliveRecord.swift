@@ -1,0 +1,33 @@
+import SignalScope
+
+/// `alive` (kind 17): in the snapshot, an entity that was alive, with its retain count.
+struct AliveRecord: EventRecord {
+    static let kind: UInt8 = 17
+    static let name = "alive"
+
+    /// 0 node, 1 subscription, 2 object.
+    var entity: UInt8 = 0
+    /// Bit 0: a subject that has terminated.
+    var flags: UInt8 = 0
+    var id: UInt64 = 0
+    var retainCount: UInt64 = 0
+
+    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+        visitor.visit(&entity, "entity")
+        visitor.visit(&flags, "flags")
+        visitor.zeros(6)
+        visitor.visit(&id, "id")
+        visitor.visit(&retainCount, "retainCount")
+    }
+
+    func event(strings: LogStrings) -> TraceEvent? {
+        let alive: TraceEntity
+        switch entity {
+        case 0: alive = .node(NodeID(rawValue: id))
+        case 1: alive = .subscription(SubscriptionID(rawValue: id))
+        case 2: alive = .object(ObjectID(rawValue: id))
+        default: return nil
+        }
+        return .alive(alive, retainCount: Int(clamping: retainCount), terminated: flags & 1 != 0)
+    }
+}

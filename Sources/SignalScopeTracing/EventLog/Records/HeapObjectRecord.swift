@@ -1,0 +1,88 @@
+import SignalScope
+
+/// `heapObject` (kind 19): in the snapshot, an object the heap walk reached.
+///
+/// The address is stored xor-ed with ``addressKey``, so that a log held in memory (a test's
+/// recording, a thread's buffer) is never taken for what keeps the objects it names alive
+/// by a tool that scans memory for pointers (LeakSanitizer).
+struct HeapObjectRecord: EventRecord {
+    static let kind: UInt8 = 19
+    static let name = "heapObject"
+    static let addressKey: UInt64 = 0xFFFF_0000_0000_0000
+
+    var object: UInt64 = 0
+    var hiddenAddress: UInt64 = 0
+    var typeName: UInt32 = 0
+    /// A ``TraceHeap/Category``.
+    var category: UInt8 = 0
+    /// A ``TraceHeap/Exploration``.
+    var exploration: UInt8 = 0
+    /// 0 none, 1 node, 2 subscription, 3 a subscription's disposable, 4 command, 5 scheduled action.
+    var entityKind: UInt8 = 0
+    /// A ``TraceHeap/Allocation``.
+    var allocation: UInt8 = 0
+    var retainCount: UInt64 = 0
+    /// The node or subscription id; for a scheduled action, its subscription's (0: none).
+    var entityID: UInt64 = 0
+    /// The object's rank among the snapshot's objects by when they were allocated, from 1;
+    /// 0: not known.
+    var allocationOrder: UInt64 = 0
+
+    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+        visitor.visit(&object, "object")
+        visitor.visit(&hiddenAddress, "address")
+        visitor.visit(&typeName, "typeName")
+        visitor.visit(&category, "category")
+        visitor.visit(&exploration, "exploration")
+        visitor.visit(&entityKind, "entityKind")
+        visitor.visit(&allocation, "allocation")
+        visitor.visit(&retainCount, "retainCount")
+        visitor.visit(&entityID, "entityID")
+        visitor.visit(&allocationOrder, "allocationOrder")
+    }
+
+    init() {}
+
+    init(
+        object: UInt64, address: UInt64, typeName: UInt32, category: UInt8, exploration: UInt8, entity: TraceHeap.Entity?,
+        retainCount: UInt64, allocation: TraceHeap.Allocation, allocationOrder: UInt64
+    ) {
+        self.object = object
+        hiddenAddress = address ^ Self.addressKey
+        self.typeName = typeName
+        self.category = category
+        self.exploration = exploration
+        self.allocation = allocation.rawValue
+        self.retainCount = retainCount
+        self.allocationOrder = allocationOrder
+        switch entity {
+        case nil: (entityKind, entityID) = (0, 0)
+        case .node(let id): (entityKind, entityID) = (1, id.rawValue)
+        case .subscription(let id): (entityKind, entityID) = (2, id.rawValue)
+        case .disposable(let id): (entityKind, entityID) = (3, id.rawValue)
+        case .command: (entityKind, entityID) = (4, 0)
+        case .scheduledAction(let id): (entityKind, entityID) = (5, id?.rawValue ?? 0)
+        }
+    }
+
+    func event(strings: LogStrings) -> TraceEvent? {
+        guard let category = TraceHeap.Category(rawValue: category), let exploration = TraceHeap.Exploration(rawValue: exploration),
+            let allocation = TraceHeap.Allocation(rawValue: allocation)
+        else { return nil }
+        let entity: TraceHeap.Entity?
+        switch entityKind {
+        case 0: entity = nil
+        case 1: entity = .node(NodeID(rawValue: entityID))
+        case 2: entity = .subscription(SubscriptionID(rawValue: entityID))
+        case 3: entity = .disposable(SubscriptionID(rawValue: entityID))
+        case 4: entity = .command
+        case 5: entity = .scheduledAction(entityID == 0 ? nil : SubscriptionID(rawValue: entityID))
+        default: return nil
+        }
+        return .heapObject(
+            TraceHeap.Object(
+                id: ObjectID(rawValue: object), typeName: strings.string(typeName), address: hiddenAddress ^ Self.addressKey,
+                category: category, retainCount: Int(clamping: retainCount), exploration: exploration, entity: entity,
+                allocation: allocation, allocationOrder: allocationOrder == 0 ? nil : Int(clamping: allocationOrder)))
+    }
+}

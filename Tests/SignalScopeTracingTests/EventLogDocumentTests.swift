@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import SignalScopeTracing
+
+/// docs/event-log.md against the record types that write and read the format: each is the
+/// other's check, so neither can drift.
+@Suite(.timeLimit(.minutes(1))) struct EventLogDocumentTests {
+    /// The document's table of kinds: kind number, name and the typed fields of the payload
+    /// column (`u64 node`, `u8[2] 0`), in order.
+    private static func documentedKinds() throws -> [(kind: String, name: String, fields: [String])] {
+        let document = try String(contentsOf: repositoryRoot.appending(path: "docs/event-log.md"), encoding: .utf8)
+        let table = try #require(document.components(separatedBy: "### Kinds and payloads").dropFirst().first)
+        let field = try Regex(#"`((?:u8|u16|u32|u64|i64)(?:\[\d+\])? (?:\w+))`"#)
+        return table.split(separator: "\n").prefix { !$0.hasPrefix("#") }.compactMap { line in
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 4, cells[1].first?.isNumber == true else { return nil }
+            return (cells[1], cells[2], cells[3].matches(of: field).map { String($0.output[1].substring!) })
+        }
+    }
+
+    private static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    @Test func everyRecordKindIsDocumentedAsItsTypeLaysItOut() throws {
+        let documented = try Self.documentedKinds()
+        for record in EventRecords.all {
+            let row = try #require(documented.first { $0.kind == "\(record.kind)" }, "kind \(record.kind) (\(record.name)) has no row")
+            #expect(row.name == record.name, "kind \(record.kind)")
+            let typed = RecordLayout.of(record).filter { $0 != "bytes" && !$0.hasPrefix("per ") }
+            #expect(row.fields == typed, "kind \(record.kind) (\(record.name)): the document says \(row.fields), the code \(typed)")
+        }
+    }
+
+    @Test func theDocumentNamesNoKindTheFormatLacks() throws {
+        let known = Set(EventRecords.all.map { "\($0.kind)" })
+        for row in try Self.documentedKinds() where !row.name.isEmpty && row.name != "padding" {
+            #expect(known.contains(row.kind), "the document's kind \(row.kind) (\(row.name)) is no record type's")
+        }
+        #expect(Set(EventRecords.all.map { $0.kind }).count == EventRecords.all.count)
+    }
+
+    @Test func thePrefixTableMatchesTheRecordPrefix() throws {
+        let document = try String(contentsOf: Self.repositoryRoot.appending(path: "docs/event-log.md"), encoding: .utf8)
+        let section = try #require(document.components(separatedBy: "### Records").dropFirst().first)
+        let sizes = section.split(separator: "\n").compactMap { line -> Int? in
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            return cells.count >= 3 && cells[0].first?.isNumber == true ? Int(cells[1]) : nil
+        }
+        let layout = RecordLayout.of(RecordPrefix.self).map { field -> Int in
+            if field.hasPrefix("u8[") { return Int(field.dropFirst(3).prefix { $0 != "]" })! }
+            return ["u8": 1, "u32": 4, "u64": 8][String(field.prefix { $0 != " " })]!
+        }
+        #expect(sizes == layout)
+        #expect(layout.reduce(0, +) == EventLogFormat.prefixSize)
+    }
+
+    /// Every record type reads back what it wrote, for any field values, and refuses a
+    /// payload cut short.
+    @Test func everyRecordTypeReadsWhatItWrites() throws {
+        var random = SystemRandomNumberGenerator()
+        for record in EventRecords.all {
+            for _ in 0..<50 {
+                try Self.roundTrip(record, using: &random)
+            }
+        }
+    }
+
+    private static func roundTrip<Record: EventRecord>(_: Record.Type, using random: inout SystemRandomNumberGenerator) throws {
+        var filler = RandomFields(random: random)
+        var record = Record()
+        record.fields(&filler)
+        let written = bytes(of: record)
+        let read = try #require(written.withUnsafeBytes { Record(payload: $0) }, "\(Record.name)")
+        #expect(bytes(of: read) == written, "\(Record.name)")
+        for cut in [written.count - 1, written.count / 2, 0] where cut < written.count {
+            let short = Array(written.prefix(cut))
+            #expect(short.withUnsafeBytes { Record(payload: $0) } == nil, "\(Record.name) cut to \(cut) bytes")
+        }
+    }
+
+    private static func bytes(of record: some RecordFields) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: record.payloadSize)
+        bytes.withUnsafeMutableBytes { record.write(to: $0.baseAddress!) }
+        return bytes
+    }
+
+    /// Sets every field to a random value.
+    private struct RandomFields: RecordFieldVisitor {
+        var random: SystemRandomNumberGenerator
+
+        mutating func visit(_ value: inout UInt8, _ name: StaticString) { value = .random(in: .min ... .max, using: &random) }
+        mutating func visit(_ value: inout UInt32, _ name: StaticString) { value = .random(in: .min ..< .max, using: &random) }
+        mutating func visit(_ value: inout UInt64, _ name: StaticString) { value = .random(in: .min ... .max, using: &random) }
+        mutating func visit(_ value: inout Int64, _ name: StaticString) { value = .random(in: .min ... .max, using: &random) }
+        mutating func zeros(_ count: Int) {}
+        mutating func text(_ value: inout String?, _ lengthName: StaticString) {
+            value = Bool.random(using: &random) ? nil : String((0..<Int.random(in: 0...40, using: &random)).map { _ in "aé✓🙂".randomElement(using: &random)! })
+        }
+        mutating func list<Element: RecordFields>(_ elements: inout [Element], _ countName: StaticString, each: StaticString) {
+            elements = (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                var element = Element()
+                element.fields(&self)
+                return element
+            }
+        }
+    }
+}
