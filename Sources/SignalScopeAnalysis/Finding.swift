@@ -83,8 +83,11 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     public let subject: FindingSubject
     /// Where the leaking subscription, subject or signal was created.
     public let location: TraceSite
-    /// The chain of strong references (or events) that proves it, one labelled step each.
-    public let path: [String]
+    /// The chain of strong references (or events) that proves it, one step each, as data
+    /// each output phrases.
+    public let steps: [FindingStep]
+    /// The steps in words, sites as the trace stores them.
+    public var path: [String] { steps.map(\.description) }
     /// The usual fix.
     public let hint: String
     /// How many times the same problem occurred at the same place (grouped into one).
@@ -98,7 +101,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
 
     /// Makes a finding; analyzers do, and tools that merge reports may.
     public init(
-        rule: RuleID, severity: Severity, message: String, subject: FindingSubject, location: TraceSite, path: [String],
+        rule: RuleID, severity: Severity, message: String, subject: FindingSubject, location: TraceSite, steps: [FindingStep],
         hint: String, entities: [TraceEntity] = [], evidence: [TraceHeap.Reference] = [], count: Int = 1
     ) {
         self.rule = rule
@@ -106,7 +109,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         self.message = message
         self.subject = subject
         self.location = location
-        self.path = path
+        self.steps = steps
         self.hint = hint
         self.entities = entities
         self.evidence = evidence

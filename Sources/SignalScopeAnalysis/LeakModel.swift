@@ -294,36 +294,31 @@ struct LeakModel {
 
     // MARK: Labels for paths and messages
 
-    func label(_ entity: TraceEntity) -> String {
+    func label(_ entity: TraceEntity) -> FindingStep {
         switch entity {
         case .node(let id): nodeLabel(id)
         case .subscription(let id): subscriptionLabel(id)
-        case .object(let id): objectLabel(id)
+        case .object(let id): .name(objectLabel(id), of: entity)
         }
     }
 
     /// `subject "errors" (File.swift:40)`, `property (File.swift:9)`, `map (File.swift:12)`.
     /// A node with its creation site, line included, for a finding's path.
-    func nodeLabel(_ id: NodeID) -> String {
-        guard let node = trace.nodes[id] else { return untracedNodeLabel(id) }
-        return "\(nodeName(node)) (\(node.site))"
+    func nodeLabel(_ id: NodeID) -> FindingStep {
+        guard let node = trace.nodes[id] else { return .name(untracedNodeLabel(id), of: .node(id)) }
+        return "\(FindingStep.name(trace.name(of: node), of: .node(id))) (\(node.site))"
     }
 
     /// A node for a finding's message and subject: its name and where it was made, with no
     /// line.
     func nodeSubject(_ id: NodeID) -> FindingSubject {
         guard let node = trace.nodes[id] else { return FindingSubject(kind: .node, name: untracedNodeLabel(id)) }
-        return FindingSubject(kind: .node, name: nodeName(node), file: node.site.file, function: node.site.function)
+        return FindingSubject(kind: .node, name: trace.name(of: node), file: node.site.file, function: node.site.function)
     }
 
     /// User objects for a finding's message and subject: their type names, once each.
     func objectsSubject(_ ids: [ObjectID]) -> FindingSubject {
         FindingSubject(kind: .objects, name: Set(ids.map(objectLabel)).sorted().joined(separator: " and "))
-    }
-
-    private func nodeName(_ node: Trace.Node) -> String {
-        let what = [.operator, .signal].contains(node.kind) ? node.name : node.kind.rawValue
-        return "\(what)\(node.userName.map { " \"\($0)\"" } ?? "")"
     }
 
     /// A node made before the trace started (a global subject): the heap still knows its
@@ -339,9 +334,10 @@ struct LeakModel {
         return "\(shortTypeName(type)) (made before the trace started)"
     }
 
-    func subscriptionLabel(_ id: SubscriptionID) -> String {
-        guard let subscription = trace.subscriptions[id] else { return "subscription \(id)" }
-        return "subscription #\(id.rawValue) to \(nodeLabel(subscription.node)), made at \(subscription.site)"
+    func subscriptionLabel(_ id: SubscriptionID) -> FindingStep {
+        let name = FindingStep.name(Trace.name(of: id), of: .subscription(id))
+        guard let subscription = trace.subscriptions[id] else { return name }
+        return "\(name) to \(nodeLabel(subscription.node)), made at \(subscription.site)"
     }
 
     func objectLabel(_ id: ObjectID) -> String {
@@ -450,7 +446,7 @@ extension LeakModel {
     }
 
     /// A path line naming what leaks along with a cycle, if anything.
-    func dependentsLine(_ set: [ObjectID]) -> [String] {
+    func dependentsLine(_ set: [ObjectID]) -> [FindingStep] {
         let names = Set(dependents(of: set).map(objectLabel)).sorted()
         return names.isEmpty ? [] : ["it keeps alive with it: \(names.joined(separator: ", "))"]
     }
@@ -502,7 +498,7 @@ extension LeakModel {
         switch object.category {
         case .closureContext:
             let closure = heap.references(to: holder).lazy.compactMap(\.closure).first
-            let name = closure.map { PathDescription.closureWords($0, isFirst: false) } ?? "a closure"
+            let name = closure.map { PathDescription.closureWords($0, isFirst: false).description } ?? "a closure"
             return "\(name) captures a value the walk could not read exactly (its type depends on a generic parameter it could not recover)"
         case .storage:
             return "a \(shortTypeName(object.typeName)) holds arguments of a computed component the walk could not read exactly"

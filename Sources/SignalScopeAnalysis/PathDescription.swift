@@ -21,9 +21,9 @@ struct PathDescription {
         self.model = model
     }
 
-    /// The lines for `chain`.
-    mutating func lines(_ chain: [TraceHeap.Reference]) -> [String] {
-        var lines: [String] = []
+    /// The steps for `chain`, each with the references it crosses.
+    mutating func lines(_ chain: [TraceHeap.Reference]) -> [FindingStep] {
+        var lines: [FindingStep] = []
         var start = 0
         for (index, reference) in chain.enumerated() where model.isLandmark(reference.to) || index == chain.count - 1 {
             lines.append(line(Array(chain[start...index])))
@@ -33,35 +33,36 @@ struct PathDescription {
     }
 
     /// From one landmark to the next.
-    private mutating func line(_ steps: [TraceHeap.Reference]) -> String {
+    private mutating func line(_ steps: [TraceHeap.Reference]) -> FindingStep {
         let holder = steps[0].from
         let target = steps[steps.count - 1].to
+        let crossed = FindingStep(parts: [], references: steps)
         if case .node(let node)? = model.object(holder)?.entity, case .subscription(let subscription)? = model.object(target)?.entity,
             model.trace.subscriptions[subscription]?.node == node
         {
-            return "\(label(holder)) keeps \(label(target)) in its subscriber list"
+            return "\(label(holder)) keeps \(label(target)) in its subscriber list\(crossed)"
         }
         var words = [opening(holder, steps[0])]
         for (position, step) in steps.enumerated() {
             words.append(segment(step, isFirst: position == 0, next: position + 1 < steps.count ? steps[position + 1] : nil))
         }
-        return words.filter { !$0.isEmpty }.joined(separator: " ")
+        return words.filter { !$0.parts.isEmpty }.reduce(crossed) { line, words in line.parts.isEmpty ? line + words : line + " " + words }
     }
 
     /// The holder and its verb: `SearchViewModel.query holds`, `subscription #7 keeps`.
-    private mutating func opening(_ holder: ObjectID, _ first: TraceHeap.Reference) -> String {
+    private mutating func opening(_ holder: ObjectID, _ first: TraceHeap.Reference) -> FindingStep {
         if model.isUser(holder) {
-            let name = model.objectLabel(holder)
+            let name = FindingStep.name(model.objectLabel(holder), of: .object(holder))
             return first.kind == .storedProperty && !first.path.isEmpty ? "\(name).\(first.path) holds" : "\(name) holds"
         }
         return "\(label(holder)) keeps"
     }
 
     /// One reference, as the words that lead to its target.
-    private mutating func segment(_ step: TraceHeap.Reference, isFirst: Bool, next: TraceHeap.Reference?) -> String {
+    private mutating func segment(_ step: TraceHeap.Reference, isFirst: Bool, next: TraceHeap.Reference?) -> FindingStep {
         let target = targetWords(step.to, next: next)
         // A target with no words of its own (a wrapper the next step names) leaves the verb.
-        func phrase(_ words: String) -> String { target.isEmpty ? words : "\(words) \(target)" }
+        func phrase(_ words: FindingStep) -> FindingStep { target.parts.isEmpty ? words : "\(words) \(target)" }
         if let closure = step.closure {
             let name = Self.closureWords(closure, isFirst: isFirst)
             return model.isLandmark(step.to) ? "\(name), which captures \(target)" : "\(name),"
@@ -82,25 +83,24 @@ struct PathDescription {
 
     /// A closure: `its next closure (File.swift:14)`, `the predicate (File.swift:19)`,
     /// `closure #1 in Screen.init()`.
-    static func closureWords(_ closure: TraceHeap.Closure, isFirst: Bool) -> String {
+    static func closureWords(_ closure: TraceHeap.Closure, isFirst: Bool) -> FindingStep {
+        let site: FindingStep = closure.site.map { " (\($0))" } ?? ""
         if let role = closure.role {
-            let site = closure.site.map { " (\($0))" } ?? ""
             return "\(isFirst ? "its" : "the") \(role)\(site)"
         }
-        let site = closure.site.map { " (\($0))" } ?? ""
-        return (closure.name ?? "a closure") + site
+        return "\(closure.name ?? "a closure")\(site)"
     }
 
     /// What a reference leads to: a landmark by name; a collection, a box or one of the
     /// runtime's objects as a noun; a closure's context as nothing (the closure names it).
     /// A runtime object that only wraps the landmark after it (a `MutableProperty` around its
     /// signal) is left out.
-    private mutating func targetWords(_ id: ObjectID, next: TraceHeap.Reference?) -> String {
+    private mutating func targetWords(_ id: ObjectID, next: TraceHeap.Reference?) -> FindingStep {
         if model.isLandmark(id) { return label(id) }
         guard let object = model.object(id) else { return "" }
         switch object.category {
         case .storage:
-            for (prefix, noun) in Self.collections where object.typeName.hasPrefix(prefix) { return noun }
+            for (prefix, noun) in Self.collections where object.typeName.hasPrefix(prefix) { return "\(noun)" }
             return "a collection"
         case .box: return "a box"
         case .library, .runtime:
@@ -120,22 +120,22 @@ struct PathDescription {
     ]
 
     /// A landmark's name, a subscription in full the first time the path names it.
-    private mutating func label(_ id: ObjectID) -> String {
-        guard let object = model.object(id) else { return model.objectLabel(id) }
-        switch object.entity {
+    private mutating func label(_ id: ObjectID) -> FindingStep {
+        let object = FindingStep.name(model.objectLabel(id), of: .object(id))
+        guard let entity = model.object(id)?.entity else { return object }
+        switch entity {
         case .node(let node): return model.nodeLabel(node)
         case .subscription(let subscription):
-            guard named.insert(subscription).inserted else { return "subscription #\(subscription.rawValue)" }
+            guard named.insert(subscription).inserted else { return .name(Trace.name(of: subscription), of: .subscription(subscription)) }
             return model.subscriptionLabel(subscription)
         case .disposable(let subscription):
-            guard named.insert(subscription).inserted else { return "the disposable of subscription #\(subscription.rawValue)" }
+            guard named.insert(subscription).inserted else { return .name(Trace.name(ofDisposableOf: subscription), of: .object(id)) }
             return "the disposable of \(model.subscriptionLabel(subscription))"
         case .command:
-            let site = model.references(from: id).lazy.compactMap { $0.closure?.site }.first
-            return "command" + (site.map { " (\($0))" } ?? "")
+            let site: FindingStep = model.references(from: id).lazy.compactMap { $0.closure?.site }.first.map { " (\($0))" } ?? ""
+            return "command\(site)"
         case .scheduledAction(let subscription):
-            return "a scheduled action" + (subscription.map { " of subscription #\($0.rawValue)" } ?? "")
-        case nil: return model.objectLabel(id)
+            return "a scheduled action\(subscription.map { " of \(Trace.name(of: $0))" } ?? "")"
         }
     }
 }

@@ -39,6 +39,25 @@ extension LeakCorpusTests {
         #expect(finding.hint.contains("[weak self]"))
     }
 
+    @Test("A finding's steps are data: sites stay sites, names name their entities, each step carries the references it crosses")
+    func stepsAreData() throws {
+        let finding = try #require(LeakCorpus.observeCapturingSelf().findings.first)
+        let first = finding.steps[0]
+        guard case .name("SearchViewModel", of: .object)? = first.parts.first else {
+            Issue.record("the holder is a name of an object: \(first.parts)")
+            return
+        }
+        #expect(first.parts.contains { if case .site(let site) = $0 { site.file == "LeakCorpus/LeakCorpus.swift" && site.line == 9 } else { false } })
+        #expect(first.phrased { "<\($0.file)>" } == "SearchViewModel.query holds property (<LeakCorpus/LeakCorpus.swift>)")
+        // The heap steps together cross exactly the evidence; the closing words cross none.
+        #expect(Set(finding.steps.flatMap(\.references)) == Set(finding.evidence))
+        #expect(finding.steps.last?.references.isEmpty == true)
+        let subscriptions = finding.steps[1].parts.compactMap { part -> SubscriptionID? in
+            if case .name(_, of: .subscription(let id)) = part { id } else { nil }
+        }
+        #expect(subscriptions.count == 1 && finding.entities.contains(.subscription(subscriptions[0])))
+    }
+
     @Test("A closure the runtime does not keep (a stored callback, a method reference) is named from its symbol, and placed by debug information")
     func closuresNamedFromSymbols() throws {
         let callback = try #require(LeakCorpus.cycleScenarios.first { $0.name == "child's callback capturing the screen" }?.run().findings.first)

@@ -12,12 +12,12 @@ struct FindingsFormatTests {
                 rule: .selfCapturedObserver, severity: .error, message: "ProfileScreen is captured by its observer",
                 subject: FindingSubject(kind: .objects, name: "ProfileScreen"),
                 location: TraceSite(file: "App/Profile.swift", line: 12, function: "init()"),
-                path: ["ProfileScreen.name holds property (App/Profile.swift:9)"], hint: "capture [weak self]"),
+                steps: ["ProfileScreen.name holds property (\(TraceSite(file: "App/Profile.swift", line: 9, function: "init()")))"], hint: "capture [weak self]"),
             Finding(
                 rule: .leakedSubscription, severity: .warning, message: "a subscription never ends",
                 subject: FindingSubject(kind: .node, name: "interval"),
                 location: TraceSite(file: "App/Clock.swift", line: 3, function: "start()"),
-                path: ["subscription #4 is still live"], hint: "keep the disposable"),
+                steps: ["subscription #4 is still live"], hint: "keep the disposable"),
         ],
         threshold: .error, traceWarnings: [])
 

@@ -5,7 +5,7 @@ import Testing
 
 /// docs/event-log.md against the record types that write and read the format: each is the
 /// other's check, so neither can drift.
-@Suite(.timeLimit(.minutes(1))) struct EventLogDocumentTests {
+@Suite(.timeLimit(.minutes(10))) struct EventLogDocumentTests {
     /// The document's table of kinds: kind number, name and the typed fields of the payload
     /// column (`u64 node`, `u8[2] 0`), in order.
     private static func documentedKinds() throws -> [(kind: String, name: String, fields: [String])] {

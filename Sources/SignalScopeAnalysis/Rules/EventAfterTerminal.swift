@@ -16,7 +16,7 @@ struct EventAfterTerminal: Analyzer {
                 message: "\(violation.event.rawValue) was sent to \(model.nodeSubject(node).name) after its terminal event and dropped",
                 subject: model.nodeSubject(node),
                 location: violation.site ?? model.trace.nodes[node]?.site ?? LeakModel.unknownSite,
-                path: ["sent to \(target)"] + violation.stack.split(separator: "\n").map { "at \($0)" },
+                steps: ["sent to \(target)"] + violation.stack.split(separator: "\n").map { "at \($0)" },
                 hint: "send nothing after completed or error; check for a second completion path",
                 entities: [.node(node)] + (violation.subscription.map { [.subscription($0)] } ?? []))
         }

@@ -23,7 +23,7 @@ struct KeptAliveBySignal: Analyzer {
                 message: "\(name) is alive only because live signals capture it",
                 subject: model.objectsSubject([object]),
                 location: chains.lazy.compactMap(model.fixSite).first?.site ?? model.site(near: keepers.sorted()),
-                path: path + ["nothing else holds \(name)"],
+                steps: path + ["nothing else holds \(name)"],
                 hint: "capture [weak self], or end the subscriptions when \(name) goes away",
                 entities: model.traceEntities([object] + keepers.sorted()), evidence: chains.flatMap { $0 }))
             model.claimed.insert(object)

@@ -23,7 +23,7 @@ struct LeakedSubscription: Analyzer {
                 message: "a subscription to \(model.nodeSubject(subscription.node).name) never ends and its disposable was dropped",
                 subject: model.nodeSubject(subscription.node),
                 location: subscription.site,
-                path: ["\(model.subscriptionLabel(subscription.id)) is still live: its source never terminated",
+                steps: ["\(model.subscriptionLabel(subscription.id)) is still live: its source never terminated",
                        "nothing but the subscription itself holds its disposable"],
                 hint: "keep the disposable and dispose it, or end the subscription with takeUntil(lifetime.ended)",
                 entities: [.subscription(subscription.id)]))
@@ -53,7 +53,7 @@ struct LeakedSubscription: Analyzer {
                     message: "an earlier binding into \(targetName) is still live and keeps setting it beside a later binding",
                     subject: model.nodeSubject(target),
                     location: stale.site,
-                    path: ["\(model.subscriptionLabel(stale.id)) binds \(model.nodeLabel(target)) and is still live",
+                    steps: ["\(model.subscriptionLabel(stale.id)) binds \(model.nodeLabel(target)) and is still live",
                            "\(model.subscriptionLabel(latest.id)), made later, binds it too: both set it whenever their sources send"],
                     hint: "end the earlier binding before binding again: bind source.takeUntil(the reuse signal), or keep the binding's disposable and dispose it first",
                     entities: [.subscription(stale.id), .subscription(latest.id), .node(target)]))

@@ -31,7 +31,7 @@ struct NeverCompletedSubject: Analyzer {
                 let keeps = model.path(from: object, to: { $0 == subscriber }, through: within)
                 let source = model.path(from: subscriber, to: { $0 == object }, through: within)
                 var description = PathDescription(model)
-                var path = ["\(model.nodeLabel(id)) never sent completed or error"]
+                var path: [FindingStep] = ["\(model.nodeLabel(id)) never sent completed or error"]
                 path += description.lines(keeps) + description.lines(source)
                 path.append("nothing else holds the subject or its subscribers: every strong reference to them comes from this cycle")
                 path += model.dependentsLine(cycle)
@@ -39,7 +39,7 @@ struct NeverCompletedSubject: Analyzer {
                     rule: Self.rule, severity: Self.severity,
                     message: "\(model.nodeSubject(id).name) was never completed and leaks with its subscribers",
                     subject: model.nodeSubject(id),
-                    location: node.site, path: path,
+                    location: node.site, steps: path,
                     hint: "send completed (or error) when its owner goes away, for example in deinit",
                     entities: model.traceEntities(cycle + model.dependents(of: cycle)), evidence: keeps + source))
                 model.claimed.formUnion(cycle)

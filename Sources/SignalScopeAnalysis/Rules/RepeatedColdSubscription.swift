@@ -17,15 +17,15 @@ struct RepeatedColdSubscription: Analyzer {
             guard let site = model.trace.nodes[node]?.site,
                 let runs = Self.evidence(model.trace.concurrentColdRuns[node] ?? [])
             else { return nil }
-            let sites = runs.prefix(8).map { run in
-                run.rootSite.map { "subscribed at \($0)" } ?? "subscription #\(run.root.rawValue)"
+            let sites = runs.prefix(8).map { run -> FindingStep in
+                run.rootSite.map { "subscribed at \($0)" } ?? .name(Trace.name(of: run.root), of: .subscription(run.root))
             }
             return Finding(
                 rule: Self.rule, severity: Self.severity,
                 message: "the work of \(model.nodeSubject(node).name) ran for separate subscriptions at the same time",
                 subject: model.nodeSubject(node),
                 location: site,
-                path: sites + ["these subscriptions were alive at the same time, and the work ran for each: it sent values of its own, not only ones forwarded from its sources"],
+                steps: sites + ["these subscriptions were alive at the same time, and the work ran for each: it sent values of its own, not only ones forwarded from its sources"],
                 hint: "subscribe once and share the result with replay() or publish()",
                 entities: [.node(node)] + runs.map { .subscription($0.root) })
         }

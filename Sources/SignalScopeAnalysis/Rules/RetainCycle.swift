@@ -41,7 +41,7 @@ struct RetainCycle: Analyzer {
                 rule: Self.rule, severity: Self.severity,
                 message: names.count == 1 ? "\(who) keeps itself alive through a cycle of strong references" : "\(who) keep each other alive, and nothing else holds them",
                 subject: names.isEmpty ? FindingSubject(kind: .objects, name: who) : model.objectsSubject(cycle.filter(model.isUser)),
-                location: location ?? model.site(near: cycle), path: path,
+                location: location ?? model.site(near: cycle), steps: path,
                 hint: hint,
                 entities: model.traceEntities(cycle + model.dependents(of: cycle)), evidence: around))
             model.claimed.formUnion(cycle)

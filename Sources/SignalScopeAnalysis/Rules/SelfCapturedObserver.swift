@@ -118,7 +118,7 @@ struct SelfCapturedObserver: Analyzer {
         }
         return Finding(
             rule: Self.rule, severity: Self.severity, message: message, subject: model.objectsSubject([capture.object]),
-            location: capture.site, path: path, hint: hint,
+            location: capture.site, steps: path, hint: hint,
             entities: model.traceEntities(capture.handle.map(\.from) + capture.chain.map(\.from) + [capture.object]),
             evidence: capture.handle + capture.chain)
     }

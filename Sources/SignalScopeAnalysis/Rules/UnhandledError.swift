@@ -14,7 +14,7 @@ struct UnhandledError: Analyzer {
                 message: "an error reached a subscriber with no error handler: \(description)",
                 subject: model.nodeSubject(subscription.node),
                 location: subscription.site,
-                path: ["\(model.subscriptionLabel(subscription.id)) received error(\(description))"],
+                steps: ["\(model.subscriptionLabel(subscription.id)) received error(\(description))"],
                 hint: "handle errors in subscribe(error:), or recover upstream with catch",
                 entities: [.subscription(subscription.id)])
         }

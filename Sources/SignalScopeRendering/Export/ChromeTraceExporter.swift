@@ -12,6 +12,8 @@ import SignalScopeTracing
 /// event sent during its delivery, on the same thread, or an action a scheduler ran later.
 public struct ChromeTraceExporter: TraceExporter {
     private var nodeNames: [NodeID: String] = [:]
+    /// The operator or factory that made each node, to name it when it is named later.
+    private var factories: [NodeID: String] = [:]
     /// Live subscriptions: their name, and the thread and time they began.
     private var open: [SubscriptionID: (name: String, thread: UInt32)] = [:]
     private var threads: Set<UInt32> = []
@@ -47,9 +49,10 @@ public struct ChromeTraceExporter: TraceExporter {
         }
         switch record.event {
         case .node(let id, _, let name, _, _, _):
+            factories[id] = name
             nodeNames[id] = name
         case .nodeNamed(let id, let name):
-            nodeNames[id] = "\"\(name)\""
+            nodeNames[id] = Trace.nodeName(factory: factories[id] ?? "signal", userName: name)
         case .subscribe(let id, let node, _, let site, _):
             let name = "\(nodeNames[node] ?? "signal") #\(id.rawValue)"
             open[id] = (name, record.thread)
@@ -102,7 +105,7 @@ public struct ChromeTraceExporter: TraceExporter {
         _ output: inout JSONBuffer, _ kind: String, _ id: SubscriptionID, _ record: TraceRecord, time: UInt64,
         arguments: (inout JSONBuffer) -> Void
     ) {
-        let name = open[id]?.name ?? "subscription #\(id.rawValue)"
+        let name = open[id]?.name ?? Trace.name(of: id)
         event(&output, "\(kind) · \(name)", phase: "X", thread: record.thread, time: time) { output in
             output.key("subscription")
             output.number(id.rawValue)

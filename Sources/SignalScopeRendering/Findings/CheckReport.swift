@@ -45,25 +45,12 @@ public struct CheckReport: Sendable {
                 finding: finding, isBaseline: isBaseline,
                 isFailing: !isBaseline && threshold.fails(finding.severity),
                 path: resolver.path(for: finding.location.file),
-                steps: finding.path.map { Self.resolvingSites(in: $0, with: resolver) })
+                steps: finding.steps.map { step in step.phrased { "\(resolver.path(for: $0.file)):\($0.line)" } })
         }
         self.traceWarnings = traceWarnings
         self.limitations = limitations
         isIncompleteFailing = !limitations.isEmpty && !allowingIncomplete
     }
-
-    /// `step` with each `Module/File.swift:line` site in it (as traces store them) replaced
-    /// by the file's resolved path; a file the resolver cannot find stays as it was.
-    private static func resolvingSites(in step: String, with resolver: SourceResolver) -> String {
-        step.replacing(Self.site) { match in
-            // A longer path (a symbolicated frame's project-relative file) is already a path.
-            match.output.1 == nil ? "\(resolver.path(for: String(match.output.2))):" : String(match.output.0)
-        }
-    }
-
-    /// A site as a trace stores it in a path step: a module folder, a Swift file, a colon
-    /// before the line; with whatever folders come before it, so that those are told apart.
-    nonisolated(unsafe) private static let site = /([^\s():]*\/)?([A-Za-z0-9_.\-]+\/[^\s\/():]+\.swift):(?=\d)/
 
     /// The entries that fail the run.
     public var failing: [Entry] { entries.filter(\.isFailing) }

@@ -26,7 +26,7 @@ struct GraphBuilder {
         }
         for node in trace.nodes.values.sorted(by: { $0.id < $1.id }) {
             add(SignalGraph.Node(
-                id: Self.id(.node(node.id)), kind: Self.kind(node.kind), title: Self.title(of: node, in: trace),
+                id: Self.id(.node(node.id)), kind: Self.kind(node.kind), title: trace.title(of: node),
                 site: node.site, state: Self.state(combining: subscriptionStates[node.id] ?? []), count: 1, rule: nil,
                 entities: [.node(node.id)]))
             for edge in node.parents {
@@ -183,13 +183,6 @@ struct GraphBuilder {
         case .subscription(let id): "s\(id.rawValue)"
         case .object(let id): "o\(id.rawValue)"
         }
-    }
-
-    /// The operator or factory, then the node's name: given with `named(_:)` (quoted), or
-    /// the property that holds it (`property ProfileScreen.name`).
-    static func title(of node: Trace.Node, in trace: Trace) -> String {
-        if let userName = node.userName { return "\(node.name) \"\(userName)\"" }
-        return trace.propertyName(of: node.id).map { "\(node.name) \($0)" } ?? node.name
     }
 
     private static func kind(_ kind: NodeKind) -> SignalGraph.Kind {

@@ -70,9 +70,9 @@ struct NodeDetails {
 
     private static func label(of object: TraceHeap.Object, in trace: Trace) -> String {
         switch object.entity {
-        case .node(let id): return trace.nodes[id].map { "\(GraphBuilder.title(of: $0, in: trace)) (\($0.site))" } ?? "node"
-        case .subscription(let id): return "subscription #\(id.rawValue)"
-        case .disposable(let id): return "the disposable of subscription #\(id.rawValue)"
+        case .node(let id): return trace.nodes[id].map { "\(trace.title(of: $0)) (\($0.site))" } ?? "node"
+        case .subscription(let id): return Trace.name(of: id)
+        case .disposable(let id): return Trace.name(ofDisposableOf: id)
         case .command: return "a command"
         case .scheduledAction: return "a scheduled action"
         case nil:

@@ -107,7 +107,7 @@ struct ReportData {
                 ("severity", .string(finding.severity.rawValue)),
                 ("message", .string(finding.message)),
                 ("site", site(finding.location)),
-                ("path", .array(finding.path.map(JSONValue.string))),
+                ("path", .array(finding.steps.map { step in .string(step.phrased(site: sitePath)) })),
                 ("hint", .string(finding.hint)),
                 ("baseline", .bool(options.baseline.contains(finding.fingerprint))),
                 ("nodes", .array(graph.nodes.map(\.id).filter(nodes.contains).map(JSONValue.string))),
@@ -169,7 +169,7 @@ struct ReportData {
                 return .object([
                     ("lane", laneOf[subscription.id].map(JSONValue.int) ?? .null),
                     ("node", .optional(graphID(of: .node(subscription.node)))),
-                    ("title", .string(node.map { GraphBuilder.title(of: $0, in: trace) } ?? "subscription")),
+                    ("title", .string(node.map { trace.title(of: $0) } ?? "subscription")),
                     ("nodeKind", .string(node?.kind.rawValue ?? "signal")),
                     ("created", node.map { site($0.site) } ?? .null),
                     ("subscribedAt", site(subscription.site)),
@@ -195,6 +195,11 @@ struct ReportData {
                     .string(record.cause == nil ? "" : cause == nil ? "?" : record.cause?.kind == .during ? "d" : "s"),
                 ])
             })
+        }
+
+        /// A site in a proving step, its file as the report's sites show it.
+        private func sitePath(_ site: TraceSite) -> String {
+            "\(options.sources?.path(for: site.file) ?? site.file):\(site.line)"
         }
 
         private func site(_ site: TraceSite) -> JSONValue {

@@ -95,7 +95,7 @@ public struct TimelineModel: Sendable {
         func title(of node: NodeID) -> String {
             if let known = titles[node] { return known }
             let info = trace.nodes[node]
-            let name = info.map { GraphBuilder.title(of: $0, in: trace) } ?? "?"
+            let name = info.map { trace.title(of: $0) } ?? "?"
             let made = info.map { "\($0.site.file.split(separator: "/").last ?? ""):\($0.site.line)" } ?? "?"
             titles[node] = "\(name) · \(made)"
             return titles[node]!

@@ -1,6 +1,36 @@
 import SignalScope
 
+/// The one naming service: what findings, the graph, the timeline and the report call a
+/// node, a subscription, an object and a type.
 extension Trace {
+    /// What every output calls `node`: the operator or factory that made it (`map`,
+    /// `subject`, `pipe`, `executing`), then the name given with `named(_:)`, quoted.
+    public func name(of node: Node) -> String {
+        Self.nodeName(factory: node.name, userName: node.userName)
+    }
+
+    /// ``name(of:)-(Node)`` from its parts, for a reader that streams records instead of
+    /// keeping a `Trace` (an exporter).
+    public static func nodeName(factory: String, userName: String?) -> String {
+        userName.map { "\(factory) \"\($0)\"" } ?? factory
+    }
+
+    /// A node's caption in pictures, which have no path to say what holds it: its
+    /// ``name(of:)-(Node)``, and for a node not named with `named(_:)`, the property that
+    /// holds it (`property ProfileScreen.name`).
+    public func title(of node: Node) -> String {
+        guard node.userName == nil, let property = propertyName(of: node.id) else { return name(of: node) }
+        return "\(node.name) \(property)"
+    }
+
+    /// What every output calls a subscription: `subscription #7`.
+    public static func name(of subscription: SubscriptionID) -> String { "subscription #\(subscription.rawValue)" }
+
+    /// What every output calls the disposable that ends a subscription.
+    public static func name(ofDisposableOf subscription: SubscriptionID) -> String {
+        "the disposable of \(name(of: subscription))"
+    }
+
     /// The stored property that holds `node` in the closing snapshot, as `Type.property`
     /// (`ProfileScreen.name`): a user object's property that holds the node itself, or
     /// holds the runtime object that owns it (a `MutableProperty`, whose signal is the node).

@@ -1,0 +1,94 @@
+import SignalScope
+import SignalScopeTracing
+
+/// One step of a finding's proof, as data: its words, with the source sites and the things
+/// it names kept apart from the text, and the heap references it crosses. Each output
+/// phrases it its own way (`check` resolves each site to a path in the project, the report
+/// to a link), so that none of them parses another's text.
+///
+/// Analyzers write steps as strings: interpolating a ``TraceSite`` keeps it a site,
+/// interpolating another step keeps its parts and references.
+public struct FindingStep: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringInterpolation {
+    /// A run of the step's words.
+    public enum Part: Sendable, Hashable {
+        /// Plain words.
+        case text(String)
+        /// A place in the source, as the trace stores it (`Module/File.swift`, a line).
+        case site(TraceSite)
+        /// The name of a node, a subscription or an object of the trace.
+        case name(String, of: TraceEntity)
+    }
+
+    /// The step's words, in order.
+    public private(set) var parts: [Part]
+    /// The strong references this step crosses, in order, each true of the heap at the
+    /// snapshot (empty for a step about events, not references).
+    public private(set) var references: [TraceHeap.Reference]
+
+    /// A step of `parts` crossing `references`.
+    public init(parts: [Part], references: [TraceHeap.Reference] = []) {
+        self.parts = []
+        self.references = references
+        for part in parts { append(part) }
+    }
+
+    public init(stringLiteral value: String) {
+        self.init(parts: [.text(value)])
+    }
+
+    public init(stringInterpolation: StringInterpolation) {
+        self.init(parts: stringInterpolation.parts, references: stringInterpolation.references)
+    }
+
+    /// A step that names `entity` as `name`.
+    public static func name(_ name: String, of entity: TraceEntity) -> FindingStep {
+        FindingStep(parts: [.name(name, of: entity)])
+    }
+
+    /// The step in words, each site written by `site`.
+    public func phrased(site: (TraceSite) -> String) -> String {
+        parts.map { part in
+            switch part {
+            case .text(let text), .name(let text, _): text
+            case .site(let place): site(place)
+            }
+        }.joined()
+    }
+
+    /// The step in words, sites as the trace stores them (`Module/File.swift:12`).
+    public var description: String { phrased(site: \.description) }
+
+    /// This step followed by `other`'s words and references.
+    public static func + (step: FindingStep, other: FindingStep) -> FindingStep {
+        var joined = step
+        for part in other.parts { joined.append(part) }
+        joined.references += other.references
+        return joined
+    }
+
+    private mutating func append(_ part: Part) {
+        if case .text(let text) = part {
+            if text.isEmpty { return }
+            if case .text(let previous)? = parts.last {
+                parts[parts.count - 1] = .text(previous + text)
+                return
+            }
+        }
+        parts.append(part)
+    }
+
+    public struct StringInterpolation: StringInterpolationProtocol {
+        fileprivate var parts: [Part] = []
+        fileprivate var references: [TraceHeap.Reference] = []
+
+        public init(literalCapacity: Int, interpolationCount: Int) {}
+
+        public mutating func appendLiteral(_ literal: String) { parts.append(.text(literal)) }
+        public mutating func appendInterpolation(_ site: TraceSite) { parts.append(.site(site)) }
+        public mutating func appendInterpolation(_ step: FindingStep) {
+            parts += step.parts
+            references += step.references
+        }
+        public mutating func appendInterpolation(_ value: some CustomStringConvertible) { parts.append(.text(value.description)) }
+    }
+}
