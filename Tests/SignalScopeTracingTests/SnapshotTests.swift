@@ -9,8 +9,8 @@ struct SnapshotTests {
         var title = ""
     }
 
-    private func objects(capturedBy subscription: Trace.Subscription) -> [ObjectID] {
-        subscription.captures.keys.compactMap { if case .object(let id) = $0 { id } else { nil } }
+    private func objects(capturedBy subscription: Trace.Subscription, in trace: Trace) -> [ObjectID] {
+        trace.heap.observerCaptures(of: subscription.id).keys.compactMap { if case .object(let id) = $0 { id } else { nil } }
     }
 
     @Test("Capture records count strong references, and name the subscription a forwarding observer feeds")
@@ -29,9 +29,9 @@ struct SnapshotTests {
         let downstream = try #require(trace.subscriptions.values.first { $0.node == mapped.id })
         let upstream = try #require(trace.subscriptions.values.first { $0.node == subject.id })
         #expect(downstream.handlers == [.next, .error])
-        let screen = try #require(objects(capturedBy: downstream).first)
-        #expect(downstream.captures[.object(screen)] == 2, "the next and the error closure each hold it")
-        #expect(upstream.captures[.subscription(downstream.id)] != nil, "map's observer holds the subscription it feeds")
+        let screen = try #require(objects(capturedBy: downstream, in: trace).first)
+        #expect(trace.heap.observerCaptures(of: downstream.id)[.object(screen)] == 2, "the next and the error closure each hold it")
+        #expect(trace.heap.observerCaptures(of: upstream.id)[.subscription(downstream.id)] != nil, "map's observer holds the subscription it feeds")
         #expect(kept != nil)
     }
 
@@ -51,12 +51,11 @@ struct SnapshotTests {
 
         // Other tests may record at the same time: start from this test's own subscription.
         let subscription = try #require(trace.subscriptions.values.first { $0.node == errors.id })
-        #expect(subscription.captures.count == 1)
-        let screenID = try #require(objects(capturedBy: subscription).first)
+        #expect(trace.heap.observerCaptures(of: subscription.id).count == 1)
+        let screenID = try #require(objects(capturedBy: subscription, in: trace).first)
         let screen = try #require(trace.objects[screenID])
         #expect(screen.typeName.hasSuffix("SnapshotTests.LoginScreen"))
-        #expect(screen.capturedBy == [subscription.id])
-        #expect(screen.holds == [.subscription(subscription.id)], "its stored disposable is that subscription's")
+        #expect(trace.heap.entitiesHeld(by: screenID) == [.subscription(subscription.id)], "its stored disposable is that subscription's")
         // A point-in-time count: another recording running alongside may briefly hold one more.
         #expect((screen.retainCountAtEnd ?? 0) >= 1, "the observer closure holds it")
         #expect(subscription.retainCountAtEnd != nil, "the subscription was alive")
@@ -74,7 +73,7 @@ struct SnapshotTests {
             errors.sendCompleted()
         }
         let subscription = try #require(trace.subscriptions.values.first { $0.node == errors.id })
-        #expect(subscription.captures.isEmpty)
+        #expect(trace.heap.observerCaptures(of: subscription.id).isEmpty)
         #expect(subscription.retainCountAtEnd == nil)
         #expect(trace.nodes[errors.id]?.terminatedAtEnd == true)
     }
@@ -96,7 +95,7 @@ struct SnapshotTests {
         // Ground truth: the kept subscriptions keep their screens alive.
         #expect(firstScreen != nil)
         let subscriptions = trace.subscriptions.values.filter { $0.node == subject.id }
-        let captured = subscriptions.flatMap(objects(capturedBy:))
+        let captured = subscriptions.flatMap { objects(capturedBy: $0, in: trace) }
         #expect(captured.count == 3, "the disposed subscription's screen is not captured by anything alive")
         #expect(Set(captured).count == 3, "each screen is its own object")
         #expect(captured.allSatisfy { trace.objects[$0]?.typeName.hasSuffix("LoginScreen") == true })

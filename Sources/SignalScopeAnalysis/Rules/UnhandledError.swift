@@ -7,8 +7,8 @@ struct UnhandledError: Analyzer {
     static let summary = "An error reached a subscriber that has no error handler."
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
-        model.trace.errorsWithoutHandler.compactMap { subscription in
-            guard case .error(let description) = subscription.ending else { return nil }
+        model.trace.erroredSubscriptions.compactMap { subscription in
+            guard !subscription.handlers.contains(.error), case .error(let description) = subscription.ending else { return nil }
             return Finding(
                 rule: Self.rule, severity: Self.severity,
                 message: "an error reached a subscriber with no error handler: \(description)",

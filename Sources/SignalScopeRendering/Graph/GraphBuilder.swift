@@ -40,14 +40,20 @@ struct GraphBuilder {
                 state: Self.state(of: subscription), count: 1, rule: nil, entities: [.subscription(subscription.id)]))
             connect(Self.id(.node(subscription.node)), id, .data)
         }
+        var capturedBy: [ObjectID: [SubscriptionID]] = [:]
+        for subscription in trace.subscriptions.keys.sorted() {
+            for case .object(let object) in trace.heap.observerCaptures(of: subscription).keys {
+                capturedBy[object, default: []].append(subscription)
+            }
+        }
         for object in trace.objects.values.sorted(by: { $0.id < $1.id }) {
             let id = Self.id(.object(object.id))
             add(SignalGraph.Node(
                 id: id, kind: .object, title: Trace.shortTypeName(object.typeName), site: nil,
                 state: object.retainCountAtEnd == nil ? .disposed : .live, count: 1, rule: nil,
                 entities: [.object(object.id)]))
-            for subscription in object.capturedBy { connect(subscriberID(of: subscription), id, .retain) }
-            for held in object.holds {
+            for subscription in capturedBy[object.id] ?? [] { connect(subscriberID(of: subscription), id, .retain) }
+            for held in trace.heap.entitiesHeld(by: object.id) {
                 switch held {
                 case .node(let node): connect(id, Self.id(.node(node)), .retain)
                 case .subscription(let subscription): connect(id, subscriberID(of: subscription), .retain)

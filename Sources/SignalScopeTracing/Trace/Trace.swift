@@ -34,7 +34,10 @@ public struct Trace: Sendable {
         public internal(set) var terminatedAtEnd: Bool?
     }
 
-    /// A user object an observer closure captured.
+    /// A user object of the trace's: alive at the snapshot and allocated while it recorded
+    /// (every user object the walk reached, when allocations were not noted), or captured
+    /// by an observer of its subscriptions. What it holds and what captures it are the heap's
+    /// to say (``TraceHeap/entitiesHeld(by:)``, ``TraceHeap/observerCaptures(of:)``).
     public struct Object: Sendable, Hashable {
         /// The object's id in the trace (not its address, which may be reused).
         public let id: ObjectID
@@ -42,13 +45,8 @@ public struct Trace: Sendable {
         public let typeName: String
         /// Its address when first seen (addresses are reused once objects go away).
         public let address: UInt64
-        /// The subscriptions whose observers captured it, in order.
-        public internal(set) var capturedBy: [SubscriptionID] = []
         /// Its strong retain count when recording stopped, or `nil` if it was gone.
         public internal(set) var retainCountAtEnd: Int?
-        /// What its stored properties held when recording stopped: nodes, and the
-        /// subscriptions whose disposables it kept.
-        public internal(set) var holds: [TraceEntity] = []
     }
 
     /// How a subscription ended.
@@ -80,10 +78,6 @@ public struct Trace: Sendable {
         public internal(set) var holdsObserver = false
         /// Which closures its observer had.
         public internal(set) var handlers: ObserverHandlers = []
-        /// What its observer closures strongly capture: objects, and the subscriptions
-        /// they forward to, each with its number of strong references, from the closing
-        /// snapshot's heap (empty for a subscription that ended before it).
-        public internal(set) var captures: [TraceEntity: Int] = [:]
         /// Its strong retain count when recording stopped, or `nil` if it had ended or was
         /// gone.
         public internal(set) var retainCountAtEnd: Int?
@@ -140,8 +134,10 @@ public struct Trace: Sendable {
     public private(set) var subscriptions: [SubscriptionID: Subscription] = [:]
     /// Events sent after a terminal event (the first 10,000).
     public private(set) var violations: [Violation] = []
-    /// Subscriptions that received an error and had no error handler.
-    public private(set) var errorsWithoutHandler: [Subscription] = []
+    /// The subscriptions user code made (not an operator's inner ones) that received an
+    /// error, as they were then, with their handlers; kept even when the trace keeps only
+    /// live entities.
+    public private(set) var erroredSubscriptions: [Subscription] = []
     /// For each cold node (its traits say it runs the user's work again for every
     /// subscription: a creation block, `defer`, `interval`), its runs that overlapped in time
     /// a run for another subscription made by user code (retries are one), with whether each
@@ -152,7 +148,7 @@ public struct Trace: Sendable {
     public private(set) var usesVirtualTime = false
     /// Whether the recording stopped cleanly (rather than being cut off).
     public private(set) var isComplete = false
-    /// The user objects observer closures were found to capture, by id.
+    /// The trace's user objects (``Object``), by id.
     public private(set) var objects: [ObjectID: Object] = [:]
     /// Whether the trace ends with a snapshot of what was alive (recordings that stopped
     /// cleanly do).
@@ -330,8 +326,7 @@ public struct Trace: Sendable {
         }
         trace.knownParents = []
         trace.heap.index()
-        trace.deriveObserverCaptures()
-        trace.deriveWhatObjectsHold()
+        trace.addCapturedObjects()
         self = trace
     }
 
@@ -344,7 +339,7 @@ public struct Trace: Sendable {
         var copy = self
         copy.nodes = nodes.filter { kept.contains($0.key) }
         copy.subscriptions = subscriptions.filter { copy.nodes[$0.value.node] != nil }
-        let keptObjects = Set(copy.subscriptions.values.flatMap(\.captures.keys).compactMap { entity -> ObjectID? in
+        let keptObjects = Set(copy.subscriptions.keys.flatMap { heap.observerCaptures(of: $0).keys }.compactMap { entity -> ObjectID? in
             if case .object(let id) = entity { id } else { nil }
         })
         copy.objects = objects.filter { keptObjects.contains($0.key) }
@@ -362,78 +357,20 @@ public struct Trace: Sendable {
             }
         }
         copy.violations = violations.filter { copy.nodes[$0.node] != nil }
-        copy.errorsWithoutHandler = errorsWithoutHandler.filter { copy.nodes[$0.node] != nil }
+        copy.erroredSubscriptions = erroredSubscriptions.filter { copy.nodes[$0.node] != nil }
         copy.concurrentColdRuns = concurrentColdRuns.filter { copy.nodes[$0.key] != nil }
         return copy
     }
 
-    /// What the observer closures of the subscriptions alive at the end capture, from the
-    /// closing heap walk: each strong reference from a subscription through its next, error
-    /// or completed closure to a user object or another subscription. Recorders no longer
-    /// scan closures when a subscription is made (it cost two thirds of tracing one), so
-    /// this is where captures come from.
-    private mutating func deriveObserverCaptures() {
-        let observerRoles: Set<String> = [
-            ClosureRole.next.rawValue, ClosureRole.error.rawValue, ClosureRole.completed.rawValue,
-        ]
-        for reference in heap.references where reference.isCounted {
-            guard let role = reference.closure?.role, observerRoles.contains(role),
-                case .subscription(let subscription)? = heap.objects[reference.from]?.entity,
-                subscriptions[subscription] != nil
-            else { continue }
-            // A closure that captures one object has it as its context; one that captures
-            // more has a context object (and a box for each captured `var`) in between.
-            var pending = [reference.to]
-            var seen: Set<ObjectID> = []
-            while let id = pending.popLast() {
-                guard seen.insert(id).inserted, let target = heap.objects[id] else { continue }
-                if case .subscription(let captured)? = target.entity {
-                    addCapture(.subscription(captured), by: subscription)
-                } else if target.entity == nil, target.category == .user {
-                    if objects[target.id] == nil {
-                        objects[target.id] = Object(id: target.id, typeName: target.typeName, address: target.address)
-                        objects[target.id]?.retainCountAtEnd = target.retainCount
-                    }
-                    addCapture(.object(target.id), by: subscription)
-                } else if target.category == .closureContext || target.category == .box {
-                    pending += heap.references(from: id).filter(\.isCounted).map(\.to)
-                }
+    /// Adds the user objects the observers of live subscriptions capture, wherever they
+    /// were allocated: what a subscription keeps alive is the trace's concern.
+    private mutating func addCapturedObjects() {
+        for id in subscriptions.keys {
+            for case .object(let object) in heap.observerCaptures(of: id).keys where objects[object] == nil {
+                guard let found = heap.objects[object] else { continue }
+                objects[object] = Object(id: object, typeName: found.typeName, address: found.address)
+                objects[object]?.retainCountAtEnd = found.retainCount
             }
-        }
-    }
-
-    /// Records that `subscription`'s observer captures `target` through one more heap
-    /// reference.
-    private mutating func addCapture(_ target: TraceEntity, by subscription: SubscriptionID) {
-        let references = subscriptions[subscription]?.captures[target, default: 0] ?? 0
-        subscriptions[subscription]?.captures[target] = references + 1
-        if case .object(let object) = target, references == 0, objects[object] != nil {
-            objects[object]?.capturedBy.append(subscription)
-        }
-    }
-
-    /// For each user object in the heap: the nodes and subscription disposables it holds,
-    /// through anything but other user objects and runtime entities (its stored
-    /// properties, collections, boxes, closures it stores, a property's signal, a bag of
-    /// disposables).
-    private mutating func deriveWhatObjectsHold() {
-        guard !heap.references.isEmpty else { return }
-        for id in objects.keys where heap.objects[id]?.category == .user {
-            var held: [TraceEntity] = []
-            var seen: Set<ObjectID> = [id]
-            var pending = heap.references(from: id).map(\.to)
-            while let next = pending.popLast() {
-                guard seen.insert(next).inserted, let object = heap.objects[next] else { continue }
-                switch object.entity {
-                case .node(let node): held.append(.node(node))
-                case .disposable(let subscription): held.append(.subscription(subscription))
-                case .subscription, .command, .scheduledAction: break
-                case nil where object.category != .user:
-                    pending += heap.references(from: next).map(\.to)
-                case nil: break
-                }
-            }
-            objects[id]?.holds = held.sorted { "\($0)" < "\($1)" }
         }
     }
 
@@ -501,11 +438,7 @@ public struct Trace: Sendable {
         case .error(let id, let description):
             coldRuns.delivered(to: id, at: record.sequence, cause: record.cause)
             subscriptions[id]?.ending = .error(description)
-            if let subscription = subscriptions[id], !subscription.handlers.contains(.error),
-                subscription.parent == nil
-            {
-                errorsWithoutHandler.append(subscription)
-            }
+            if let subscription = subscriptions[id], subscription.parent == nil { erroredSubscriptions.append(subscription) }
         case .completed(let id):
             coldRuns.delivered(to: id, at: record.sequence, cause: record.cause)
             subscriptions[id]?.ending = .completed

@@ -229,6 +229,58 @@ public struct TraceHeap: Sendable {
         entities[entity].flatMap { objects[$0] }
     }
 
+    /// What the observer closures (next, error, completed) of `subscription` strongly
+    /// capture, through their contexts and boxes: user objects, and the subscriptions they
+    /// forward to, each with its number of strong references (a screen the next and the
+    /// error closure both capture counts 2). Empty when the subscription was not alive at
+    /// the snapshot.
+    public func observerCaptures(of subscription: SubscriptionID) -> [TraceEntity: Int] {
+        guard let holder = object(for: .subscription(subscription)) else { return [:] }
+        var captures: [TraceEntity: Int] = [:]
+        for reference in references(from: holder.id) where reference.isCounted {
+            guard let role = reference.closure?.role, Self.observerRoles.contains(role) else { continue }
+            // A closure that captures one object has it as its context; one that captures
+            // more has a context object (and a box for each captured `var`) in between.
+            var pending = [reference.to]
+            var seen: Set<ObjectID> = []
+            while let id = pending.popLast() {
+                guard seen.insert(id).inserted, let target = objects[id] else { continue }
+                if case .subscription(let captured)? = target.entity {
+                    captures[.subscription(captured), default: 0] += 1
+                } else if target.entity == nil, target.category == .user {
+                    captures[.object(target.id), default: 0] += 1
+                } else if target.category == .closureContext || target.category == .box {
+                    pending += references(from: id).filter(\.isCounted).map(\.to)
+                }
+            }
+        }
+        return captures
+    }
+
+    private static let observerRoles: Set<String> = [ClosureRole.next.rawValue, ClosureRole.error.rawValue, ClosureRole.completed.rawValue]
+
+    /// The nodes and subscription disposables the user object `object` holds, through
+    /// anything but other user objects and runtime entities (its stored properties,
+    /// collections, boxes, closures it stores, a property's signal, a bag of disposables);
+    /// a disposable as its subscription.
+    public func entitiesHeld(by object: ObjectID) -> [TraceEntity] {
+        var held: [TraceEntity] = []
+        var seen: Set<ObjectID> = [object]
+        var pending = references(from: object).map(\.to)
+        while let next = pending.popLast() {
+            guard seen.insert(next).inserted, let reached = objects[next] else { continue }
+            switch reached.entity {
+            case .node(let node): held.append(.node(node))
+            case .disposable(let subscription): held.append(.subscription(subscription))
+            case .subscription, .command, .scheduledAction: break
+            case nil where reached.category != .user:
+                pending += references(from: next).map(\.to)
+            case nil: break
+            }
+        }
+        return held.sorted { "\($0)" < "\($1)" }
+    }
+
     /// Builds the lookup tables once everything has been read.
     mutating func index() {
         guard !indexed else { return }
