@@ -137,8 +137,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SignalScopeAnalysisTests",
-            dependencies: ["SignalScopeTools", "SignalScopeTesting", "CSandbox", "LeakCorpus"]
+            dependencies: ["SignalScopeTools", "SignalScopeTesting", "CSandbox", "LeakCorpus", "ToyReactive"]
         ),
+        // A reactive library SignalScope knows nothing of, traced through a test's adapter.
+        .target(name: "ToyReactive", path: "Tests/ToyReactive"),
         // The leak corpus: scenarios written as apps write them, each leaky one next to its
         // fixed twin. The analysis tests judge them; `signalscope-corpus` runs one scenario in
         // a process of its own, for LeakSanitizer to judge too (`make lsan-compare`), and

@@ -65,6 +65,7 @@ public func expectNoSignalLeaks(
     sourceLocation: Testing.SourceLocation = #_sourceLocation,
     _ body: () throws -> Void
 ) rethrows {
+    _ = TestingModule.declared
     recordIssues(allowance.failures(of: try Tracer.record(body)), at: sourceLocation)
 }
 
@@ -79,6 +80,7 @@ public func expectNoSignalLeaks(
     isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> Void
 ) async rethrows {
+    _ = TestingModule.declared
     let trace = try await Tracer.record(body)
     recordIssues(allowance.failures(of: trace), at: sourceLocation)
 }
@@ -107,6 +109,7 @@ public func XCTAssertNoSignalLeaks(
     file: StaticString = #filePath, line: UInt = #line,
     _ body: () throws -> Void
 ) rethrows {
+    _ = TestingModule.declared
     xctFail(allowance.failures(of: try Tracer.record(body)), file: file, line: line)
 }
 
@@ -118,6 +121,7 @@ public func XCTAssertNoSignalLeaks(
     isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> Void
 ) async rethrows {
+    _ = TestingModule.declared
     let trace = try await Tracer.record(body)
     xctFail(allowance.failures(of: trace), file: file, line: line)
 }

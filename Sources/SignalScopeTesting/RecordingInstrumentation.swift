@@ -54,6 +54,7 @@ public final class RecordingInstrumentation: SignalInstrumentation {
     /// activity stops; with `watches`, it hears only of what is made while `watches` says
     /// yes on the thread making it (rule I10), and of what that does later.
     public init(activity: InstrumentationActivity? = nil, watches: @escaping @Sendable () -> Bool = { true }) {
+        _ = TestingModule.declared
         self.activity = activity
         self.watches = watches
     }

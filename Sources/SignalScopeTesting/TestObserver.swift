@@ -90,6 +90,7 @@ public final class TestObserver<Value>: @unchecked Sendable {
         _ signal: Signal<Value>, clock: (any Scheduler)? = nil,
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
     ) {
+        _ = TestingModule.declared
         let log = Log(clock: clock)
         self.log = log
         disposable = signal.subscribe(

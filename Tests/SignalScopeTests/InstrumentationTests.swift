@@ -109,6 +109,30 @@ struct InstrumentationTests {
         }
     }
 
+    @Test("I10: calls about a node go to the hooks picked when it was made, whatever code makes them later")
+    func nodeCallsGoToItsHooks() async {
+        await #expect(processExitsWith: .success) {
+            let spy = RecordingInstrumentation(watches: { Watch.isOn })
+            Instrumentation.install(spy)
+            let watched = Watch.$isOn.withValue(true) { Subject<Int>() }
+            let unwatched = Subject<Int>()
+            // Code the spy does not watch names the watched subject and sends to it after its
+            // end; code it watches names the unwatched one and does the same.
+            watched.named("watched")
+            watched.sendCompleted()
+            watched.sendNext(1)
+            Watch.$isOn.withValue(true) {
+                unwatched.named("unwatched")
+                unwatched.sendCompleted()
+                unwatched.sendNext(2)
+            }
+            let dropped = spy.calls.compactMap { call -> NodeID? in if case .dropped(let violation) = call { violation.node } else { nil } }
+            let named = spy.calls.compactMap { call -> NodeID? in if case .nodeNamed(let node, _) = call { node } else { nil } }
+            precondition(dropped == [watched.id], "\(dropped)")
+            precondition(named == [watched.id], "\(named)")
+        }
+    }
+
     @Test("I2: every node reports its kind, name, traits and creation site: the user's line, for every factory")
     func nodesReportCreation() throws {
         var made: [(NodeID, NodeKind, String, NodeTraits, UInt)] = []
@@ -210,13 +234,15 @@ struct InstrumentationTests {
 
     @Test("I4: errors and dropped events reach the hook")
     func errorsAndViolations() throws {
-        let subject = Subject<Int>()
+        // Made under the hook: a subject's dropped event goes to the hooks it was made under (I10).
+        var subject: Subject<Int>!
         var captured: Subscriber<Int>?
         let signal = Signal<Int> { subscriber in
             captured = subscriber
             return nil
         }
         let spy = RecordingInstrumentation.recording {
+            subject = Subject<Int>()
             subject.subscribe()
             signal.subscribe()
             subject.sendError(TestError(code: 4))

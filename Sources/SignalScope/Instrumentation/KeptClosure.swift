@@ -12,13 +12,13 @@ public struct KeptClosure: Sendable, Hashable {
     /// Where the user's code passed it (an operator call, a `subscribe`, a `Command(...)`),
     /// when the runtime knows.
     public let site: SourceLocation?
-    /// The closure's function pointer.
-    public let function: UInt
+    /// The closure's function pointer (for the package's tracer, which reads memory; not API).
+    package let function: UInt
     /// The closure's context, or 0 when it captures nothing.
-    public let context: UInt
+    package let context: UInt
 
     /// Describes a closure from its two words.
-    public init(role: ClosureRole, site: SourceLocation?, function: UInt, context: UInt) {
+    package init(role: ClosureRole, site: SourceLocation?, function: UInt, context: UInt) {
         self.role = role
         self.site = site
         self.function = function

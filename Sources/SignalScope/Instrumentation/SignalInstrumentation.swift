@@ -10,11 +10,13 @@ import Foundation
 /// so conforming types must be thread-safe. They must not call back into the runtime
 /// (for example subscribe to a signal) from inside a callback.
 ///
-/// A subscription reports to the hooks that were installed, and watched the code making it,
-/// when it was made, for its whole life; a hook that should stop receiving calls after it is
-/// uninstalled has to ignore them itself. Every other call (a node made, a subject's dropped
-/// event, a name, a scheduled action) goes to the hooks installed at that moment that watch
-/// the code making it (rule I10 of `docs/semantics.md`).
+/// One rule picks the hooks a call goes to (rule I10 of `docs/semantics.md`): a call that
+/// makes something (a node, a subscription, a command, a scheduled action, a test
+/// scheduler) goes to the hooks installed at that moment that watch the code making it, and
+/// every later call about that thing (a subscription's events and disposal, a node's name,
+/// a subject's dropped event, an edge added to a node, an action running) goes to those same
+/// hooks, for its whole life. A hook that should stop receiving calls after it is
+/// uninstalled has to ignore them itself.
 public protocol SignalInstrumentation: AnyObject, Sendable {
     /// Whether the hook wants to hear of what the code running now on this thread makes
     /// and does: asked each time the runtime picks the hooks for a new node, subscription,

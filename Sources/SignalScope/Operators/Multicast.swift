@@ -17,7 +17,7 @@ public final class MulticastConnection<Value>: @unchecked Sendable {
         self.source = source
         self.subject = subject
         self.site = site
-        Instrumentation.current?.edgeAdded(source.dataEdge, to: subject.id)
+        subject.hook?.edgeAdded(source.dataEdge, to: subject.id)
     }
 
     /// The subject the source's events are sent to.

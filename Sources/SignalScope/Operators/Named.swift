@@ -3,7 +3,7 @@ extension Signal {
     /// `setNameWithFormat:`), and returns it unchanged.
     @discardableResult
     public func named(_ name: String) -> Self {
-        Instrumentation.current?.nodeNamed(id, name: name)
+        hook?.nodeNamed(id, name: name)
         return self
     }
 }

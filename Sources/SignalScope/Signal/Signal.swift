@@ -20,6 +20,9 @@ public class Signal<Value>: @unchecked Sendable {
     /// The node's identity in traces and graphs.
     public let id: NodeID
     private let didSubscribe: ((Subscriber<Value>) -> Disposable?)?
+    /// The hooks picked when the node was made, which hear every call about it (its name, a
+    /// subject's dropped event, an edge added later): rule I10.
+    let hook: (any SignalInstrumentation)?
 
     /// Creates a cold signal whose `didSubscribe` block runs for every subscription
     /// (RAC `+createSignal:`).
@@ -47,7 +50,8 @@ public class Signal<Value>: @unchecked Sendable {
     ) {
         id = .next()
         self.didSubscribe = didSubscribe
-        guard let hook = Instrumentation.current else { return }
+        hook = Instrumentation.current
+        guard let hook else { return }
         hook.nodeCreated(NodeDescriptor(id: id, kind: kind, name: name, site: site, parents: parents(), traits: traits), object: self)
         var kept = closures()
         if let didSubscribe { kept.append(KeptClosure(kind == .operator ? .stage : .creationBlock, site, didSubscribe)) }

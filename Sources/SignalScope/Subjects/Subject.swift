@@ -96,7 +96,7 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
     override package var hasTerminated: Bool? { lock.withLock { state.isTerminated } }
 
     private func reportViolation(_ kind: DroppedEvent.Kind) {
-        Instrumentation.current?.eventDropped(DroppedEvent(kind: kind, node: id, subscription: nil))
+        hook?.eventDropped(DroppedEvent(kind: kind, node: id, subscription: nil))
     }
 
     private func send(_ value: Value, to subscribers: ContiguousArray<AnyObject>) {

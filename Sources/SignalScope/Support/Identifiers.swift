@@ -13,7 +13,9 @@ public struct NodeID: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { "n\(rawValue)" }
 
-    static func next() -> NodeID { NodeID(rawValue: nodeCounter.add(1, ordering: .relaxed).newValue) }
+    /// A fresh identifier, unique in the process: the runtime's for every node it makes, and
+    /// an adapter's for the nodes of another reactive library it describes.
+    public static func next() -> NodeID { NodeID(rawValue: nodeCounter.add(1, ordering: .relaxed).newValue) }
 }
 
 /// Identifies one subscription: one observer attached to one node.
@@ -31,7 +33,8 @@ public struct SubscriptionID: RawRepresentable, Hashable, Comparable, Sendable, 
     /// The identifier of a subscription made while no instrumentation was installed.
     public static let untraced = SubscriptionID(rawValue: 0)
 
-    static func next() -> SubscriptionID {
+    /// A fresh identifier, unique in the process (see ``NodeID/next()``).
+    public static func next() -> SubscriptionID {
         SubscriptionID(rawValue: subscriptionCounter.add(1, ordering: .relaxed).newValue)
     }
 }

@@ -53,19 +53,22 @@ enum HeapObjectKind: Sendable {
 
 extension TraceHeap.Category {
     private static let activityTypeName = String(reflecting: InstrumentationActivity.self)
-    /// The modules whose objects are the tracer's own, never the program's.
-    static let tracerModules = ["SignalScopeTracing", "SignalScopeTesting"]
 
-    /// Whose instances a class's are, by its module; `nil` for the tracer's own objects (a
-    /// recording, a test's hook), which the walk never reports.
+    /// Whose instances a class's are, by its module (``HeapModules``); `nil` for the
+    /// tracer's own objects (a recording, a test's hook), which the walk never reports.
     init?(typeName: String) {
         let module = typeName.prefix { $0 != "." && $0 != "<" }
         // A hook's activity lives in the runtime's module (subscriptions check it) but
         // belongs to the hook, like the recording itself.
         if typeName == Self.activityTypeName { return nil }
+        switch HeapModules.role(of: module) {
+        case .reactiveRuntime?:
+            self = .runtime
+            return
+        case .tracer?: return nil
+        case nil: break
+        }
         switch module {
-        case "SignalScope": self = .runtime
-        case _ where Self.tracerModules.contains(String(module)): return nil
         case "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization", "Dispatch",
             "Synchronization", "DequeModule", "_Concurrency", "_StringProcessing", "Testing", "XCTest":
             self = .library
@@ -146,8 +149,7 @@ struct InstanceLayout: Sendable {
         if storage != nil {
             // Storage of the tracer's own collections (its tables of live entities, its
             // threads' buffers) is the tracer's.
-            let name = typeName
-            category = TraceHeap.Category.tracerModules.contains { name.contains($0 + ".") } ? nil : .storage
+            category = HeapModules.mentionsTracerModule(typeName) ? nil : .storage
         } else {
             category = Self.isInstrumentation(metadata) ? nil : TraceHeap.Category(typeName: typeName)
         }

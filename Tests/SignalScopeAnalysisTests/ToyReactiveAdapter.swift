@@ -1,0 +1,74 @@
+import Foundation
+import SignalScopeTools
+import Synchronization
+import ToyReactive
+
+/// An adapter that feeds SignalScope's tracer from another reactive library, written as a
+/// user would write one, against public API only: the library's introspection calls become
+/// `SignalInstrumentation` calls, each entity reporting to the hooks picked when it was made
+/// (rule I10), and one registration makes the library's objects runtime plumbing to the
+/// heap walk. The analyzers are untouched: they judge the library's subjects by the traits
+/// the adapter declares.
+final class ToyReactiveAdapter: ToyIntrospection {
+    /// Installs the adapter into the library (once).
+    static let installed: Void = {
+        HeapModules.declare("ToyReactive", as: .reactiveRuntime)
+        ToyIntrospectionHook.current = ToyReactiveAdapter()
+    }()
+
+    private struct Entity {
+        let hook: any SignalInstrumentation
+        let node: NodeID
+        let subscription: SubscriptionID?
+    }
+
+    private let entities = Mutex<[ObjectIdentifier: Entity]>([:])
+
+    func subjectCreated(_ subject: AnyObject, file: StaticString, line: UInt, function: StaticString) {
+        guard let hook = Instrumentation.current else { return }
+        let node = NodeID.next()
+        entities.withLock { $0[ObjectIdentifier(subject)] = Entity(hook: hook, node: node, subscription: nil) }
+        hook.nodeCreated(
+            NodeDescriptor(
+                id: node, kind: .subject, name: "ToySubject", site: SourceLocation(fileID: file, line: line, function: function),
+                parents: [], traits: .hot),
+            object: subject)
+    }
+
+    func sinkAttached(_ sink: AnyObject, to subject: AnyObject, file: StaticString, line: UInt, function: StaticString) {
+        guard let source = entities.withLock({ $0[ObjectIdentifier(subject)] }) else { return }
+        let subscription = SubscriptionID.next()
+        entities.withLock { $0[ObjectIdentifier(sink)] = Entity(hook: source.hook, node: source.node, subscription: subscription) }
+        source.hook.subscribed(
+            SubscriptionDescriptor(
+                id: subscription, node: source.node, site: SourceLocation(fileID: file, line: line, function: function), parent: nil),
+            object: sink)
+        source.hook.observerStored(subscription, closures: ObserverClosures(closures: []))
+    }
+
+    func valueReceived(_ value: Any, by sink: AnyObject, deliver: () -> Void) {
+        guard let entity = entity(of: sink), let subscription = entity.subscription else { return deliver() }
+        entity.hook.nextDelivered(subscription, value: value, deliver: deliver)
+    }
+
+    func finished(_ sink: AnyObject, deliver: () -> Void) {
+        guard let entity = forget(sink), let subscription = entity.subscription else { return deliver() }
+        entity.hook.completedDelivered(subscription, deliver: deliver)
+        entity.hook.observerReleased(subscription)
+        entity.hook.disposed(subscription, cause: .terminal)
+    }
+
+    func cancelled(_ sink: AnyObject) {
+        guard let entity = forget(sink), let subscription = entity.subscription else { return }
+        entity.hook.observerReleased(subscription)
+        entity.hook.disposed(subscription, cause: .explicit)
+    }
+
+    private func entity(of object: AnyObject) -> Entity? {
+        entities.withLock { $0[ObjectIdentifier(object)] }
+    }
+
+    private func forget(_ object: AnyObject) -> Entity? {
+        entities.withLock { $0.removeValue(forKey: ObjectIdentifier(object)) }
+    }
+}

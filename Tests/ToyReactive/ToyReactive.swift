@@ -1,0 +1,87 @@
+import Foundation
+
+/// A reactive library SignalScope knows nothing of, small enough to read: a passthrough
+/// subject and its sinks, with an introspection hook in the style of OpenCombine's
+/// `_Introspection`. `LibraryAdapterTests` traces it through an adapter written against
+/// SignalScope's public seam alone.
+
+/// What the library tells an introspection tool.
+public protocol ToyIntrospection: AnyObject, Sendable {
+    func subjectCreated(_ subject: AnyObject, file: StaticString, line: UInt, function: StaticString)
+    func sinkAttached(_ sink: AnyObject, to subject: AnyObject, file: StaticString, line: UInt, function: StaticString)
+    /// A value is reaching `sink`: the tool calls `deliver` exactly once.
+    func valueReceived(_ value: Any, by sink: AnyObject, deliver: () -> Void)
+    /// The subject finished: the tool calls `deliver` exactly once.
+    func finished(_ sink: AnyObject, deliver: () -> Void)
+    func cancelled(_ sink: AnyObject)
+}
+
+/// Where a tool installs itself.
+public enum ToyIntrospectionHook {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var installed: (any ToyIntrospection)?
+
+    public static var current: (any ToyIntrospection)? {
+        get { lock.withLock { installed } }
+        set { lock.withLock { installed = newValue } }
+    }
+}
+
+/// Sends each value to every attached sink, holding them until it finishes.
+public final class ToySubject<Output>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sinks: [ToySink<Output>] = []
+
+    public init(file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function) {
+        ToyIntrospectionHook.current?.subjectCreated(self, file: file, line: line, function: function)
+    }
+
+    /// Attaches `receiveValue`; the subject keeps it until it finishes or the returned
+    /// cancellable is cancelled.
+    public func sink(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        receiveValue: @escaping (Output) -> Void
+    ) -> ToyCancellable {
+        let sink = ToySink(receiveValue)
+        ToyIntrospectionHook.current?.sinkAttached(sink, to: self, file: file, line: line, function: function)
+        lock.withLock { sinks.append(sink) }
+        return ToyCancellable { [weak self, weak sink] in
+            guard let self, let sink else { return }
+            self.lock.withLock { self.sinks.removeAll { $0 === sink } }
+            ToyIntrospectionHook.current?.cancelled(sink)
+        }
+    }
+
+    public func send(_ value: Output) {
+        for sink in lock.withLock({ sinks }) { sink.receive(value) }
+    }
+
+    public func finish() {
+        let finished = lock.withLock {
+            defer { sinks = [] }
+            return sinks
+        }
+        for sink in finished { ToyIntrospectionHook.current?.finished(sink, deliver: {}) }
+    }
+}
+
+/// One attached closure.
+public final class ToySink<Output>: @unchecked Sendable {
+    private let receiveValue: (Output) -> Void
+
+    init(_ receiveValue: @escaping (Output) -> Void) { self.receiveValue = receiveValue }
+
+    func receive(_ value: Output) {
+        guard let hook = ToyIntrospectionHook.current else { return receiveValue(value) }
+        hook.valueReceived(value, by: self) { receiveValue(value) }
+    }
+}
+
+/// Ends a sink's attachment.
+public final class ToyCancellable: @unchecked Sendable {
+    private let onCancel: () -> Void
+
+    init(_ onCancel: @escaping () -> Void) { self.onCancel = onCancel }
+
+    public func cancel() { onCancel() }
+}
