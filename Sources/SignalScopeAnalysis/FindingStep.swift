@@ -55,6 +55,11 @@ public struct FindingStep: Sendable, Hashable, CustomStringConvertible, Expressi
         }.joined()
     }
 
+    /// The source sites the step names, in order.
+    public var sites: [TraceSite] {
+        parts.compactMap { if case .site(let site) = $0 { site } else { nil } }
+    }
+
     /// The step in words, sites as the trace stores them (`Module/File.swift:12`).
     public var description: String { phrased(site: \.description) }
 

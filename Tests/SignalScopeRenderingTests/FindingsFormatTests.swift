@@ -36,6 +36,23 @@ struct FindingsFormatTests {
         #expect(FindingsFormats.named("xml") == nil)
     }
 
+    @Test("SARIF's code flow is the proving steps, each at the site it names, from the steps' data, not their text")
+    func sarifCodeFlow() throws {
+        let sarif = try #require(
+            JSONSerialization.jsonObject(with: Data(SARIFFormat().render(Self.report, FindingsFormatOptions()).utf8)) as? [String: Any])
+        let results = try #require((sarif["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        let flow = try #require(((results[0]["codeFlows"] as? [[String: Any]])?.first?["threadFlows"] as? [[String: Any]])?.first)
+        let locations = try #require(flow["locations"] as? [[String: Any]])
+        let step = try #require(locations.first?["location"] as? [String: Any])
+        #expect((step["message"] as? [String: Any])?["text"] as? String == "ProfileScreen.name holds property (App/Profile.swift:9)")
+        let physical = try #require(step["physicalLocation"] as? [String: Any])
+        #expect((physical["region"] as? [String: Any])?["startLine"] as? Int == 9)
+        #expect((physical["artifactLocation"] as? [String: Any])?["uri"] as? String == "App/Profile.swift")
+        // A step that names no site has words and no place.
+        let second = try #require(((results[1]["codeFlows"] as? [[String: Any]])?.first?["threadFlows"] as? [[String: Any]])?.first?["locations"] as? [[String: Any]])
+        #expect((second.first?["location"] as? [String: Any])?["physicalLocation"] == nil)
+    }
+
     @Test("Only the text format paints, and only when asked")
     func colour() throws {
         #expect(FindingsFormats.all.filter(\.usesColor).map(\.name) == ["text"])

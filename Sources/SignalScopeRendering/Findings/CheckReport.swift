@@ -14,7 +14,9 @@ public struct CheckReport: Sendable {
         public let path: String
         /// The finding's proving path, one step each, with every source site in it resolved
         /// as ``path`` is: one style of path throughout a report.
-        public let steps: [String]
+        public var steps: [String] { located.map(\.text) }
+        /// The proving steps with the place each one is at: its first source site, resolved.
+        public let located: [LocatedStep]
 
         /// The message, the proving path one step a line, and the fix: the body every
         /// format that has room for one shows.
@@ -45,7 +47,11 @@ public struct CheckReport: Sendable {
                 finding: finding, isBaseline: isBaseline,
                 isFailing: !isBaseline && threshold.fails(finding.severity),
                 path: resolver.path(for: finding.location.file),
-                steps: finding.steps.map { step in step.phrased { "\(resolver.path(for: $0.file)):\($0.line)" } })
+                located: finding.steps.map { step in
+                    LocatedStep(
+                        text: step.phrased { "\(resolver.path(for: $0.file)):\($0.line)" },
+                        site: step.sites.first.map { (resolver.path(for: $0.file), $0.line) })
+                })
         }
         self.traceWarnings = traceWarnings
         self.limitations = limitations
@@ -57,6 +63,21 @@ public struct CheckReport: Sendable {
 
     /// How many findings have `severity`.
     public func count(_ severity: Severity) -> Int { entries.count { $0.finding.severity == severity } }
+}
+
+/// A proving step in words, and where in the project it is, when it names a site.
+public struct LocatedStep: Sendable, Hashable {
+    /// The step, its sites written as project paths.
+    public let text: String
+    /// The step's first site: its file relative to the current directory, and the line.
+    public let path: String?
+    public let line: Int?
+
+    init(text: String, site: (path: String, line: Int)?) {
+        self.text = text
+        path = site?.path
+        line = site?.line
+    }
 }
 
 /// The lowest severity that fails a run.

@@ -1,8 +1,10 @@
 import SignalScopeAnalysis
 
 /// SARIF 2.1.0, the format GitHub code scanning reads: every rule with its help, and a
-/// result per finding with its level and a physical location relative to the current
-/// directory. Levels are the severities' names, which SARIF shares. Baseline findings carry `baselineState: unchanged` and level `note`.
+/// result per finding with its level, a physical location relative to the current
+/// directory, and its proving steps as a code flow, each step at the site it names. Levels
+/// are the severities' names, which SARIF shares. Baseline findings carry
+/// `baselineState: unchanged` and level `note`.
 public struct SARIFFormat: FindingsFormat {
     public let name = "sarif"
 
@@ -33,6 +35,7 @@ public struct SARIFFormat: FindingsFormat {
                 ]],
                 "partialFingerprints": ["signalscope/v2": finding.fingerprint],
             ]
+            if !entry.located.isEmpty { result["codeFlows"] = [["threadFlows": [["locations": entry.located.map(Self.flowLocation)]]]] }
             if entry.isBaseline { result["baselineState"] = "unchanged" }
             if finding.count > 1 { result["occurrenceCount"] = finding.count }
             return result
@@ -50,5 +53,14 @@ public struct SARIFFormat: FindingsFormat {
                 "results": results,
             ]],
         ])
+    }
+
+    /// A proving step as a step of SARIF's code flow: its words, and its place when it names one.
+    private static func flowLocation(_ step: LocatedStep) -> [String: Any] {
+        var location: [String: Any] = ["message": ["text": step.text]]
+        if let path = step.path, let line = step.line {
+            location["physicalLocation"] = ["artifactLocation": ["uri": path, "uriBaseId": "%SRCROOT%"], "region": ["startLine": max(line, 1)]]
+        }
+        return ["location": location]
     }
 }
