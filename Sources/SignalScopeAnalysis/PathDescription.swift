@@ -100,8 +100,7 @@ struct PathDescription {
         guard let object = model.object(id) else { return "" }
         switch object.category {
         case .storage:
-            for (prefix, noun) in Self.collections where object.typeName.hasPrefix(prefix) { return "\(noun)" }
-            return "a collection"
+            return "\(TraceHeap.collectionNoun(ofStorage: object.typeName) ?? "a collection")"
         case .box: return "a box"
         case .library, .runtime:
             if object.category == .runtime, let next, next.kind == .storedProperty, next.closure == nil,
@@ -113,11 +112,6 @@ struct PathDescription {
         case .closureContext, .user: return ""
         }
     }
-
-    private static let collections = [
-        ("Swift._ContiguousArrayStorage", "an array"), ("Swift._DictionaryStorage", "a dictionary"),
-        ("Swift._SetStorage", "a set"), ("DequeModule._DequeBuffer", "a deque"),
-    ]
 
     /// A landmark's name, a subscription in full the first time the path names it.
     private mutating func label(_ id: ObjectID) -> FindingStep {

@@ -126,11 +126,11 @@ struct SelfCapturedObserver: Analyzer {
     /// What kind of closure captured the object, and the usual fix.
     static func wording(_ role: String?) -> (what: String, hint: String) {
         switch role {
-        case "next closure", "error closure", "completed closure":
+        case ClosureRole.next.rawValue, ClosureRole.error.rawValue, ClosureRole.completed.rawValue:
             ("the observer of a subscription", "capture [weak self] in the observer, or end the subscription with takeUntil(lifetime.ended)")
-        case "creation block":
+        case ClosureRole.creationBlock.rawValue:
             ("the creation block of a signal", "capture [weak self] in the creation block, or do not store the signal on the object it captures")
-        case "execution block":
+        case ClosureRole.execution.rawValue:
             ("the block of a command", "capture [weak self] in the command's block; when an inner closure captures self weakly, the outer one must too")
         case let role?:
             ("the \(role) of an operator on a signal", "capture [weak self] in the \(role) (and in every closure the path names that captures it)")

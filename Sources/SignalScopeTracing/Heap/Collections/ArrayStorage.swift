@@ -1,13 +1,15 @@
 /// `Array` and `ContiguousArray` storage (`_ContiguousArrayStorage<Element>`): a count,
 /// then the elements.
 struct ArrayStorage: CollectionStorage {
+    static func isNamed(_ typeName: String) -> Bool { typeName.hasPrefix("Swift._ContiguousArrayStorage<") }
+    static let noun = "an array"
     private let element: ValueLayout
     private let stride: Int
     private let firstElement: Int
     private let countOffset: Int
 
     init?(metadata: Metadata, typeName: String) {
-        guard typeName.hasPrefix("Swift._ContiguousArrayStorage<"),
+        guard Self.isNamed(typeName),
             let element = CollectionStorages.genericArgument(metadata, 0),
             let body = CollectionStorages.fieldOffsets(metadata)["countAndCapacity"]
         else { return nil }

@@ -2,6 +2,11 @@
 /// descriptor describes them: a collection's storage. One conforming type per kind of
 /// storage, each in its own file, listed in ``CollectionStorages/all``.
 protocol CollectionStorage: Sendable {
+    /// Whether a storage class named `typeName` (as the runtime names it) is this kind.
+    static func isNamed(_ typeName: String) -> Bool
+    /// What a path calls the collection (`an array`).
+    static var noun: String { get }
+
     /// The storage of `metadata`'s type, if it is this kind (`typeName` is its name).
     init?(metadata: Metadata, typeName: String)
 
@@ -44,6 +49,14 @@ enum ElementLabel: Hashable, Sendable {
     case key
     /// A dictionary's value, with its key when the key is a small string or an integer.
     case value(forKey: String?)
+}
+
+extension TraceHeap {
+    /// What a finding's path calls a collection whose storage class is `typeName`: `an
+    /// array`, `a dictionary`, `a set`, `a deque`, `a key path`; `nil` for other storage.
+    public static func collectionNoun(ofStorage typeName: String) -> String? {
+        CollectionStorages.all.first { $0.isNamed(typeName) }?.noun
+    }
 }
 
 enum CollectionStorages {

@@ -2,13 +2,15 @@
 /// with the capacity, the count and the first slot, then a ring of slots. The runtime keeps
 /// replayed values and queued work in deques.
 struct DequeStorage: CollectionStorage {
+    static func isNamed(_ typeName: String) -> Bool { typeName.hasPrefix("DequeModule._DequeBuffer<") }
+    static let noun = "a deque"
     private let element: ValueLayout
     private let stride: Int
     private let header: Int
     private let firstSlot: Int
 
     init?(metadata: Metadata, typeName: String) {
-        guard typeName.hasPrefix("DequeModule._DequeBuffer<"), let element = CollectionStorages.genericArgument(metadata, 0),
+        guard Self.isNamed(typeName), let element = CollectionStorages.genericArgument(metadata, 0),
             let header = CollectionStorages.fieldOffsets(metadata)["header"]
         else { return nil }
         let witnesses = element.valueWitnesses

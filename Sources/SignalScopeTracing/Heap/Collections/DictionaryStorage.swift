@@ -1,13 +1,15 @@
 /// `Dictionary` storage (`_DictionaryStorage<Key, Value>`): a bitmap of occupied buckets
 /// after its stored properties, then the keys and the values, each in an array of buckets.
 struct DictionaryStorage: CollectionStorage {
+    static func isNamed(_ typeName: String) -> Bool { typeName.hasPrefix("Swift._DictionaryStorage<") }
+    static let noun = "a dictionary"
     private let key: (layout: ValueLayout, stride: Int, metadata: Metadata)
     private let value: (layout: ValueLayout, stride: Int)
     private let fields: (scale: Int, keys: Int, values: Int)
     private let bitmap: Int
 
     init?(metadata: Metadata, typeName: String) {
-        guard typeName.hasPrefix("Swift._DictionaryStorage<"),
+        guard Self.isNamed(typeName),
             let keyType = CollectionStorages.genericArgument(metadata, 0),
             let valueType = CollectionStorages.genericArgument(metadata, 1)
         else { return nil }

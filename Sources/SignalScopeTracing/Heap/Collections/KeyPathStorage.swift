@@ -5,6 +5,10 @@
 /// object argument) may hold references the walk cannot place: its components are scanned
 /// conservatively and the object is marked as not read exactly, never as holding nothing.
 struct KeyPathStorage: CollectionStorage {
+    /// `KeyPath`, `WritableKeyPath`, `ReferenceWritableKeyPath`, `PartialKeyPath`, ... (the
+    /// walk itself recognises the storage by its class).
+    static func isNamed(_ typeName: String) -> Bool { typeName.hasPrefix("Swift.") && typeName.contains("KeyPath") }
+    static let noun = "a key path"
     /// Where the components' buffer header (a 32-bit word) is.
     private let header: Int
 

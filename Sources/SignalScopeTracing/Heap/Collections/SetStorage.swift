@@ -1,13 +1,15 @@
 /// `Set` storage (`_SetStorage<Element>`): a bitmap of occupied buckets after its stored
 /// properties, then the elements in an array of buckets.
 struct SetStorage: CollectionStorage {
+    static func isNamed(_ typeName: String) -> Bool { typeName.hasPrefix("Swift._SetStorage<") }
+    static let noun = "a set"
     private let element: ValueLayout
     private let stride: Int
     private let fields: (scale: Int, elements: Int)
     private let bitmap: Int
 
     init?(metadata: Metadata, typeName: String) {
-        guard typeName.hasPrefix("Swift._SetStorage<"), let element = CollectionStorages.genericArgument(metadata, 0) else {
+        guard Self.isNamed(typeName), let element = CollectionStorages.genericArgument(metadata, 0) else {
             return nil
         }
         let offsets = CollectionStorages.fieldOffsets(metadata)
