@@ -167,3 +167,21 @@ struct TimelineScaleTests {
         #expect(text.contains { $0.contains("×50 ") }, "the count before the lane's title")
     }
 }
+
+/// A record kind that brings its own payload exports its fields without the exporter
+/// knowing it.
+@Suite("Exporting a record kind the exporter does not know", .timeLimit(.minutes(10)))
+struct ExtendedEventExportTests {
+    struct Retried: TraceEventPayload {
+        let attempt: Int
+        var name: String { "retried" }
+        var exportedFields: [(key: String, value: String)] { [("attempt", "\(attempt)")] }
+    }
+
+    @Test func jsonLinesWritesItsNameAndFields() {
+        var exporter = JSONLinesExporter()
+        var output = JSONBuffer()
+        exporter.add(TraceRecord(sequence: 4, timestamp: 9, thread: 1, event: .extended(ExtendedEvent(Retried(attempt: 2)))), into: &output)
+        #expect(String(decoding: output.bytes, as: UTF8.self) == "{\"seq\":4,\"ts\":9,\"thread\":1,\"event\":\"retried\",\"attempt\":\"2\"}\n")
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import SignalScope
 import Testing
 
 @testable import SignalScopeTracing
@@ -65,6 +66,36 @@ import Testing
                 try Self.roundTrip(record, using: &random)
             }
         }
+    }
+
+    /// A record kind as a contributor adds one, in one file: its layout, and its event as a
+    /// payload of its own, which `TraceEvent` carries without a case for it.
+    struct RetriedRecord: EventRecord, TraceEventPayload {
+        static let kind: UInt8 = 200
+        static let name = "retried"
+        var subscription: SubscriptionID? { SubscriptionID(rawValue: subscriptionID) }
+        var subscriptionID: UInt64 = 0
+        var attempt: UInt32 = 0
+
+        mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+            visitor.visit(&subscriptionID, "subscription")
+            visitor.visit(&attempt, "attempt")
+        }
+
+        func event(strings: LogStrings) -> TraceEvent? { .extended(ExtendedEvent(self)) }
+
+        var name: String { "retried" }
+        var exportedFields: [(key: String, value: String)] { [("subscription", "s\(subscriptionID)"), ("attempt", "\(attempt)")] }
+    }
+
+    @Test func aRecordKindOfOneFileDecodesToAnEventNothingElseNeedsToKnow() throws {
+        let record = RetriedRecord(subscriptionID: 7, attempt: 3)
+        var bytes = [UInt8](repeating: 0, count: record.payloadSize)
+        bytes.withUnsafeMutableBytes { record.write(to: $0.baseAddress!) }
+        let event = try #require(bytes.withUnsafeBytes { RetriedRecord.decode($0, strings: LogStrings([:])) })
+        #expect(event == .extended(ExtendedEvent(record)))
+        #expect(event.name == "retried" && event.subscription == SubscriptionID(rawValue: 7))
+        #expect(RecordLayout.of(RetriedRecord.self) == ["u64 subscription", "u32 attempt"])
     }
 
     private static func roundTrip<Record: EventRecord>(_: Record.Type, using random: inout SystemRandomNumberGenerator) throws {

@@ -140,6 +140,8 @@ public struct JSONLinesExporter: TraceExporter {
                 if let sent { site("site", sent) }
             case .end(let count):
                 number("records", count)
+            case .extended(let event):
+                for (key, value) in event.payload.exportedFields { string(key, value) }
             case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable, let coversAllocations, let unwalkedReason):
                 guard let limits else { return }
                 number("objectLimit", limits.objects)

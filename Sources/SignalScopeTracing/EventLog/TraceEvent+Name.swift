@@ -20,6 +20,7 @@ extension TraceEvent {
         case .reference: "reference"
         case .virtualTime: "virtual-time"
         case .typeSite: "type-site"
+        case .extended(let event): event.payload.name
         }
     }
 }

@@ -150,6 +150,8 @@ public enum TraceEvent: Sendable, Hashable {
     /// declaration, or of its `deinit`), for findings located at the class that holds a
     /// reference to change.
     case typeSite(typeName: String, site: TraceSite)
+    /// A record of a kind that defines its own payload (``TraceEventPayload``).
+    case extended(ExtendedEvent)
 
     /// The subscription the event is about, if it is about one.
     public var subscription: SubscriptionID? {
@@ -159,6 +161,7 @@ public enum TraceEvent: Sendable, Hashable {
             .alive(.subscription(let id), _, _):
             id
         case .violation(_, let id, _, _, _): id
+        case .extended(let event): event.payload.subscription
         case .node, .nodeNamed, .edge, .end, .snapshot, .alive, .heapObject, .reference, .virtualTime,
             .typeSite:
             nil

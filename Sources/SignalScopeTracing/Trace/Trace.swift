@@ -143,6 +143,10 @@ public struct Trace: Sendable {
     /// a run for another subscription made by user code (retries are one), with whether each
     /// did work of its own; kept even when the trace keeps only live entities.
     public private(set) var concurrentColdRuns: [NodeID: [ColdRun]] = [:]
+    /// The records of kinds that define their own payload (``TraceEvent/extended(_:)``),
+    /// in order; kept even when the trace keeps only live entities, for the analyzers of
+    /// those kinds.
+    public private(set) var extendedEvents: [TraceRecord] = []
     /// Whether the program ran actions on a `TestScheduler` while recording: its records
     /// then say what virtual time things happened at (``TraceEvent/virtualTime(nanoseconds:)``).
     public private(set) var usesVirtualTime = false
@@ -352,6 +356,8 @@ public struct Trace: Sendable {
                 copy.objects[id] != nil
             case .snapshot, .end, .virtualTime:
                 true
+            case .extended(let event):
+                event.payload.subscription.map { copy.subscriptions[$0] != nil } ?? true
             default:
                 record.event.subscription.map { copy.subscriptions[$0] != nil } ?? false
             }
@@ -359,6 +365,7 @@ public struct Trace: Sendable {
         copy.violations = violations.filter { copy.nodes[$0.node] != nil }
         copy.erroredSubscriptions = erroredSubscriptions.filter { copy.nodes[$0.node] != nil }
         copy.concurrentColdRuns = concurrentColdRuns.filter { copy.nodes[$0.key] != nil }
+        copy.extendedEvents = extendedEvents.filter { record in record.event.subscription.map { copy.subscriptions[$0] != nil } ?? true }
         return copy
     }
 
@@ -478,6 +485,8 @@ public struct Trace: Sendable {
             }
         case .virtualTime:
             usesVirtualTime = true
+        case .extended:
+            extendedEvents.append(record)
         case .typeSite(let typeName, let site):
             heap.typeSites[typeName] = site
         case .end:
