@@ -25,6 +25,7 @@ enum Analyzers {
         RepeatedColdSubscription(),
         EventAfterTerminal(),
         UnhandledError(),
+        RetainedAfterRelease(),
     ]
 }
 

@@ -62,7 +62,10 @@ public enum Tracer {
     public static func startRecording(to url: URL, values: Bool = false, heapLimits: TraceHeap.Limits = .standard) throws {
         try fileRecording.withLock { current in
             guard current == nil else { throw RecordingError.alreadyRecording }
-            let recorder = try Recorder(sink: FileSink(path: url.path), recordsValues: values, heapLimits: heapLimits)
+            let path = url.path
+            let recorder = try Recorder(
+                sink: FileSink(path: path), recordsValues: values, heapLimits: heapLimits,
+                announce: { line in FileHandle.standardError.write(Data("\(line); see it with: signalscope report \(path)\n".utf8)) })
             Instrumentation.install(recorder)
             current = recorder
         }
@@ -76,6 +79,44 @@ public enum Tracer {
         }
         Instrumentation.uninstall(recorder)
         try recorder.finish()
+    }
+
+    /// Says that `object` should be freed within `within` from now, because of `reason`
+    /// (a screen dismissed, a request finished), as a leak finder that watches objects
+    /// lets a program say: if it is still alive then, the recording takes a heap snapshot
+    /// at that moment and proves what holds it, and the analysis reports it under
+    /// `retained-after-release` at this line; if it is freed later in the run, the report
+    /// says it was retained, then released.
+    ///
+    /// ```swift
+    /// func dismiss() {
+    ///     navigation.pop()
+    ///     Tracer.expectDeallocation(of: screen, because: "ProfileScreen dismissed")
+    /// }
+    /// ```
+    ///
+    /// Costs nothing when nothing records the code calling it; otherwise one weak reference
+    /// and one timer. A file recording also prints one line on standard error when the
+    /// deadline passes, naming the trace to open. A deadline that has not passed when the
+    /// recording stops is not judged.
+    public static func expectDeallocation(
+        of object: AnyObject, within: Duration = .seconds(2), because reason: String,
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) {
+        for case let recorder as Recorder in Instrumentation.watchingHooks {
+            recorder.expectDeallocation(
+                of: object, within: within, reason: reason, site: SourceLocation(fileID: file, line: line, function: function))
+        }
+    }
+
+    /// Says that `object` must have been freed when the recording of the code calling this
+    /// ends (a leak-check helper's body returning): judged by the closing snapshot.
+    package static func expectDeallocationWhenRecordingEnds(
+        of object: AnyObject, because reason: String, site: SourceLocation
+    ) {
+        for case let recorder as Recorder in Instrumentation.watchingHooks {
+            recorder.expectDeallocation(of: object, within: nil, reason: reason, site: site)
+        }
     }
 
     /// Whether a file recording is running.

@@ -133,7 +133,7 @@ public enum LeakCorpus {
 
     public static let scenarios = coreScenarios + operatorClosureScenarios + commandBlockScenarios + creationBlockScenarios
         + containerScenarios + cycleScenarios + heldDisposableScenarios + plainObjectCycleScenarios + genericHelperScenarios
-        + recycledBindingScenarios + coldEvidenceScenarios
+        + recycledBindingScenarios + coldEvidenceScenarios + watchedObjectScenarios
 
     static let coreScenarios: [(name: String, run: @Sendable () -> CorpusOutcome)] = [
         ("RACObserve capturing self", observeCapturingSelf),

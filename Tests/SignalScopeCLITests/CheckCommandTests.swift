@@ -2,6 +2,7 @@ import Foundation
 import Testing
 #if canImport(FoundationXML)
 import FoundationXML
+import SignalScopeTools
 #endif
 
 @Suite("signalscope check, end to end", .timeLimit(.minutes(10)))
@@ -97,7 +98,7 @@ struct CheckCommandTests {
         #expect(result.status == 2)
         let document = try XMLDocument(contentsOf: URL(fileURLWithPath: cli.path("report.xml")))
         let testcases = try document.nodes(forXPath: "//testcase")
-        #expect(testcases.count == 9, "one per rule, and complete-analysis")
+        #expect(testcases.count == RuleID.allCases.count + 1, "one per rule, and complete-analysis")
         let failures = try document.nodes(forXPath: "//testcase/failure")
         #expect(failures.count == 2)
         let failedRules = try Set(document.nodes(forXPath: "//testcase[failure]/@name").compactMap { (node: XMLNode) in node.stringValue })

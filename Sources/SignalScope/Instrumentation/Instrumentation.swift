@@ -43,6 +43,13 @@ public enum Instrumentation {
         return some.count > 1 ? FanOutInstrumentation(some) : some.first
     }
 
+    /// The installed hooks that watch the code running now, each itself (a tool looks for
+    /// its own among them).
+    package static var watchingHooks: [any SignalInstrumentation] {
+        guard isInstalled.load(ordering: .acquiring) else { return [] }
+        return registry.withLock { $0.hooks }.filter { $0.watchesCurrentCode() }
+    }
+
     private struct Registry {
         var hooks: [any SignalInstrumentation] = []
         var combined: (any SignalInstrumentation)?

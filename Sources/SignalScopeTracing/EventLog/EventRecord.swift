@@ -36,7 +36,8 @@ enum EventRecords {
         StringRecord.self, NodeRecord.self, NodeNamedRecord.self, EdgeRecord.self, SubscribeRecord.self,
         ObserverStoredRecord.self, ObserverReleasedRecord.self, NextRecord.self, ErrorRecord.self, CompletedRecord.self,
         DisposedRecord.self, ViolationRecord.self, EndRecord.self, SnapshotRecord.self, AliveRecord.self,
-        HeapObjectRecord.self, ReferenceRecord.self, VirtualTimeRecord.self, TypeSiteRecord.self,
+        HeapObjectRecord.self, ReferenceRecord.self, VirtualTimeRecord.self, TypeSiteRecord.self, RetainedRecord.self,
+        ReleasedRecord.self,
     ]
 
     /// The record types by kind byte (`nil`: padding, or a kind a newer minor version added).

@@ -36,14 +36,21 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// be used): the objects allocated since are what the closing walk starts from.
     private let allocationStart: UInt64
 
+    /// The objects the program said should be freed by a deadline.
+    private let watchlist = Watchlist()
+    /// Where a retained object is announced while the program runs (a file recording's
+    /// standard error line), if anywhere.
+    private let announce: (@Sendable (String) -> Void)?
+
     private static let recordings = Atomic<UInt64>(0)
     /// The recordings that have finished, so threads can drop their buffers.
     private static let finishedRecordings = LockedValue<Set<UInt64>>([])
 
     init(
         sink: any LogSink, recordsValues: Bool, heapLimits: TraceHeap.Limits = .standard, scope: RecordingScope = .process,
-        bufferCapacity: Int = 1 << 18
+        bufferCapacity: Int = 1 << 18, announce: (@Sendable (String) -> Void)? = nil
     ) throws {
+        self.announce = announce
         self.recordsValues = recordsValues
         recordsCode = scope == .code
         self.bufferCapacity = bufferCapacity
@@ -95,6 +102,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// Stops recording, writes the snapshot and the closing record, and flushes everything.
     func finish() throws {
         guard isActive else { return }
+        watchlist.close()
         appendSnapshot()
         stopNotingAllocations()
         let count = sequence.load(ordering: .acquiring) + 1
@@ -258,10 +266,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// `heapObject` record per object reached and a `reference` record per strong
     /// reference between them.
     private func appendSnapshot() {
-        let heap = live.snapshot(limits: heapLimits, allocatedSince: allocationStart) { [self] entry in
-            allocation(by: HeapWalker.Allocator(thread: entry.thread, task: entry.task, scope: entry.scope, time: entry.time))
-                == .byRecordedCode
-        }
+        let heap = snapshot()
         let header = SnapshotRecord(
             limits: heap.limits, objectLimitReached: heap.objectLimitReached, depthLimitReached: heap.depthLimitReached,
             memoryUnreadable: heap.memoryUnreadable, usedAllocationTable: heap.usedAllocationTable,
@@ -285,12 +290,89 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         for reference in heap.references {
             append(referenceRecord(reference))
         }
+        appendWatched(in: heap)
         for (typeName, site) in heap.typeSites {
             append(
                 TypeSiteRecord(
                     typeName: string(typeName), file: string(site.file), function: string(site.function),
                     line: UInt32(truncatingIfNeeded: site.line)))
         }
+    }
+
+    // MARK: Watched objects
+
+    /// Watches `object`, which the program says should be freed within `within` of now
+    /// (`Tracer.expectDeallocation`): if it is still alive then, a heap snapshot taken at
+    /// that moment proves what holds it, in a `retained` record.
+    /// (`within` `nil`: when the recording ends.)
+    func expectDeallocation(of object: AnyObject, within: Duration?, reason: String, site: SourceLocation) {
+        guard isActive else { return }
+        watchlist.watch(object, within: within, reason: reason, site: site) { [weak self] id in self?.deadlinePassed(id) }
+    }
+
+    /// A watched object's deadline passed while the program runs.
+    private func deadlinePassed(_ id: UInt64) {
+        guard isActive, let entry = watchlist.entry(id) else { return }
+        guard entry.object.object != nil else { return watchlist.forget(id) }
+        let heap = snapshot()
+        appendRetained(entry, in: heap, midRun: true)
+        watchlist.markReported(id)
+        announce?(
+            "signalscope: retained-after-release: \(Trace.shortTypeName(entry.typeName)) is still alive \(entry.within ?? .zero) after "
+                + "\"\(entry.reason)\" (\(entry.site.fileID):\(entry.site.line))")
+    }
+
+    /// At the closing snapshot: a watched object reported retained that has gone since is
+    /// released; one whose deadline has passed and that is still alive is retained, as
+    /// `heap` shows. (One whose deadline is still to come is not judged.)
+    private func appendWatched(in heap: HeapSnapshot) {
+        let now = ContinuousClock.now
+        for entry in watchlist.all {
+            let isAlive = entry.object.object != nil
+            if entry.wasReported {
+                if !isAlive { append(ReleasedRecord(watch: entry.id)) }
+            } else if isAlive, entry.deadline.map({ $0 <= now }) ?? true {
+                appendRetained(entry, in: heap, midRun: false)
+            }
+        }
+    }
+
+    private func appendRetained(_ entry: Watchlist.Entry, in heap: HeapSnapshot, midRun: Bool) {
+        var record = RetainedRecord(
+            watch: entry.id, typeName: string(entry.typeName), reason: string(entry.reason), file: literal(entry.site.fileID),
+            function: literal(entry.site.function), line: UInt32(truncatingIfNeeded: entry.site.line),
+            flags: midRun ? 1 : 0, withinNanoseconds: entry.within.map(Self.nanoseconds) ?? 0)
+        guard let path = heap.retainingPath(to: entry.address) else {
+            record.flags |= 8
+            append(record)
+            return
+        }
+        record.target = path.target.id
+        record.targetAddress = UInt64(path.target.vertex.address) ^ HeapObjectRecord.addressKey
+        record.flags |= (path.isCycle ? 2 : 0) | (path.hasInexactHolders ? 4 : 0) | (path.isHeldFromOutside ? 16 : 0)
+        let objects = Dictionary(path.objects.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        record.links = path.chain.compactMap { reference in
+            guard let holder = objects[reference.from] else { return nil }
+            let described = HeapObjectRecord(
+                object: holder.id, address: 0, typeName: 0, category: 0, exploration: 0, entity: holder.entity, retainCount: 0,
+                allocation: .unknown, allocationOrder: 0)
+            return RetainedRecord.Link(
+                address: UInt64(holder.vertex.address) ^ HeapObjectRecord.addressKey, typeName: string(holder.vertex.typeName), category: holder.vertex.category.rawValue,
+                entityKind: described.entityKind, entityID: described.entityID, reference: referenceRecord(reference))
+        }
+        append(record)
+    }
+
+    /// A consistent snapshot of the heap now, from everything still alive.
+    private func snapshot() -> HeapSnapshot {
+        live.snapshot(limits: heapLimits, allocatedSince: allocationStart) { [self] entry in
+            allocation(by: HeapWalker.Allocator(thread: entry.thread, task: entry.task, scope: entry.scope, time: entry.time))
+                == .byRecordedCode
+        }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        UInt64(clamping: duration.components.seconds) &* 1_000_000_000 &+ UInt64(clamping: duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Whether an object was allocated by the recorded code, by what was running then.

@@ -334,6 +334,14 @@ public struct Trace: Sendable {
         self = trace
     }
 
+    /// This trace seen against another snapshot of its heap: the chain that held a watched
+    /// object (``RetainedObject/heap``), taken while the program ran.
+    public func replacingHeap(_ heap: TraceHeap) -> Trace {
+        var copy = self
+        copy.heap = heap
+        return copy
+    }
+
     /// The part of the trace made by some code only: the nodes created at sites that
     /// `isIncluded` accepts, the subscriptions to them and the objects those capture, with
     /// the records and facts about them. (Recordings see the whole process; this draws or

@@ -1,0 +1,60 @@
+import SignalScope
+import SignalScopeTracing
+
+/// An object the program said should be freed by a deadline (`Tracer.expectDeallocation`,
+/// or a leak-check helper's `mustBeFreed`) was still alive then. The recording took a heap
+/// snapshot at that moment (mid-run, or the closing one for a deadline at the end) and kept
+/// the shortest chain of strong references that held it, from what held the chain (a
+/// global, a subject, a live subscription, a running timer) down to the object: the path is
+/// that chain, true of the heap when the snapshot was taken. An object freed later in the
+/// run (retained, then released) is not reported.
+struct RetainedAfterRelease: Analyzer {
+    static let rule = RuleID.retainedAfterRelease
+    static let severity = Severity.error
+    static let summary = "An object the program said should be freed by a deadline was still alive then, held by the chain the path shows."
+
+    func analyze(_ model: inout LeakModel) -> [Finding] {
+        let payloads = model.trace.extendedEvents.compactMap { record -> (any TraceEventPayload)? in
+            if case .extended(let event) = record.event { event.payload } else { nil }
+        }
+        let released = Set(payloads.compactMap { ($0 as? ReleasedObject)?.watch })
+        return payloads.compactMap { $0 as? RetainedObject }.filter { !released.contains($0.watch) }.map { retained in
+            finding(for: retained, in: model.trace)
+        }
+    }
+
+    private func finding(for retained: RetainedObject, in trace: Trace) -> Finding {
+        let name = Trace.shortTypeName(retained.typeName)
+        let model = LeakModel(trace.replacingHeap(retained.heap))
+        var description = PathDescription(model)
+        let when = retained.isMidRun ? "\(retained.within) after" : retained.within == .zero ? "when recording ended, after" : "when recording ended, \(retained.within) after"
+        var steps: [FindingStep] = ["\(name) was still alive \(when) \"\(retained.reason)\" (\(retained.site))"]
+        if retained.wasNotReached {
+            steps.append("the heap walk did not reach \(name), so what holds it is not known")
+        } else if retained.chain.isEmpty {
+            steps.append(
+                retained.onlyInexactHolders
+                    ? "what holds \(name) could not be read exactly"
+                    : "nothing the heap walk reached holds \(name): a global, a static, a thread's stack or an object made before recording started does")
+        } else {
+            if retained.isHeldFromOutside, let first = retained.chain.first {
+                steps.append("\(model.label(model.traceEntity(first.from) ?? .object(first.from))) is held from outside what the heap walk reached: by a global, a static, a thread's stack or an object made before recording started")
+            }
+            steps += description.lines(retained.chain)
+            if retained.isCycle { steps.append("nothing else holds them: every strong reference to them comes from this cycle") }
+        }
+        let entities = retained.chain.flatMap { [$0.from, $0.to] }.compactMap(model.traceEntity)
+        return Finding(
+            rule: Self.rule, severity: Self.severity,
+            message: "\(name) was not freed after \"\(retained.reason)\"",
+            subject: FindingSubject(kind: .objects, name: name, file: retained.site.file, function: retained.site.function),
+            location: retained.site, steps: steps,
+            hint: "cut the first strong reference on the path that should not outlive \"\(retained.reason)\": capture [weak self], end the subscription (takeUntil(lifetime.ended)) or send completed when it ends",
+            entities: Array(Set(entities)).sorted { "\($0)" < "\($1)" }, evidence: [])
+    }
+}
+
+extension RuleID {
+    /// An object still alive after the deadline the program gave it.
+    public static let retainedAfterRelease = RuleID("retained-after-release")
+}

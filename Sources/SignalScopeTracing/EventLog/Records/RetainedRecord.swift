@@ -1,0 +1,147 @@
+import SignalScope
+
+/// `retained` (kind 23): an object the program said should be freed by a deadline
+/// (`Tracer.expectDeallocation`) was still alive then, and the chain of strong references
+/// that held it, from a heap snapshot taken at that moment (mid-run, or the closing one).
+struct RetainedRecord: EventRecord {
+    static let kind: UInt8 = 23
+    static let name = "retained"
+
+    var watch: UInt64 = 0
+    var target: UInt64 = 0
+    /// The object's address, xor-ed with ``HeapObjectRecord/addressKey``.
+    var targetAddress: UInt64 = HeapObjectRecord.addressKey
+    var typeName: UInt32 = 0
+    var reason: UInt32 = 0
+    var file: UInt32 = 0
+    var function: UInt32 = 0
+    var line: UInt32 = 0
+    /// Bit 0: the snapshot was taken while the program ran (else: the closing one); bit 1:
+    /// the chain is a cycle nothing else holds; bit 2: the only holders the walk found are
+    /// words a conservative scan read; bit 3: the walk did not reach the object; bit 4: the
+    /// chain's first object is also held from outside the snapshot (a global, a stack).
+    var flags: UInt8 = 0
+    var withinNanoseconds: UInt64 = 0
+    var links: [Link] = []
+
+    /// One strong reference of the chain, with what its holder is.
+    struct Link: RecordFields {
+        /// The holder's address, xor-ed with ``HeapObjectRecord/addressKey``.
+        var address: UInt64 = HeapObjectRecord.addressKey
+        var typeName: UInt32 = 0
+        /// A ``TraceHeap/Category`` code.
+        var category: UInt8 = 0
+        /// As ``HeapObjectRecord/entityKind``.
+        var entityKind: UInt8 = 0
+        var entityID: UInt64 = 0
+        var reference = ReferenceRecord()
+
+        mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+            visitor.visit(&address, "address")
+            visitor.visit(&typeName, "typeName")
+            visitor.visit(&category, "category")
+            visitor.visit(&entityKind, "entityKind")
+            visitor.zeros(2)
+            visitor.visit(&entityID, "entityID")
+            reference.fields(&visitor)
+        }
+    }
+
+    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+        visitor.visit(&watch, "watch")
+        visitor.visit(&target, "target")
+        visitor.visit(&targetAddress, "targetAddress")
+        visitor.visit(&typeName, "typeName")
+        visitor.visit(&reason, "reason")
+        visitor.visit(&file, "file")
+        visitor.visit(&function, "function")
+        visitor.visit(&line, "line")
+        visitor.visit(&flags, "flags")
+        visitor.zeros(3)
+        visitor.visit(&withinNanoseconds, "within")
+        visitor.list(&links, "linkCount", each: "link")
+    }
+
+    func event(strings: LogStrings) -> TraceEvent? {
+        var objects: [TraceHeap.Object] = []
+        var chain: [TraceHeap.Reference] = []
+        func object(
+            _ id: UInt64, address: UInt64, typeName: UInt32, category: UInt8, entityKind: UInt8, entityID: UInt64
+        ) -> TraceHeap.Object? {
+            var record = HeapObjectRecord()
+            (record.object, record.typeName, record.category) = (id, typeName, category)
+            (record.entityKind, record.entityID, record.hiddenAddress) = (entityKind, entityID, address)
+            guard case .heapObject(let object)? = record.event(strings: strings) else { return nil }
+            return object
+        }
+        for link in links {
+            guard
+                let holder = object(
+                    link.reference.from, address: link.address, typeName: link.typeName, category: link.category, entityKind: link.entityKind,
+                    entityID: link.entityID),
+                case .reference(let reference)? = link.reference.event(strings: strings)
+            else { return nil }
+            objects.append(holder)
+            chain.append(reference)
+        }
+        guard let watched = object(target, address: targetAddress, typeName: typeName, category: TraceHeap.Category.user.rawValue, entityKind: 0, entityID: 0)
+        else { return nil }
+        if !objects.contains(where: { $0.id == watched.id }) { objects.append(watched) }
+        return .extended(
+            ExtendedEvent(
+                RetainedObject(
+                    watch: watch, target: watched.id, typeName: watched.typeName, reason: strings.string(reason),
+                    site: strings.site(file: file, function: function, line: line), within: .nanoseconds(Int64(clamping: withinNanoseconds)),
+                    isMidRun: flags & 1 != 0, isCycle: flags & 2 != 0, onlyInexactHolders: flags & 4 != 0,
+                    wasNotReached: flags & 8 != 0, isHeldFromOutside: flags & 16 != 0, objects: objects, chain: chain)))
+    }
+}
+
+/// An object that was still alive at the deadline its program gave it, and why: the
+/// `retained` record's event.
+public struct RetainedObject: TraceEventPayload {
+    /// Which `Tracer.expectDeallocation` call this is, in the recording.
+    public let watch: UInt64
+    /// The object, among ``objects``.
+    public let target: ObjectID
+    public let typeName: String
+    /// What the program said should have freed it (`"ProfileScreen dismissed"`).
+    public let reason: String
+    /// Where the program said so.
+    public let site: TraceSite
+    /// How long after that it should have been gone.
+    public let within: Duration
+    /// Whether the snapshot that proves it was taken while the program ran.
+    public let isMidRun: Bool
+    /// Whether ``chain`` is a cycle nothing else holds.
+    public let isCycle: Bool
+    /// Whether the only holders the walk found are words a conservative scan read.
+    public let onlyInexactHolders: Bool
+    /// Whether the walk did not reach the object at all.
+    public let wasNotReached: Bool
+    /// Whether the chain's first object (the object itself, when the chain is empty) is
+    /// held from outside what the walk reached: its retain count is more than the
+    /// references the walk found to it.
+    public let isHeldFromOutside: Bool
+    /// The objects the chain runs through, the object itself included, as the snapshot
+    /// saw them (ids local to this chain).
+    public let objects: [TraceHeap.Object]
+    /// The strong references that held it, from the outermost holder to it; empty when
+    /// nothing the walk reached holds it.
+    public let chain: [TraceHeap.Reference]
+
+    public var name: String { "retained-object" }
+    public var exportedFields: [(key: String, value: String)] {
+        [("type", typeName), ("reason", reason), ("site", site.description), ("withinNanoseconds", "\(within.components.seconds * 1_000_000_000 + within.components.attoseconds / 1_000_000_000)")]
+    }
+
+    /// The chain as a heap of its own, for describing it as any path is described.
+    public var heap: TraceHeap {
+        var heap = TraceHeap()
+        heap.objects = Dictionary(objects.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        heap.references = chain
+        heap.limits = .standard
+        heap.index()
+        return heap
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Synchronization
+import SignalScopeTesting
+import SignalScopeTools
+@testable import SignalScopeTracing
+import Testing
+
+/// Objects the program says should be freed by a deadline (`Tracer.expectDeallocation`), as
+/// a leak finder that watches objects does: still alive then, they are proven retained by the
+/// chain of strong references from a snapshot taken at that moment; freed later, they are
+/// retained then released; freed in time, nothing is said.
+@Suite("Watched objects", .timeLimit(.minutes(10)))
+struct WatchedObjectTests {
+    final class ProfileScreen {
+        var name = ""
+        var subscription: Disposable?
+    }
+
+    /// A subject the app keeps for its whole life, as a global would.
+    final class Session: @unchecked Sendable {
+        let updates = Subject<String>()
+    }
+
+    private static func retained(in trace: Trace) -> [RetainedObject] {
+        trace.extendedEvents.compactMap { if case .extended(let event) = $0.event { event.payload as? RetainedObject } else { nil } }
+    }
+
+    /// Every reference of every step is true of the live heap: the holder's memory holds the target.
+    private static func expectTrue(_ finding: Finding, against retained: RetainedObject) {
+        let heap = retained.heap
+        let references = finding.steps.flatMap(\.references)
+        #expect(!references.isEmpty)
+        for reference in references {
+            guard let holder = heap.objects[reference.from], let target = heap.objects[reference.to] else {
+                Issue.record("a step names an object the chain does not have")
+                continue
+            }
+            #expect(
+                LeakCorpusTests.holds(UInt(holder.address), UInt(target.address), at: reference.offset),
+                "\(holder.typeName) does not hold \(target.typeName) as \(reference.kind) \(reference.path)")
+        }
+    }
+
+    @Test("A dismissed screen a long-lived subject's subscriber keeps: retained-after-release at the expectation's line, the path from the subject to the screen, each step true")
+    func retainedBySubjectOfTheSession() throws {
+        let session = Session()
+        weak var leaked: ProfileScreen?
+        var expectedLine = 0
+        let trace = try Tracer.record {
+            let screen = ProfileScreen()
+            leaked = screen
+            screen.subscription = session.updates.subscribeNext { screen.name = $0 }
+            // The screen is dismissed, but its subscription to the session was never ended.
+            Tracer.expectDeallocation(of: screen, within: .milliseconds(20), because: "ProfileScreen dismissed"); expectedLine = #line
+        }
+        defer { session.updates.sendCompleted() }
+        #expect(leaked != nil, "ground truth: the session's subject keeps the subscriber, which keeps the screen")
+        let findings = trace.analyze().findings.filter { $0.rule == .retainedAfterRelease }
+        let finding = try #require(findings.first)
+        #expect(findings.count == 1)
+        #expect(finding.location.line == expectedLine && finding.location.file.hasSuffix("WatchedObjectTests.swift"))
+        #expect(finding.message == "ProfileScreen was not freed after \"ProfileScreen dismissed\"")
+        // The session (made before the trace, as a global would be) holds the subject from outside the walk.
+        #expect(finding.path.contains { $0.hasPrefix("Subject<String> is held from outside what the heap walk reached") }, "\(finding)")
+        #expect(finding.path.contains { $0.hasPrefix("Subject<String> keeps an array whose element 0 is subscription #") }, "\(finding)")
+        #expect(finding.path.contains { $0.contains("captures ProfileScreen") }, "\(finding)")
+        let retained = try #require(Self.retained(in: trace).first)
+        Self.expectTrue(finding, against: retained)
+    }
+
+    @Test("The deadline passing while the program runs takes the snapshot then: the trace says so, and a file recording prints one line naming the trace")
+    func midRunSnapshot() async throws {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-watch-\(getppid()).sslog").path
+            try? FileManager.default.removeItem(atPath: path)
+            try Tracer.startRecording(to: URL(fileURLWithPath: path))
+            let session = Session()
+            var screen: ProfileScreen? = ProfileScreen()
+            screen!.subscription = session.updates.subscribeNext { [screen] in screen?.name = $0 }
+            Tracer.expectDeallocation(of: screen!, within: .milliseconds(20), because: "ProfileScreen dismissed")
+            screen = nil
+            Thread.sleep(forTimeInterval: 1)
+            try Tracer.stopRecording()
+            withExtendedLifetime(session) {}
+        }
+        let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(printed.contains("signalscope: retained-after-release: ProfileScreen is still alive"), "\(printed)")
+        #expect(printed.contains("\"ProfileScreen dismissed\" (SignalScopeAnalysisTests/WatchedObjectTests.swift:"), "\(printed)")
+        #expect(printed.contains("see it with: signalscope report "), "\(printed)")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-watch-\(getpid()).sslog").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let trace = try Trace(contentsOf: URL(fileURLWithPath: path))
+        let retained = try #require(Self.retained(in: trace).first)
+        #expect(retained.isMidRun)
+        #expect(trace.analyze().findings.contains { $0.rule == .retainedAfterRelease })
+    }
+
+    @Test("An object still alive at its deadline and freed later is retained, then released: no finding")
+    func retainedThenReleased() throws {
+        weak var freed: ProfileScreen?
+        let session = Session()
+        let trace = try Tracer.record {
+            let screen = ProfileScreen()
+            freed = screen
+            screen.subscription = session.updates.subscribeNext { screen.name = $0 }
+            Tracer.expectDeallocation(of: screen, within: .milliseconds(10), because: "ProfileScreen dismissed")
+            // Still held when the deadline passes; released well after it.
+            Thread.sleep(forTimeInterval: 0.5)
+            screen.subscription?.dispose()
+        }
+        #expect(freed == nil)
+        #expect(!trace.analyze().findings.contains { $0.rule == .retainedAfterRelease })
+        let released = trace.extendedEvents.contains { if case .extended(let event) = $0.event { event.payload is ReleasedObject } else { false } }
+        #expect(Self.retained(in: trace).first?.isMidRun == true, "judged at its deadline, while the screen was held")
+        #expect(released, "and released later in the run")
+        session.updates.sendCompleted()
+    }
+
+    @Test("An object freed before its deadline, and one whose deadline is still to come, are not reported")
+    func freedInTime() throws {
+        let session = Session()
+        let trace = try Tracer.record {
+            let screen = ProfileScreen()
+            screen.subscription = session.updates.take(1).subscribeNext { [weak screen] in screen?.name = $0 }
+            Tracer.expectDeallocation(of: screen, within: .milliseconds(10), because: "ProfileScreen dismissed")
+            let later = ProfileScreen()
+            Tracer.expectDeallocation(of: later, within: .seconds(60), because: "not yet")
+            session.updates.sendNext("done")
+        }
+        #expect(trace.analyze().findings.isEmpty, "\(trace.analyze().findings)")
+        #expect(Self.retained(in: trace).isEmpty)
+        session.updates.sendCompleted()
+    }
+
+    @Test("Nothing records: expecting a deallocation costs nothing and says nothing")
+    func noRecording() {
+        Tracer.expectDeallocation(of: ProfileScreen(), within: .zero, because: "untraced")
+    }
+
+    @Test("A leak check's body names what must be gone: a screen its own observer keeps fails at that line; its fixed twin passes")
+    func leakCheckMustBeFreed() {
+        let retainedAtItsLine = Mutex(false)
+        let line = #line + 6
+        withKnownIssue {
+            expectNoSignalLeaks { check in
+                let screen = ProfileScreen()
+                let updates = Subject<String>()
+                screen.subscription = updates.subscribeNext { screen.name = $0 }
+                check.mustBeFreed(screen, because: "the screen was closed")
+            }
+        } matching: { issue in
+            let text = issue.comments.map(\.rawValue).joined()
+            if text.contains("[retained-after-release] ProfileScreen was not freed after \"the screen was closed\""), issue.sourceLocation?.line == line {
+                retainedAtItsLine.withLock { $0 = true }
+            }
+            // The screen's own observer keeps it: the cycle is reported too, at the capture.
+            return text.hasPrefix("signal leak:")
+        }
+        #expect(retainedAtItsLine.withLock { $0 })
+        expectNoSignalLeaks { check in
+            let screen = ProfileScreen()
+            let updates = Subject<String>()
+            screen.subscription = updates.subscribeNext { [weak screen] in screen?.name = $0 }
+            updates.sendCompleted()
+            check.mustBeFreed(screen, because: "the screen was closed")
+        }
+    }
+}
