@@ -42,6 +42,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The live page's server (signalscope live), in the command-line tool only.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         .target(
@@ -63,7 +65,7 @@ let package = Package(
         // Tests/JavaScript), compiled into the library: no bundle to find at run time.
         .target(
             name: "SignalScopeRendering", dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAnalysis"],
-            resources: [.embedInCode("Report/Assets/report.js"), .embedInCode("Report/Assets/report.css")]
+            resources: [.embedInCode("Report/Assets/report.js"), .embedInCode("Report/Assets/report.css"), .embedInCode("Report/Assets/live.js")]
         ),
         .target(name: "SignalScopeGraphviz", dependencies: ["SignalScopeRendering", "CGraphviz"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
@@ -79,6 +81,7 @@ let package = Package(
             dependencies: [
                 "SignalScopeTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CommandLineTool"])),
+                .product(name: "FlyingFox", package: "FlyingFox", condition: .when(traits: ["CommandLineTool"])),
             ]
         ),
         // The fuzz target for the reader and everything that consumes a trace; `make fuzz`
@@ -117,6 +120,8 @@ let package = Package(
         .executableTarget(name: "PortedFromRxSwift", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/PortedFromRxSwift"),
         .executableTarget(name: "PortedFromCombine", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/PortedFromCombine"),
         .executableTarget(name: "ScreensAtScale", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/ScreensAtScale"),
+        .executableTarget(
+            name: "LiveSession", dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAutoTrace"], path: "Examples/LiveSession"),
         .executableTarget(
             name: "RuntimeTour",
             dependencies: ["SignalScope", "SignalScopeAutoTrace"],
@@ -161,7 +166,7 @@ let package = Package(
                 "ObserveSelfLeak", "SubjectNeverCompleted", "CellReuseLeak", "InfiniteSignalDropped", "ColdSignalTwice",
                 "Countdown", "SearchHints", "UsernameCheck", "TokenRefresh", "ZipRefresh", "LikeCommand", "ViewModelErrors",
                 "CacheThenNetwork", "DelegateSignal", "ScreensAtScale",
-                "PortedFromReactiveSwift", "PortedFromRxSwift", "PortedFromCombine",
+                "PortedFromReactiveSwift", "PortedFromRxSwift", "PortedFromCombine", "LiveSession",
             ]
         ),
     ],

@@ -63,9 +63,11 @@ public enum Tracer {
         try fileRecording.withLock { current in
             guard current == nil else { throw RecordingError.alreadyRecording }
             let path = url.path
+            // A wrapping command (`signalscope check`, `live`) says where its user will see it.
+            let hint = ProcessInfo.processInfo.environment["SIGNALSCOPE_ANNOUNCE_HINT"] ?? "see it with: signalscope report \(path)"
             let recorder = try Recorder(
                 sink: FileSink(path: path), recordsValues: values, heapLimits: heapLimits,
-                announce: { line in FileHandle.standardError.write(Data("\(line); see it with: signalscope report \(path)\n".utf8)) })
+                announce: { line in FileHandle.standardError.write(Data("\(line); \(hint)\n".utf8)) })
             Instrumentation.install(recorder)
             current = recorder
         }

@@ -29,7 +29,7 @@ struct SignalScopeCommand: ParsableCommand {
                      SIGHUP), sent on to the wrapped command; nothing analysed
             """,
         version: SignalScopeVersion.current,
-        subcommands: [Check.self, Rules.self, Record.self, Report.self, Graph.self, Timeline.self, Export.self, Stats.self, Demo.self]
+        subcommands: [Check.self, Rules.self, Record.self, Report.self, Live.self, Graph.self, Timeline.self, Export.self, Stats.self, Demo.self]
     )
 
     /// Runs the command with SignalScope's exit codes: argument errors exit 1, not

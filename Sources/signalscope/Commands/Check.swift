@@ -84,7 +84,9 @@ struct Check: ParsableCommand {
         case (nil, false):
             let folder = try traceFolder()
             if keepTraces == nil { temporaryFolder = folder }
-            var run = TracedRun(command: command, tracePath: "\(folder)/trace-%p.sslog", values: false)
+            var run = TracedRun(
+                command: command, tracePath: "\(folder)/trace-%p.sslog", values: false,
+                announceHint: "signalscope check reports it when the command ends")
             run.outputToStandardError = true
             commandStatus = try run.run()
             if commandStatus != 0 {

@@ -40,7 +40,9 @@ struct Record: ParsableCommand {
             // silently replace the first's trace.
             let folder = try TracedRun.temporaryFolder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            let run = TracedRun(command: command, tracePath: "\(folder)/trace-%p.sslog", values: values)
+            let run = TracedRun(
+                command: command, tracePath: "\(folder)/trace-%p.sslog", values: values,
+                announceHint: "see it with: signalscope report \(output)")
             status = try run.run()
             reportStatus(status)
             let written = TracedRun.tracesWritten(in: folder)

@@ -9,6 +9,9 @@ struct TracedRun {
     /// The trace's path; `%p` becomes each traced process's id.
     let tracePath: String
     let values: Bool
+    /// Where the traced program's line about a retained object sends the reader
+    /// (`SIGNALSCOPE_ANNOUNCE_HINT`): the trace it writes is this command's to show.
+    var announceHint: String?
     /// Whether the program's standard output goes to standard error instead, so that a
     /// report on standard output is never mixed with what the program prints.
     var outputToStandardError = false
@@ -30,6 +33,7 @@ struct TracedRun {
         var environment = ProcessInfo.processInfo.environment
         environment["SIGNALSCOPE_TRACE"] = tracePath
         if values { environment["SIGNALSCOPE_VALUES"] = "1" }
+        if let announceHint { environment["SIGNALSCOPE_ANNOUNCE_HINT"] = announceHint }
         let forwarding = SignalForwarding()
         defer { forwarding.stop() }
         let child = try spawn(executable, environment: environment)

@@ -1,0 +1,43 @@
+// A session that runs for a few seconds: it shows a profile screen, dismisses it, and keeps
+// sending updates. The screen's observation of the session's updates captures the screen and
+// is never ended, so the dismissed screen stays alive; the app says it should be gone within
+// half a second of its dismissal (Tracer.expectDeallocation), so a recording proves it while
+// the session still runs. `--fixed` ends the observation with the screen's lifetime.
+import Foundation
+import SignalScope
+import SignalScopeTracing
+
+let fixed = CommandLine.arguments.contains("--fixed")
+
+final class Session {
+    let updates = Subject<String>()
+}
+
+final class ProfileScreen {
+    let lifetime: Lifetime
+    private let token: Lifetime.Token
+    var status = ""
+
+    init(session: Session) {
+        (lifetime, token) = Lifetime.make()
+        if fixed {
+            session.updates.takeUntil(lifetime.ended).subscribeNext { [weak self] update in self?.status = update }
+        } else {
+            session.updates.subscribeNext { update in self.status = update }  // planted: retained-after-release
+        }
+    }
+
+    deinit { print("ProfileScreen freed") }
+}
+
+let session = Session()
+var screen: ProfileScreen? = ProfileScreen(session: session)
+session.updates.sendNext("signed in")
+Tracer.expectDeallocation(of: screen!, within: .milliseconds(500), because: "ProfileScreen dismissed")
+screen = nil
+for tick in 1...30 {
+    session.updates.sendNext("update \(tick)")
+    Thread.sleep(forTimeInterval: 0.1)
+}
+// The session lives as long as the app: the dismissed screen is still held at exit.
+print("session ended")

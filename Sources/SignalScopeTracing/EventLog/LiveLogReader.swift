@@ -1,0 +1,88 @@
+import Glibc
+
+/// Reads an event log while the program writing it runs: each ``poll()`` decodes the
+/// records appended since the last one whose bytes are complete. For a live view: the
+/// records of one poll come sorted by sequence number, but a thread's buffer written later
+/// may hold records older than an earlier poll's, and a name whose string record is still
+/// in another thread's buffer reads as `?`. Read the whole log with `Trace` once it ends.
+public final class LiveLogReader {
+    private let path: String
+    private var descriptor: Int32 = -1
+    private var offset = EventLogFormat.headerSize
+    private var strings: [UInt32: String] = [:]
+    /// Why reading stopped for good (a file that is not an event log, a corrupt record).
+    public private(set) var problem: String?
+
+    /// A reader of the log at `path`, which need not exist yet.
+    public init(path: String) {
+        self.path = path
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// The complete records appended since the last poll, by sequence number; none when the
+    /// file does not exist yet or reading has stopped (``problem``).
+    public func poll() -> [TraceRecord] {
+        guard problem == nil, openIfNeeded() else { return [] }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return [] }
+        let size = Int(status.st_size)
+        guard size > offset else { return [] }
+        var bytes = [UInt8](repeating: 0, count: size - offset)
+        let read = bytes.withUnsafeMutableBytes { buffer in pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }
+        guard read > 0 else { return [] }
+        var decoded: [(record: any EventRecord.Type, prefix: RecordPrefix, payload: Range<Int>)] = []
+        var position = 0
+        bytes.withUnsafeBytes { buffer in
+            while read - position >= EventLogFormat.prefixSize {
+                var reader = RecordReader(bytes: UnsafeRawBufferPointer(rebasing: buffer[position..<(position + EventLogFormat.prefixSize)]))
+                var prefix = RecordPrefix()
+                prefix.fields(&reader)
+                let size = Int(prefix.size)
+                guard size >= EventLogFormat.prefixSize, size % 8 == 0, size <= EventLogFormat.maximumRecordSize else {
+                    problem = "\(path): corrupt record at byte offset \(offset + position); live reading stopped there"
+                    return
+                }
+                guard read - position >= size else { return }
+                let payload = (position + EventLogFormat.prefixSize)..<(position + size)
+                if prefix.kind == StringRecord.kind {
+                    if let string = StringRecord(payload: UnsafeRawBufferPointer(rebasing: buffer[payload])) {
+                        strings[string.id] = EventLogFormat.capped(string.text, limit: EventLogFormat.stackReadLimit).text
+                    }
+                } else if let type = EventRecords.byKind[Int(prefix.kind)] {
+                    decoded.append((type, prefix, payload))
+                }
+                position += size
+            }
+        }
+        offset += position
+        let names = LogStrings(strings)
+        return bytes.withUnsafeBytes { buffer in
+            decoded.compactMap { record, prefix, payload in
+                record.decode(UnsafeRawBufferPointer(rebasing: buffer[payload]), strings: names).map { event in
+                    TraceRecord(sequence: prefix.sequence, timestamp: prefix.timestamp, thread: prefix.thread, event: event, cause: prefix.cause)
+                }
+            }
+        }.sorted { $0.sequence < $1.sequence }
+    }
+
+    private func openIfNeeded() -> Bool {
+        if descriptor >= 0 { return true }
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else { return false }
+        var header = [UInt8](repeating: 0, count: EventLogFormat.headerSize)
+        guard pread(opened, &header, header.count, 0) == header.count else {
+            close(opened)
+            return false
+        }
+        guard Array(header[0..<8]) == EventLogFormat.magic, header[8] == UInt8(EventLogFormat.majorVersion), header[9] == 0 else {
+            close(opened)
+            problem = "\(path) is not a SignalScope event log of format \(EventLogFormat.majorVersion).x"
+            return false
+        }
+        descriptor = opened
+        return true
+    }
+}

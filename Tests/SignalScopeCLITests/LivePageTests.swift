@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// `signalscope live` in a real browser with interaction: the system Chromium, driven by
+/// Playwright for Python (Tests/Browser/live_page.py), opens the page while the LiveSession
+/// example runs, whose dismissed screen a session's subject keeps.
+@Suite("The live page in a browser", .serialized, .timeLimit(.minutes(10)))
+struct LivePageTests {
+    @Test("Events arrive while the program runs, the retained screen's finding appears before it ends and highlights its path when clicked, and the page becomes the final report; the server is loopback only and wants its token")
+    func liveRun() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        try FileManager.default.createDirectory(at: ReportBrowserTests.artifacts, withIntermediateDirectories: true)
+        let screenshot = ReportBrowserTests.artifacts.appendingPathComponent("live.png").path
+        let script = CLIRunner.repository.appendingPathComponent("Tests/Browser/live_page.py").path
+        let result = try cli.run(
+            "/usr/bin/env", ["python3", script, CLIRunner.product("signalscope"), CLIRunner.product("LiveSession"), screenshot],
+            timeLimit: 240)
+        #expect(result.status == 0, "\(result.standardError)")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result.standardError)")
+        let announced = try #require(seen["announced"] as? String)
+        #expect(announced.wholeMatch(of: /signalscope: live at http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{32}/) != nil, "\(announced)")
+        #expect(seen["wrongToken"] as? Int == 403 && seen["noToken"] as? Int == 403)
+        #expect(seen["foreignHost"] as? Int == 403, "a name that resolves to the loopback address from elsewhere is refused")
+        #expect(seen["foreignOrigin"] as? Int == 403, "another origin cannot open the push channel")
+        #expect(seen["boundAddresses"] as? [String] == ["127.0.0.1"], "listening on the loopback address only")
+        #expect(seen["programRunningWhenEventsShown"] as? Bool == true, "events show while the program runs")
+        #expect(seen["programRunningWhenFindingShown"] as? Bool == true, "the retained screen shows before the program ends")
+        let text = try #require(seen["findingText"] as? String)
+        #expect(text.contains("retained-after-release") && text.contains("ProfileScreen") && text.contains("LiveSession/main.swift:36"))
+        #expect((seen["highlightedNodes"] as? Int ?? 0) >= 1, "clicking the finding highlights the nodes on its path")
+        let path = try #require(seen["detailsPath"] as? [String])
+        #expect(path.contains { $0.contains("which captures ProfileScreen") }, "\(path)")
+        let final = try #require(seen["finalFindings"] as? [String])
+        #expect(final.contains("retained-after-release@36"), "the final report has the same finding: \(final)")
+        #expect(seen["exitStatus"] as? Int == 0, "--exit-when-done exits once the page has the end")
+        // The deadline is half a second; the page has the finding within a second of it
+        // (measured from signalscope's start, which the program's start follows).
+        let findingAt = try #require(seen["findingAt"] as? Double), eventsAt = try #require(seen["firstEventsAt"] as? Double)
+        #expect(findingAt - eventsAt < 1.5, "finding at \(findingAt) s, first events at \(eventsAt) s")
+    }
+}
