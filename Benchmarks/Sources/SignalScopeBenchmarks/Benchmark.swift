@@ -86,6 +86,10 @@ extension Benchmark {
             if !snapshots.isEmpty {
                 results += try SnapshotScenario(objectCounts: snapshots, repetitions: min(repetitions, 3), progress: progress.show).run()
             }
+            let midRuns = [10_000, 100_000].filter { selected("midrun-\($0 / 1000)k") }
+            if !midRuns.isEmpty {
+                results += try SnapshotScenario(objectCounts: midRuns, repetitions: min(repetitions, 3), progress: progress.show, midRun: true).run()
+            }
             progress.finish()
             let machine = Machine.current()
             let targets = Target.evaluate(results)
@@ -177,11 +181,13 @@ extension Benchmark {
             commandName: SnapshotScenario.SnapshotChild.commandName, shouldDisplay: false)
 
         @Argument var objects: Int
+        /// `stop` (the closing snapshot) or `mid-run` (a watched object's deadline passing).
+        @Argument var moment = "stop"
 
-        func run() throws { try SnapshotScenario.SnapshotChild.run(objects: objects) }
+        func run() throws { try SnapshotScenario.SnapshotChild.run(objects: objects, midRun: moment == "mid-run") }
     }
 
-    static let scenarioIDs = ThroughputScenario.all.map(\.id) + ["analyze", "read-switch-latest", "analyze-leaked-subscriptions", "render-1k", "render-10k", "snapshot-10k", "snapshot-100k"]
+    static let scenarioIDs = ThroughputScenario.all.map(\.id) + ["analyze", "read-switch-latest", "analyze-leaked-subscriptions", "render-1k", "render-10k", "snapshot-10k", "snapshot-100k", "midrun-10k", "midrun-100k"]
 }
 
 /// One status line on stderr while the benchmarks run, redrawn in place; nothing when stderr

@@ -13,18 +13,22 @@ struct SnapshotScenario {
     let objectCounts: [Int]
     let repetitions: Int
     let progress: (String) -> Void
+    /// Measures a mid-run snapshot instead (`midrun-10k`): a watched object's deadline
+    /// passing while the app runs (`Tracer.expectDeallocation`), from the deadline to its
+    /// `retained` record in the log.
+    var midRun = false
 
     func run() throws -> [Measurement] {
         try objectCounts.map { target in
-            let id = "snapshot-\(target >= 1000 ? "\(target / 1000)k" : "\(target)")"
+            let id = "\(midRun ? "midrun" : "snapshot")-\(target >= 1000 ? "\(target / 1000)k" : "\(target)")"
             var runs: [SnapshotRun] = []
             for round in 0..<repetitions {
                 progress("\(id) round \(round + 1)/\(repetitions)")
-                runs.append(try ChildProcess.run(SnapshotChild.commandName, "\(target)"))
+                runs.append(try ChildProcess.run(SnapshotChild.commandName, "\(target)", midRun ? "mid-run" : "stop"))
             }
             let seconds = runs.map(\.seconds).median
             var measurement = Measurement(
-                scenario: id, variant: "stop recording", nsPerOp: seconds * 1e9 / Double(runs[0].objects),
+                scenario: id, variant: midRun ? "deadline to record" : "stop recording", nsPerOp: seconds * 1e9 / Double(runs[0].objects),
                 unit: "object", repetitions: repetitions)
             measurement.seconds = seconds
             measurement.objects = runs[0].objects
@@ -66,7 +70,7 @@ struct SnapshotScenario {
     enum SnapshotChild {
         static let commandName = "snapshot-child"
 
-        static func run(objects target: Int) throws {
+        static func run(objects target: Int, midRun: Bool) throws {
             let perScreen = try objectsPerScreen()
             let file = TraceFile(label: "snapshot")
             defer { file.remove() }
@@ -80,10 +84,21 @@ struct SnapshotScenario {
             ProcessMemory.resetPeak()
             let watcher = PauseWatcher()
             let start = Stopwatch.nanoseconds()
-            try file.stop()
+            if midRun {
+                // One screen said to be dismissed, still held: its deadline passes at once, and
+                // the watchlist's thread snapshots the heap while this one waits for the record.
+                Tracer.expectDeallocation(of: screens[0], within: .zero, because: "benchmark")
+                let reader = LiveLogReader(path: file.url.path)
+                while !reader.poll().contains(where: { if case .extended(let event) = $0.event { event.payload is RetainedObject } else { false } }) {
+                    usleep(1_000)
+                }
+            } else {
+                try file.stop()
+            }
             let seconds = Double(Stopwatch.nanoseconds() - start) / 1e9
             let pause = watcher.stop()
             let peak = ProcessMemory.residentMebibytes(field: "VmHWM:")
+            if midRun { try file.stop() }
             let objects = try Trace(contentsOf: file.url, detail: .liveEntities).heap.objects.count
             withExtendedLifetime(screens) {}
             let run = SnapshotRun(

@@ -35,20 +35,31 @@
     byId('live-nodes').appendChild(item);
   }
 
-  function addEvent(record) {
-    eventCount += 1;
-    var text = record.seq + ' ' + record.event + ' ' + (record.subscription || record.node || '') +
+  function eventText(record) {
+    return record.seq + ' ' + record.event + ' ' + (record.subscription || record.node || '') +
       (record.value !== undefined ? ' ' + record.value : '') + (record.error !== undefined ? ' ' + record.error : '');
-    var list = byId('live-events');
-    list.appendChild(el('li', {class: 'ev-' + record.event, text: text}));
-    while (list.childNodes.length > maxEvents) list.removeChild(list.firstChild);
-    list.parentNode.scrollTop = list.parentNode.scrollHeight;
   }
 
-  function addRecord(record) {
-    if (record.event === 'node') addNode(record);
-    else if (record.event === 'node-named' && nodes[record.node]) nodes[record.node].firstChild.textContent += ' "' + record.name + '"';
-    else if (['subscribe', 'next', 'error', 'completed', 'disposed', 'violation'].indexOf(record.event) >= 0) addEvent(record);
+  var shownEvents = ['subscribe', 'next', 'error', 'completed', 'disposed', 'violation'];
+
+  // One batch at a time: nodes as they come, and of the events only the latest the list
+  // keeps, added together and scrolled to once (one layout a batch, whatever its size).
+  function addRecords(records) {
+    var events = [];
+    records.forEach(function (record) {
+      if (record.event === 'node') addNode(record);
+      else if (record.event === 'node-named' && nodes[record.node]) nodes[record.node].firstChild.textContent += ' "' + record.name + '"';
+      else if (shownEvents.indexOf(record.event) >= 0) events.push(record);
+    });
+    eventCount += events.length;
+    var list = byId('live-events');
+    var fragment = document.createDocumentFragment();
+    events.slice(-maxEvents).forEach(function (record) {
+      fragment.appendChild(el('li', {class: 'ev-' + record.event, text: eventText(record)}));
+    });
+    list.appendChild(fragment);
+    while (list.childNodes.length > maxEvents) list.removeChild(list.firstChild);
+    if (events.length) list.parentNode.scrollTop = list.parentNode.scrollHeight;
   }
 
   function select(finding, item) {
@@ -73,11 +84,26 @@
     byId('finding-list').appendChild(item);
   }
 
+  // What the page costs, for scripts/live-latency.py: when each batch arrived (wall clock,
+  // milliseconds) with its last record's monotonic timestamp, and how long handling took.
+  var stats = window.signalscopeLive = {arrivals: [], batches: 0, handledMs: 0, longestMs: 0};
+
   var socket = new WebSocket('ws://' + location.host + '/live?token=' + encodeURIComponent(token));
-  socket.onopen = function () { document.body.setAttribute('data-live', 'connected'); status('running'); };
+  socket.onopen = function () {
+    stats.connectedAt = performance.timeOrigin + performance.now();
+    document.body.setAttribute('data-live', 'connected');
+    status('running');
+  };
   socket.onmessage = function (message) {
+    var started = performance.now();
     var data = JSON.parse(message.data);
-    if (data.kind === 'records') data.records.forEach(addRecord);
+    if (data.kind === 'records') {
+      addRecords(data.records);
+      stats.records = (stats.records || 0) + data.records.length;
+      if (data.records.length && stats.arrivals.length < 10000) {
+        stats.arrivals.push([data.records[data.records.length - 1].ts, performance.timeOrigin + started]);
+      }
+    }
     else if (data.kind === 'finding') addFinding(data.finding);
     else if (data.kind === 'end') {
       status('ended: ' + data.status);
@@ -87,6 +113,10 @@
       return;
     }
     status('running');
+    var took = performance.now() - started;
+    stats.batches += 1;
+    stats.handledMs += took;
+    stats.longestMs = Math.max(stats.longestMs, took);
   };
   socket.onclose = function () { if (document.body.getAttribute('data-live') !== 'ended') status('disconnected'); };
 })();
