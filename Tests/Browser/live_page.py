@@ -94,6 +94,10 @@ def main():
         finding.click()
         seen["highlightedNodes"] = page.locator("#live-nodes li.hl").count()
         seen["detailsPath"] = page.locator("#details-body ol.proof li").all_text_contents()
+        caused = page.locator("#live-events li.ev-next").last
+        caused.click()
+        seen["causeChain"] = page.locator("#details-body #chain li").all_text_contents()
+        finding.click()
         if screenshot:
             page.screenshot(path=screenshot)
         page.wait_for_url(re.compile(r"/report\?token="), timeout=30_000)

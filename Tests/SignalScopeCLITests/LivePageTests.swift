@@ -31,6 +31,8 @@ struct LivePageTests {
         #expect((seen["highlightedNodes"] as? Int ?? 0) >= 1, "clicking the finding highlights the nodes on its path")
         let path = try #require(seen["detailsPath"] as? [String])
         #expect(path.contains { $0.contains("which captures ProfileScreen") }, "\(path)")
+        let chain = try #require(seen["causeChain"] as? [String])
+        #expect(chain.count >= 2 && chain.allSatisfy { $0.contains(" next ") }, "a value map sent on shows the value that caused it: \(chain)")
         let final = try #require(seen["finalFindings"] as? [String])
         #expect(final.contains("retained-after-release@36"), "the final report has the same finding: \(final)")
         #expect(seen["exitStatus"] as? Int == 0, "--exit-when-done exits once the page has the end")

@@ -7,6 +7,11 @@
   var token = new URLSearchParams(location.search).get('token') || '';
   var maxEvents = 2000;
   var nodes = {};
+  var names = {};
+  // The latest events by sequence number, to follow an event's causes back.
+  var bySequence = {};
+  var remembered = [];
+  var rememberLimit = 20000;
   var eventCount = 0;
   var findingCount = 0;
   var byId = function (id) { return document.getElementById(id); };
@@ -28,8 +33,11 @@
   }
 
   function addNode(record) {
+    names[record.node] = record.name;
+    var parents = (record.parents || []).map(function (parent) { return names[parent.node] || parent.node; });
     var item = el('li', {id: 'node-' + record.node, 'data-node': record.node}, [
-      el('span', {class: 'name', text: record.name}), el('span', {class: 'site', text: ' · ' + site(record.site)})
+      el('span', {class: 'name', text: record.name}), el('span', {class: 'site', text: ' · ' + site(record.site)}),
+      el('span', {class: 'parents', text: parents.length ? ' ← ' + parents.join(', ') : ''})
     ]);
     nodes[record.node] = item;
     byId('live-nodes').appendChild(item);
@@ -54,12 +62,34 @@
     eventCount += events.length;
     var list = byId('live-events');
     var fragment = document.createDocumentFragment();
+    events.forEach(function (record) {
+      bySequence[record.seq] = record;
+      remembered.push(record.seq);
+    });
+    while (remembered.length > rememberLimit) delete bySequence[remembered.shift()];
     events.slice(-maxEvents).forEach(function (record) {
-      fragment.appendChild(el('li', {class: 'ev-' + record.event, text: eventText(record)}));
+      var item = el('li', {class: 'ev-' + record.event, 'data-seq': String(record.seq), text: eventText(record)});
+      item.addEventListener('click', function () { inspect(record, item); });
+      fragment.appendChild(item);
     });
     list.appendChild(fragment);
     while (list.childNodes.length > maxEvents) list.removeChild(list.firstChild);
     if (events.length) list.parentNode.scrollTop = list.parentNode.scrollHeight;
+  }
+
+  // An event and the chain of events that caused it, as far back as the page remembers.
+  function inspect(record, item) {
+    Array.prototype.forEach.call(document.querySelectorAll('.hl'), function (node) { node.classList.remove('hl'); });
+    item.classList.add('hl');
+    byId('details-title').textContent = record.event + ' ' + (record.subscription || '');
+    var chain = [];
+    for (var current = record; current && chain.length < 100; current = current.cause !== undefined ? bySequence[current.cause] : undefined) {
+      chain.push(el('li', {text: eventText(current) + (current.causeKind ? ' (' + current.causeKind + ')' : '')}));
+    }
+    var body = byId('details-body');
+    body.textContent = '';
+    body.appendChild(el('ol', {id: 'chain'}, chain));
+    if (chain.length === 1) body.appendChild(el('p', {class: 'hint', text: 'No earlier event caused it.'}));
   }
 
   function select(finding, item) {
