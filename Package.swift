@@ -183,7 +183,7 @@ let libraries: Set<String> = [
     "SignalScopeGraphviz", "CGraphviz", "SignalScopeTesting", "SignalScopeTools",
 ]
 let suiteTargets: [String: Set<String>] = [
-    "heap": ["CSandbox", "SignalScopeTracingTests", "SignalScopeAnalysisTests", "LeakCorpus"],
+    "heap": ["CSandbox", "SignalScopeTracingTests", "SignalScopeAnalysisTests", "LeakCorpus", "ToyReactive"],
     "tsan": ["SignalScopeTests", "SignalScopeTracingTests"],
 ]
 if let suites = Context.environment["SIGNALSCOPE_SUITES"], let targets = suiteTargets[suites] {

@@ -24,7 +24,7 @@ struct LibraryAdapterTests {
     func leakThroughTheLibrary() throws {
         _ = ToyReactiveAdapter.installed
         weak var leaked: SearchScreen?
-        let trace = try Tracer.record {
+        let trace = Tracer.record {
             let screen = SearchScreen()
             leaked = screen
             screen.bind(capturingSelf: true)
@@ -48,7 +48,7 @@ struct LibraryAdapterTests {
     func cleanTwin() throws {
         _ = ToyReactiveAdapter.installed
         weak var freed: SearchScreen?
-        let trace = try Tracer.record {
+        let trace = Tracer.record {
             let screen = SearchScreen()
             freed = screen
             screen.bind(capturingSelf: false)

@@ -46,7 +46,7 @@ struct WatchedObjectTests {
         let session = Session()
         weak var leaked: ProfileScreen?
         var expectedLine = 0
-        let trace = try Tracer.record {
+        let trace = Tracer.record {
             let screen = ProfileScreen()
             leaked = screen
             screen.subscription = session.updates.subscribeNext { screen.name = $0 }
@@ -79,7 +79,7 @@ struct WatchedObjectTests {
             screen!.subscription = session.updates.subscribeNext { [screen] in screen?.name = $0 }
             Tracer.expectDeallocation(of: screen!, within: .milliseconds(20), because: "ProfileScreen dismissed")
             screen = nil
-            Thread.sleep(forTimeInterval: 1)
+            usleep(1_000_000)
             try Tracer.stopRecording()
             withExtendedLifetime(session) {}
         }
@@ -99,7 +99,7 @@ struct WatchedObjectTests {
     func retainedThenReleased() throws {
         weak var freed: ProfileScreen?
         let session = Session()
-        let trace = try Tracer.record {
+        let trace = Tracer.record {
             let screen = ProfileScreen()
             freed = screen
             screen.subscription = session.updates.subscribeNext { screen.name = $0 }
@@ -119,7 +119,7 @@ struct WatchedObjectTests {
     @Test("An object freed before its deadline, and one whose deadline is still to come, are not reported")
     func freedInTime() throws {
         let session = Session()
-        let trace = try Tracer.record {
+        let trace = Tracer.record {
             let screen = ProfileScreen()
             screen.subscription = session.updates.take(1).subscribeNext { [weak screen] in screen?.name = $0 }
             Tracer.expectDeallocation(of: screen, within: .milliseconds(10), because: "ProfileScreen dismissed")

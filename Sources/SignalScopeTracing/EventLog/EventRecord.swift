@@ -3,7 +3,7 @@ import SignalScope
 /// Fields stored one after another, declared once by ``fields(_:)``: the same declaration
 /// writes them, reads them, measures them and describes them (the layout docs/event-log.md
 /// is checked against), so a layout cannot be written one way and read another.
-protocol RecordFields {
+protocol RecordFields: SendableMetatype {
     /// Every field zero: what a reader fills in.
     init()
     /// Visits the fields in the order they are stored.
