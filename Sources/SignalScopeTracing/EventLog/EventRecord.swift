@@ -82,13 +82,13 @@ private let absentText = UInt32.max
 struct RecordSize: RecordFieldVisitor {
     var bytes = 0
 
-    mutating func visit(_ value: inout UInt8, _ name: StaticString) { bytes += 1 }
-    mutating func visit(_ value: inout UInt32, _ name: StaticString) { bytes += 4 }
-    mutating func visit(_ value: inout UInt64, _ name: StaticString) { bytes += 8 }
-    mutating func visit(_ value: inout Int64, _ name: StaticString) { bytes += 8 }
-    mutating func zeros(_ count: Int) { bytes += count }
-    mutating func text(_ value: inout String?, _ lengthName: StaticString) { bytes += 4 + (value?.utf8.count ?? 0) }
-    mutating func list<Element: RecordFields>(_ elements: inout [Element], _ countName: StaticString, each: StaticString) {
+    @inline(__always) mutating func visit(_ value: inout UInt8, _ name: StaticString) { bytes += 1 }
+    @inline(__always) mutating func visit(_ value: inout UInt32, _ name: StaticString) { bytes += 4 }
+    @inline(__always) mutating func visit(_ value: inout UInt64, _ name: StaticString) { bytes += 8 }
+    @inline(__always) mutating func visit(_ value: inout Int64, _ name: StaticString) { bytes += 8 }
+    @inline(__always) mutating func zeros(_ count: Int) { bytes += count }
+    @inline(__always) mutating func text(_ value: inout String?, _ lengthName: StaticString) { bytes += 4 + (value?.utf8.count ?? 0) }
+    @inline(__always) mutating func list<Element: RecordFields>(_ elements: inout [Element], _ countName: StaticString, each: StaticString) {
         bytes += 4
         for index in elements.indices { elements[index].fields(&self) }
     }
@@ -101,17 +101,17 @@ struct RecordWriter: RecordFieldVisitor {
 
     init(base: UnsafeMutableRawPointer) { self.base = base }
 
-    private mutating func store<Integer: FixedWidthInteger>(_ value: Integer) {
+    @inline(__always) private mutating func store<Integer: FixedWidthInteger>(_ value: Integer) {
         base.storeBytes(of: value.littleEndian, toByteOffset: offset, as: Integer.self)
         offset += MemoryLayout<Integer>.size
     }
 
-    mutating func visit(_ value: inout UInt8, _ name: StaticString) { store(value) }
-    mutating func visit(_ value: inout UInt32, _ name: StaticString) { store(value) }
-    mutating func visit(_ value: inout UInt64, _ name: StaticString) { store(value) }
-    mutating func visit(_ value: inout Int64, _ name: StaticString) { store(value) }
-    mutating func zeros(_ count: Int) { offset += count }
-    mutating func text(_ value: inout String?, _ lengthName: StaticString) {
+    @inline(__always) mutating func visit(_ value: inout UInt8, _ name: StaticString) { store(value) }
+    @inline(__always) mutating func visit(_ value: inout UInt32, _ name: StaticString) { store(value) }
+    @inline(__always) mutating func visit(_ value: inout UInt64, _ name: StaticString) { store(value) }
+    @inline(__always) mutating func visit(_ value: inout Int64, _ name: StaticString) { store(value) }
+    @inline(__always) mutating func zeros(_ count: Int) { offset += count }
+    @inline(__always) mutating func text(_ value: inout String?, _ lengthName: StaticString) {
         guard var text = value else { return store(absentText) }
         text.withUTF8 { utf8 in
             store(UInt32(utf8.count))
@@ -119,7 +119,7 @@ struct RecordWriter: RecordFieldVisitor {
             offset += utf8.count
         }
     }
-    mutating func list<Element: RecordFields>(_ elements: inout [Element], _ countName: StaticString, each: StaticString) {
+    @inline(__always) mutating func list<Element: RecordFields>(_ elements: inout [Element], _ countName: StaticString, each: StaticString) {
         store(UInt32(elements.count))
         for index in elements.indices { elements[index].fields(&self) }
     }
@@ -175,7 +175,7 @@ struct RecordReader: RecordFieldVisitor {
 
 extension RecordFields {
     /// The fields' size in bytes, unpadded.
-    var payloadSize: Int {
+    @inline(__always) var payloadSize: Int {
         var size = RecordSize()
         var copy = self
         copy.fields(&size)
@@ -183,7 +183,7 @@ extension RecordFields {
     }
 
     /// Writes the payload at `payload`, which has ``payloadSize`` bytes.
-    func write(to payload: UnsafeMutableRawPointer) {
+    @inline(__always) func write(to payload: UnsafeMutableRawPointer) {
         var writer = RecordWriter(base: payload)
         var copy = self
         copy.fields(&writer)

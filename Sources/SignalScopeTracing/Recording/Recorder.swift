@@ -157,7 +157,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         append(ObserverStoredRecord(subscription: subscription.rawValue, handlers: handlers.rawValue))
         // What the closures capture is not scanned here, on the program's thread: the
         // closing heap walk finds it for every subscription still alive, which is all a
-        // leak can be made of (the reader derives captures from it, Trace.swift).
+        // leak can be made of (TraceHeap.observerCaptures(of:) reads them from it).
         live.storedObserver(subscription, closures: closures.closures)
     }
 

@@ -12,7 +12,7 @@ struct AliveRecord: EventRecord {
     var id: UInt64 = 0
     var retainCount: UInt64 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&entity, "entity")
         visitor.visit(&flags, "flags")
         visitor.zeros(6)

@@ -7,7 +7,7 @@ struct CompletedRecord: EventRecord {
 
     var subscription: UInt64 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&subscription, "subscription")
     }
 

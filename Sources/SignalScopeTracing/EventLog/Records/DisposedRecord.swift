@@ -9,7 +9,7 @@ struct DisposedRecord: EventRecord {
     /// A ``DisposalCause`` code.
     var cause: UInt8 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&subscription, "subscription")
         visitor.visit(&cause, "cause")
     }

@@ -9,7 +9,7 @@ struct EdgeRecord: EventRecord {
     var parent: UInt64 = 0
     var edgeKind: UInt8 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&node, "node")
         visitor.visit(&parent, "parent")
         visitor.visit(&edgeKind, "edgeKind")

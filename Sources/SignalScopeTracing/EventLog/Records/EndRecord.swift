@@ -5,7 +5,7 @@ struct EndRecord: EventRecord {
 
     var recordCount: UInt64 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&recordCount, "recordCount")
     }
 

@@ -8,7 +8,7 @@ struct ErrorRecord: EventRecord {
     var subscription: UInt64 = 0
     var description: String?
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&subscription, "subscription")
         visitor.text(&description, "descriptionLength")
     }

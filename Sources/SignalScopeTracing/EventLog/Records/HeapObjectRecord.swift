@@ -28,7 +28,7 @@ struct HeapObjectRecord: EventRecord {
     /// 0: not known.
     var allocationOrder: UInt64 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&object, "object")
         visitor.visit(&hiddenAddress, "address")
         visitor.visit(&typeName, "typeName")

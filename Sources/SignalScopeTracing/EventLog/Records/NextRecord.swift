@@ -8,7 +8,7 @@ struct NextRecord: EventRecord {
     var subscription: UInt64 = 0
     var summary: String?
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&subscription, "subscription")
         visitor.text(&summary, "summaryLength")
     }

@@ -8,7 +8,7 @@ struct NodeNamedRecord: EventRecord {
     var node: UInt64 = 0
     var name: UInt32 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&node, "node")
         visitor.visit(&name, "name")
     }

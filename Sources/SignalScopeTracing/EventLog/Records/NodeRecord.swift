@@ -18,14 +18,14 @@ struct NodeRecord: EventRecord {
         var parent: UInt64 = 0
         var edgeKind: UInt8 = 0
 
-        mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+        @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
             visitor.visit(&parent, "parent")
             visitor.visit(&edgeKind, "edgeKind")
             visitor.zeros(7)
         }
     }
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&node, "node")
         visitor.visit(&nodeKind, "nodeKind")
         visitor.visit(&traits, "traits")

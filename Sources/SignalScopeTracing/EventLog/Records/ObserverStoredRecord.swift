@@ -9,7 +9,7 @@ struct ObserverStoredRecord: EventRecord {
     /// ``ObserverHandlers``' bits.
     var handlers: UInt8 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&subscription, "subscription")
         visitor.visit(&handlers, "handlers")
     }

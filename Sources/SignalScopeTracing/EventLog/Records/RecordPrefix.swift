@@ -12,7 +12,7 @@ struct RecordPrefix: RecordFields {
     /// Monotonic nanoseconds.
     var timestamp: UInt64 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&size, "size")
         visitor.visit(&kind, "kind")
         visitor.visit(&causeKind, "causeKind")

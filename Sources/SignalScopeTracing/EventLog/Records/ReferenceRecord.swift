@@ -23,7 +23,7 @@ struct ReferenceRecord: EventRecord {
     var closureLine: UInt32 = 0
     var closureName: UInt32 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&from, "from")
         visitor.visit(&to, "to")
         visitor.visit(&referenceKind, "kind")

@@ -6,7 +6,7 @@ struct ReleasedRecord: EventRecord {
 
     var watch: UInt64 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&watch, "watch")
     }
 

@@ -36,7 +36,7 @@ struct RetainedRecord: EventRecord {
         var entityID: UInt64 = 0
         var reference = ReferenceRecord()
 
-        mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+        @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
             visitor.visit(&address, "address")
             visitor.visit(&typeName, "typeName")
             visitor.visit(&category, "category")
@@ -47,7 +47,7 @@ struct RetainedRecord: EventRecord {
         }
     }
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&watch, "watch")
         visitor.visit(&target, "target")
         visitor.visit(&targetAddress, "targetAddress")

@@ -12,7 +12,7 @@ struct SnapshotRecord: EventRecord {
     /// A string id, 0 when a walk was made: why none was.
     var unwalkedReason: UInt32 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&objectLimit, "objectLimit")
         visitor.visit(&depthLimit, "depthLimit")
         visitor.visit(&flags, "flags")

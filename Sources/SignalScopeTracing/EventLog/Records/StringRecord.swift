@@ -6,7 +6,7 @@ struct StringRecord: EventRecord {
     var id: UInt32 = 0
     var text = ""
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&id, "id")
         visitor.text(&text, "byteCount")
     }

@@ -15,7 +15,7 @@ struct SubscribeRecord: EventRecord {
     /// 0: none.
     var bindingTarget: UInt64 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&subscription, "subscription")
         visitor.visit(&node, "node")
         visitor.visit(&parentSubscription, "parentSubscription")

@@ -8,7 +8,7 @@ struct TypeSiteRecord: EventRecord {
     var function: UInt32 = 0
     var line: UInt32 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&typeName, "typeName")
         visitor.visit(&file, "file")
         visitor.visit(&function, "function")

@@ -17,7 +17,7 @@ struct ViolationRecord: EventRecord {
     /// 0: no user frame.
     var line: UInt32 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&node, "node")
         visitor.visit(&subscription, "subscription")
         visitor.visit(&event, "event")

@@ -6,7 +6,7 @@ struct VirtualTimeRecord: EventRecord {
 
     var nanoseconds: Int64 = 0
 
-    mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&nanoseconds, "nanoseconds")
     }
 
