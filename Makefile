@@ -13,7 +13,7 @@ build: setup
 demo: setup
 	$(SWIFT) run signalscope demo -o out
 
-# `make test` is the README's test command: every suite, in a debug build (about four
+# `make test` is the README's test command: every suite, in a debug build (under five
 # minutes from a fresh clone on a 2-core machine). `make ci` (what .ci/run runs) adds what
 # takes too long to wait for at a desk:
 #

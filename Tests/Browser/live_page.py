@@ -74,6 +74,8 @@ def main():
     seen["wrongToken"] = status_of(f"http://127.0.0.1:{port}/?token={'0' * 32}")
     seen["noToken"] = status_of(f"http://127.0.0.1:{port}/")
     seen["boundAddresses"] = bound_addresses(port)
+    taken = subprocess.run([signalscope, "live", "--port", str(port), "--", "true"], capture_output=True, text=True, timeout=60)
+    seen["portTaken"] = {"status": taken.returncode, "stderr": taken.stderr}
     seen["foreignHost"] = raw_status(port, f"GET /?token={token} HTTP/1.1\r\nHost: attacker.example:{port}\r\n\r\n")
     seen["foreignOrigin"] = raw_status(
         port,

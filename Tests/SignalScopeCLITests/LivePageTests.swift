@@ -24,6 +24,10 @@ struct LivePageTests {
         #expect(seen["foreignHost"] as? Int == 403, "a name that resolves to the loopback address from elsewhere is refused")
         #expect(seen["foreignOrigin"] as? Int == 403, "another origin cannot open the push channel")
         #expect(seen["boundAddresses"] as? [String] == ["127.0.0.1"], "listening on the loopback address only")
+        let taken = try #require(seen["portTaken"] as? [String: Any])
+        let takenError = taken["stderr"] as? String ?? ""
+        #expect(taken["status"] as? Int == 1 && takenError.hasPrefix("signalscope: error: cannot serve the live page on 127.0.0.1:")
+            && takenError.split(separator: "\n").count == 1, "a port in use is one line and exit 1: \(takenError)")
         #expect(seen["programRunningWhenEventsShown"] as? Bool == true, "events show while the program runs")
         #expect(seen["programRunningWhenFindingShown"] as? Bool == true, "the retained screen shows before the program ends")
         let text = try #require(seen["findingText"] as? String)

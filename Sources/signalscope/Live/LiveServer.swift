@@ -18,24 +18,36 @@ final class LiveServer: Sendable {
     private let server: HTTPServer
     private let handler: RequestHandler
     private let report = LockedReport()
+    private let requestedPort: UInt16
 
     /// A server on `port` (0: any free one), not yet started.
     init(port: UInt16, title: String) throws {
+        requestedPort = port
         let token = Self.randomToken()
         self.token = token
         handler = RequestHandler(token: token, page: LivePage.html(title: title), report: report, hub: hub)
         server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), logger: .disabled, handler: handler)
     }
 
-    /// Starts serving; returns the port once the server listens.
+    /// Starts serving; returns the port once the server listens, or says in one line why it
+    /// cannot (the port is taken, say).
     func start() async throws -> UInt16 {
-        Task { [server] in try? await server.run() }
-        try await server.waitUntilListening(timeout: 10)
-        guard case .ip4(_, let port)? = await server.listeningAddress else {
-            throw CLIError("the live server is not listening on 127.0.0.1")
+        let failure = LockedFailure()
+        Task { [server] in
+            do { try await server.run() } catch { failure.set(error) }
         }
-        handler.port.set(port)
-        return port
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let error = failure.current {
+                throw CLIError("cannot serve the live page on 127.0.0.1:\(requestedPort): \(error)")
+            }
+            if case .ip4(_, let port)? = await server.listeningAddress {
+                handler.port.set(port)
+                return port
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw CLIError("the live page's server did not start listening on 127.0.0.1:\(requestedPort) within 10 seconds")
     }
 
     /// The final report, served at `/report` once the program has ended.
@@ -56,6 +68,14 @@ final class LockedReport: @unchecked Sendable {
     private var html: String?
     func set(_ html: String) { lock.withLock { self.html = html } }
     var current: String? { lock.withLock { html } }
+}
+
+/// Why the server stopped, if it did.
+final class LockedFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: (any Error)?
+    func set(_ error: any Error) { lock.withLock { self.error = error } }
+    var current: (any Error)? { lock.withLock { error } }
 }
 
 /// The port, once known (the Host check needs it).

@@ -71,6 +71,8 @@ final class Streaming: @unchecked Sendable {
     private var reader: LiveLogReader?
     private var path: String?
     private var reportedFindings: Set<String> = []
+    /// Signalled when the loop has returned, so that nothing reads the log beside it.
+    private let loopEnded = DispatchSemaphore(value: 0)
 
     init(folder: String, hub: LiveHub) {
         self.folder = folder
@@ -78,13 +80,18 @@ final class Streaming: @unchecked Sendable {
     }
 
     func loop() {
+        defer { loopEnded.signal() }
         while !lock.withLock({ stopped }) {
             pollOnce()
             Thread.sleep(forTimeInterval: 0.1)
         }
     }
 
-    func stop() { lock.withLock { stopped = true } }
+    /// Stops the loop and waits for it to return.
+    func stop() {
+        lock.withLock { stopped = true }
+        loopEnded.wait()
+    }
 
     /// One last read, after the command ended.
     func finish() { pollOnce() }
