@@ -132,6 +132,23 @@ struct WatchedObjectTests {
         session.updates.sendCompleted()
     }
 
+    @Test("An object a variable outside the walked heap still holds: the path says it is held from outside, and claims no chain")
+    func heldFromOutside() throws {
+        var kept: ProfileScreen?
+        let trace = Tracer.record {
+            let screen = ProfileScreen()
+            kept = screen
+            Tracer.expectDeallocationWhenRecordingEnds(
+                of: screen, because: "the test ended", site: SourceLocation(fileID: #fileID, line: #line, function: #function))
+        }
+        #expect(kept != nil, "ground truth: the test's variable holds it")
+        let finding = try #require(trace.analyze().findings.first { $0.rule == .retainedAfterRelease })
+        #expect(finding.path.count == 2, "\(finding)")
+        #expect(finding.path.last?.hasPrefix("ProfileScreen is held from outside what the heap walk reached") == true, "\(finding)")
+        #expect(finding.steps.allSatisfy { $0.references.isEmpty })
+        kept = nil
+    }
+
     @Test("Nothing records: expecting a deallocation costs nothing and says nothing")
     func noRecording() {
         Tracer.expectDeallocation(of: ProfileScreen(), within: .zero, because: "untraced")

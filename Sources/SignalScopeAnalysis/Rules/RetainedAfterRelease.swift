@@ -32,10 +32,12 @@ struct RetainedAfterRelease: Analyzer {
         if retained.wasNotReached {
             steps.append("the heap walk did not reach \(name), so what holds it is not known")
         } else if retained.chain.isEmpty {
+            // The object itself is held from outside what the walk reached (its retain count
+            // is more than the references found to it), or only by words read conservatively.
             steps.append(
                 retained.onlyInexactHolders
                     ? "what holds \(name) could not be read exactly"
-                    : "nothing the heap walk reached holds \(name): a global, a static, a thread's stack or an object made before recording started does")
+                    : "\(name) is held from outside what the heap walk reached: by a global, a static, a thread's stack or an object made before recording started")
         } else {
             if retained.isHeldFromOutside, let first = retained.chain.first {
                 steps.append("\(model.label(model.traceEntity(first.from) ?? .object(first.from))) is held from outside what the heap walk reached: by a global, a static, a thread's stack or an object made before recording started")
