@@ -13,9 +13,9 @@ import Foundation
 /// One rule picks the hooks a call goes to (rule I10 of `docs/semantics.md`): a call that
 /// makes something (a node, a subscription, a command, a scheduled action, a test
 /// scheduler) goes to the hooks installed at that moment that watch the code making it, and
-/// every later call about that thing (a subscription's events and disposal, a node's name,
-/// a subject's dropped event, an edge added to a node, an action running) goes to those same
-/// hooks, for its whole life. A hook that should stop receiving calls after it is
+/// every later call about that thing (a subscription's events, disposal and the edges it
+/// adds, a node's name, a subject's dropped event, a multicast's edge, an action running)
+/// goes to those same hooks, for its whole life. A hook that should stop receiving calls after it is
 /// uninstalled has to ignore them itself.
 public protocol SignalInstrumentation: AnyObject, Sendable {
     /// Whether the hook wants to hear of what the code running now on this thread makes
