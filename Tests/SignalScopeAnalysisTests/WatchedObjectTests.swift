@@ -149,9 +149,18 @@ struct WatchedObjectTests {
         kept = nil
     }
 
-    @Test("Nothing records: expecting a deallocation costs nothing and says nothing")
+    @Test("Nothing records: expecting a deallocation keeps nothing, not even a weak reference's watch")
     func noRecording() {
-        Tracer.expectDeallocation(of: ProfileScreen(), within: .zero, because: "untraced")
+        weak var freed: ProfileScreen?
+        do {
+            let screen = ProfileScreen()
+            freed = screen
+            Tracer.expectDeallocation(of: screen, within: .zero, because: "untraced")
+        }
+        #expect(freed == nil, "the object is not kept")
+        // A recording that starts afterwards has nothing to judge from it.
+        let trace = Tracer.record {}
+        #expect(trace.extendedEvents.isEmpty)
     }
 
     @Test("A leak check's body names what must be gone: a screen its own observer keeps fails at that line; its fixed twin passes")

@@ -43,6 +43,12 @@ enum EventLogFormat {
         return bytes
     }
 
+    /// Whether a record's size field can be a real record's: at least a prefix, aligned, and
+    /// within the bound (anything else is a corrupt log).
+    static func isPlausibleRecordSize(_ size: Int) -> Bool {
+        size >= prefixSize && size % 8 == 0 && size <= maximumRecordSize
+    }
+
     /// Rounds a record size up to the 8-byte alignment every record keeps.
     static func aligned(_ size: Int) -> Int { (size + 7) & ~7 }
 }

@@ -232,7 +232,7 @@ struct EventLogReader {
             }
             let raw = window.withBytes(prefix) { Raw(at: offset, prefix: $0) }
             let size = raw.size
-            guard size >= EventLogFormat.prefixSize, size % 8 == 0, size <= EventLogFormat.maximumRecordSize else {
+            guard EventLogFormat.isPlausibleRecordSize(size) else {
                 return ("\(path): corrupt record at byte offset \(offset) (size \(size)); the last \(remaining) bytes were skipped", offset)
             }
             guard size <= remaining, window.load(raw.range, from: source, limit: count) else {

@@ -41,7 +41,7 @@ public final class LiveLogReader {
                 var prefix = RecordPrefix()
                 prefix.fields(&reader)
                 let size = Int(prefix.size)
-                guard size >= EventLogFormat.prefixSize, size % 8 == 0, size <= EventLogFormat.maximumRecordSize else {
+                guard EventLogFormat.isPlausibleRecordSize(size) else {
                     problem = "\(path): corrupt record at byte offset \(offset + position); live reading stopped there"
                     return
                 }

@@ -341,7 +341,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         var record = RetainedRecord(
             watch: entry.id, typeName: string(entry.typeName), reason: string(entry.reason), file: literal(entry.site.fileID),
             function: literal(entry.site.function), line: UInt32(truncatingIfNeeded: entry.site.line),
-            flags: midRun ? 1 : 0, withinNanoseconds: entry.within.map(Self.nanoseconds) ?? 0)
+            flags: midRun ? 1 : 0, withinNanoseconds: entry.within?.wholeNanoseconds ?? 0)
         guard let path = heap.retainingPath(to: entry.address) else {
             record.flags |= 8
             append(record)
@@ -369,10 +369,6 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             allocation(by: HeapWalker.Allocator(thread: entry.thread, task: entry.task, scope: entry.scope, time: entry.time))
                 == .byRecordedCode
         }
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
-        UInt64(clamping: duration.components.seconds) &* 1_000_000_000 &+ UInt64(clamping: duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Whether an object was allocated by the recorded code, by what was running then.

@@ -43,9 +43,7 @@ final class Watchlist: Sendable {
             typeName: String(reflecting: type(of: object)), reason: reason, site: site, within: within, deadline: within.map { .now + $0 })
         entries.withLock { $0[id] = entry }
         guard let within else { return }
-        let (seconds, attoseconds) = within.components
-        let nanoseconds = max(0, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: within.wholeNanoseconds))) { [weak self] in
             guard let self, !self.isClosed.withLock({ $0 }) else { return }
             expired(id)
         }
@@ -66,5 +64,15 @@ final class Watchlist: Sendable {
     /// Stops handling deadlines, once any being handled now is done.
     func close() {
         queue.sync { isClosed.withLock { $0 = true } }
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, 0 for a negative one, saturating.
+    var wholeNanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : whole &+ UInt64(attoseconds / 1_000_000_000)
     }
 }

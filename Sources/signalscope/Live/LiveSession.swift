@@ -71,6 +71,7 @@ final class Streaming: @unchecked Sendable {
     private var reader: LiveLogReader?
     private var path: String?
     private var reportedFindings: Set<String> = []
+    private var reportedProblem = false
     /// Signalled when the loop has returned, so that nothing reads the log beside it.
     private let loopEnded = DispatchSemaphore(value: 0)
 
@@ -103,6 +104,17 @@ final class Streaming: @unchecked Sendable {
         }
         guard let reader, let path else { return }
         let records = reader.poll()
+        if let problem = reader.problem, !reportedProblem {
+            // The page must not look live when it no longer is.
+            reportedProblem = true
+            standardError("signalscope: warning: \(problem); the page shows nothing newer, the final report reads what it can")
+            var message = JSONBuffer()
+            message.raw(#"{"kind":"warning","text":"#)
+            message.string(problem)
+            message.raw("}")
+            let text = String(decoding: message.bytes, as: UTF8.self)
+            Blocking { await self.hub.publish(text) }.waitIgnoringErrors()
+        }
         guard !records.isEmpty else { return }
         var buffer = JSONBuffer()
         var exporter = JSONLinesExporter()

@@ -27,8 +27,11 @@
 
   function site(s) { return s ? s.file + ':' + s.line : ''; }
 
+  // Set when the server can no longer read the trace: the page says so instead of "running".
+  var stale = null;
+
   function status(text) {
-    byId('live-status').textContent = text;
+    byId('live-status').textContent = stale ? text + ' (not updating: ' + stale + ')' : text;
     byId('summary').textContent = eventCount + ' events · ' + Object.keys(nodes).length + ' nodes · ' + findingCount + ' findings';
   }
 
@@ -135,6 +138,7 @@
       }
     }
     else if (data.kind === 'finding') addFinding(data.finding);
+    else if (data.kind === 'warning') { stale = data.text; }
     else if (data.kind === 'end') {
       status('ended: ' + data.status);
       socket.send('received end');

@@ -132,7 +132,7 @@ public struct RetainedObject: TraceEventPayload {
 
     public var name: String { "retained-object" }
     public var exportedFields: [(key: String, value: String)] {
-        [("type", typeName), ("reason", reason), ("site", site.description), ("withinNanoseconds", "\(within.components.seconds * 1_000_000_000 + within.components.attoseconds / 1_000_000_000)")]
+        [("type", typeName), ("reason", reason), ("site", site.description), ("withinNanoseconds", "\(within.wholeNanoseconds)")]
     }
 
     /// The chain as a heap of its own, for describing it as any path is described.
