@@ -65,7 +65,7 @@ let package = Package(
         // Tests/JavaScript), compiled into the library: no bundle to find at run time.
         .target(
             name: "SignalScopeRendering", dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAnalysis"],
-            resources: [.embedInCode("Report/Assets/report.js"), .embedInCode("Report/Assets/report.css"), .embedInCode("Report/Assets/live.js")]
+            resources: [.embedInCode("Report/Assets/report.js"), .embedInCode("Report/Assets/report.css")]
         ),
         .target(name: "SignalScopeGraphviz", dependencies: ["SignalScopeRendering", "CGraphviz"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),

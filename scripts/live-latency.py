@@ -8,8 +8,9 @@ Runs `SIGNALSCOPE live --exit-when-done -- PROGRAM ARGS`, opens the page in the 
 Chromium (Playwright) at once, and when the program ends prints, for the batches the page
 received while it ran: the latency from each batch's last record's timestamp (the trace's
 monotonic clock, which is Python's time.monotonic) to its arrival on the page (the browser's
-wall clock, mapped to the monotonic clock by sampling both), counting only records written after the page connected, and the time the page spent
-handling each batch (the page's own measure, `window.signalscopeLive`).
+wall clock, mapped to the monotonic clock by sampling both), counting only records written
+after the page connected; the time the page spent handling each message, and drawing each
+frame of its timeline (the page's own measures, `window.signalscopeLive`).
 """
 import re
 import statistics
@@ -31,9 +32,11 @@ def main():
         page = browser.new_page()
         page.goto(url)
         stats = None
+        last = None
         while live.poll() is None:
             try:
                 stats = page.evaluate("window.signalscopeLive && JSON.parse(JSON.stringify(window.signalscopeLive))") or stats
+                last = page.text_content("#summary")
             except Exception:
                 break  # the page went on to the final report
             time.sleep(0.05)
@@ -46,8 +49,10 @@ def main():
         print(f"latency ms: median {statistics.median(latencies):.0f}, p90 {sorted(latencies)[int(len(latencies) * 0.9)]:.0f}, max {max(latencies):.0f}")
     else:
         print("latency: no record was written after the page connected (the program had ended)")
-    print(f"records on the page {stats.get('records', 0)}")
-    print(f"handling ms per batch: mean {stats['handledMs'] / max(stats['batches'], 1):.2f}, longest {stats['longestMs']:.2f}")
+    print(f"handling ms per message: mean {stats['handledMs'] / max(stats['batches'], 1):.2f}, longest {stats['longestMs']:.2f}")
+    print(f"frames {stats['frames']}: ms per frame (timeline drawn) mean {stats['frameMs'] / max(stats['frames'], 1):.2f}, longest {stats['longestFrameMs']:.2f}")
+    if last:
+        print(f"at the end: {last}")
 
 
 if __name__ == "__main__":

@@ -2,12 +2,17 @@
 // sending updates. The screen's observation of the session's updates captures the screen and
 // is never ended, so the dismissed screen stays alive; the app says it should be gone within
 // half a second of its dismissal (Tracer.expectDeallocation), so a recording proves it while
-// the session still runs. `--fixed` ends the observation with the screen's lifetime.
+// the session still runs. `--fixed` ends the observation with the screen's lifetime;
+// `--updates N` sends N updates over the same three seconds (30 by default), to measure the
+// live page at scale.
 import Foundation
 import SignalScope
 import SignalScopeTracing
 
 let fixed = CommandLine.arguments.contains("--fixed")
+let updates = CommandLine.arguments.firstIndex(of: "--updates").flatMap { index in
+    CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) }
+} ?? 30
 
 final class Session {
     let updates = Subject<String>()
@@ -35,8 +40,8 @@ var screen: ProfileScreen? = ProfileScreen(session: session)
 session.updates.sendNext("signed in")
 Tracer.expectDeallocation(of: screen!, within: .milliseconds(500), because: "ProfileScreen dismissed")
 screen = nil
-for tick in 1...30 {
-    session.updates.sendNext("update \(tick)")
+for tick in 0..<30 {
+    for update in (updates * tick / 30)..<(updates * (tick + 1) / 30) { session.updates.sendNext("update \(update + 1)") }
     Thread.sleep(forTimeInterval: 0.1)
 }
 // The session lives as long as the app: the dismissed screen is still held at exit.

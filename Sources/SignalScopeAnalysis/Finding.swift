@@ -144,6 +144,13 @@ public struct AnalysisReport: Sendable {
     /// be missing. Empty when the analysis saw everything; `check` fails otherwise.
     public let limitations: [String]
 
+    /// A report of `findings` (in the order given) and `limitations`: for tools that judge a
+    /// trace in their own terms (a live view says what a running program cannot show).
+    public init(findings: [Finding], limitations: [String]) {
+        self.findings = findings
+        self.limitations = limitations
+    }
+
     /// The findings of `severity`.
     public func findings(_ severity: Severity) -> [Finding] { findings.filter { $0.severity == severity } }
 }

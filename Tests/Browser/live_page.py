@@ -5,8 +5,9 @@ Usage: live_page.py SIGNALSCOPE PROGRAM [SCREENSHOT]
 
 Starts `SIGNALSCOPE live --exit-when-done -- PROGRAM`, reads the page's address from its
 standard error, opens it while the program runs and prints one JSON object with what it saw:
-when events arrived (relative to the program's start and end), when the watched screen's
-finding appeared, whether clicking it highlighted its nodes, the findings of the final report
+when events arrived in the report's panes (relative to the program's start and end), the
+graph while the program ran, when the watched screen's finding appeared, which graph nodes
+clicking it highlighted, an event's chain of causes, the findings of the final report
 the page became, what a wrong token and a non-loopback address got, and the exit status.
 The Swift test (LivePageTests) judges it.
 """
@@ -56,6 +57,10 @@ def raw_status(port, request):
     return int(reply.split(" ")[1]) if reply.startswith("HTTP/") else reply
 
 
+# The counts in the report's summary line ("0 errors, … · 3 graph nodes · 4 lanes · 12 events").
+SUMMARY_COUNTS = "(text => ({events: Number((text.match(/(\\d+) events/) || [0, 0])[1]), lanes: Number((text.match(/(\\d+) lanes/) || [0, 0])[1])}))"
+
+
 def main():
     signalscope, program = sys.argv[1], sys.argv[2]
     screenshot = sys.argv[3] if len(sys.argv) > 3 else None
@@ -86,19 +91,34 @@ def main():
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
         page.goto(url)
         page.wait_for_selector('body[data-live="connected"]', timeout=10_000)
-        page.wait_for_selector("#live-events li", timeout=10_000)
+        # The report's own panes fill as the program runs: its summary counts events, its
+        # timeline draws lanes, its graph grows.
+        page.wait_for_function(SUMMARY_COUNTS + "(document.getElementById('summary').textContent).events > 0", timeout=10_000)
         seen["firstEventsAt"] = time.monotonic() - started
         seen["programRunningWhenEventsShown"] = live.poll() is None
+        seen["summaryAtFirstEvents"] = page.text_content("#summary")
+        seen["clockAtFirstEvents"] = page.text_content("#clock")
+        page.wait_for_selector("#graph-view svg g.node", timeout=10_000)
+        seen["graphNodesWhileRunning"] = page.locator("#graph-view svg g.node").count()
+        seen["programRunningWhenGraphShown"] = live.poll() is None
         finding = page.wait_for_selector('#finding-list li[data-rule="retained-after-release"]', timeout=15_000)
         seen["findingAt"] = time.monotonic() - started
         seen["programRunningWhenFindingShown"] = live.poll() is None
         seen["findingText"] = finding.text_content()
+        seen["limitationsWhileRunning"] = page.text_content("#limitations")
         finding.click()
-        seen["highlightedNodes"] = page.locator("#live-nodes li.hl").count()
+        seen["highlightedNodes"] = page.locator("#graph-view svg g.node.hl").count()
+        seen["highlightedNodeTitles"] = page.locator("#graph-view svg g.node.hl title").all_text_contents()
         seen["detailsPath"] = page.locator("#details-body ol.proof li").all_text_contents()
-        caused = page.locator("#live-events li.ev-next").last
-        caused.click()
+        # An event's causes: the latest event, by the report's link to it.
+        events = page.evaluate(SUMMARY_COUNTS + "(document.getElementById('summary').textContent).events")
+        page.evaluate(f"location.hash = '#event={events - 1}'")
+        page.wait_for_selector("#details-body #chain li", timeout=5_000)
         seen["causeChain"] = page.locator("#details-body #chain li").all_text_contents()
+        seen["clockLater"] = page.text_content("#clock")
+        seen["programRunningWhenInspected"] = live.poll() is None
+        stats = page.evaluate("JSON.parse(JSON.stringify(window.signalscopeLive))")
+        seen["frames"] = stats["frames"]
         finding.click()
         if screenshot:
             page.screenshot(path=screenshot)

@@ -93,3 +93,48 @@ test('findings are counted by severity', () => {
   const counts = report.severityCounts([{severity: 'error'}, {severity: 'warning'}, {severity: 'error'}]);
   assert.deepEqual(counts, {error: 2, warning: 1, note: 0});
 });
+
+// A live page's data, grown by the server's messages.
+function emptyLiveData() {
+  return {live: true, duration: 0, findings: [], limitations: [], warnings: [], nodes: [], edges: [], lanes: [], subscriptions: [], events: []};
+}
+
+test('timeline messages add subscriptions, lanes and events at the end, and marks and ends to the lanes they name', () => {
+  const data = emptyLiveData();
+  report.addTimeline(data, {duration: 10, subscriptions: [{lane: 0, title: 'subject'}], lanes: [{title: 'subject · a.swift:1', end: null, marks: []}],
+    marks: [[0, ['n', 10, 0, '1']]], ends: [], events: [[0, 'n', 10, '1', null, '']]});
+  report.addTimeline(data, {duration: 7, subscriptions: [{lane: 1, title: 'map'}], lanes: [{title: 'map · a.swift:2', end: null, marks: []}],
+    marks: [[1, ['n', 20, 1, '2']], [0, ['d', 25, null, 'disposed']]], ends: [[0, 25]], events: [[1, 'n', 20, '2', 0, 'd']]});
+  assert.equal(data.duration, 10, 'the duration never shrinks');
+  assert.equal(data.lanes.length, 2);
+  assert.deepEqual(data.lanes[0].marks.map((m) => m[0]), ['n', 'd']);
+  assert.equal(data.lanes[0].end, 25);
+  assert.equal(data.lanes[1].end, null);
+  const events = report.indexEvents(data.events);
+  assert.deepEqual(report.causeChain(events, 1).map((e) => e.seq), [1, 0], 'a cause from an earlier message');
+});
+
+test('an index of events grows from where it stopped', () => {
+  const rows = [[0, 'n', 0, 'a', null, ''], [0, 'n', 1, 'b', 0, 'd']];
+  const events = report.indexEvents(rows.slice(0, 1));
+  report.indexEvents(rows, events, 1);
+  assert.equal(events.size, 2);
+  assert.equal(events.get(1).cause, 0);
+});
+
+test('a graph message replaces the graph and the findings, and puts each subscription and its lane in the node that lists it', () => {
+  const data = emptyLiveData();
+  report.addTimeline(data, {duration: 1, subscriptions: [{lane: 0}, {lane: 1}], lanes: [{marks: []}, {marks: []}], marks: [], ends: [], events: []});
+  report.replaceGraph(data, {nodes: [{id: 'n1', subscriptions: [0]}, {id: 'n2', subscriptions: [1]}], edges: [{id: 'e1', from: 'n1', to: 'n2'}],
+    findings: [{rule: 'retained-after-release'}], limitations: ['while the program runs']});
+  assert.deepEqual(data.subscriptions.map((s) => s.node), ['n1', 'n2']);
+  assert.deepEqual(data.lanes.map((l) => l.node), ['n1', 'n2']);
+  assert.equal(data.findings.length, 1);
+  // A later graph may number its nodes anew: the subscriptions follow it.
+  report.replaceGraph(data, {nodes: [{id: 'n1', subscriptions: [1]}, {id: 'n2', subscriptions: [0]}], edges: [], findings: [], limitations: []});
+  assert.deepEqual(data.subscriptions.map((s) => s.node), ['n2', 'n1']);
+  assert.equal(data.findings.length, 0, 'a released object clears its finding');
+  // A subscription that came after the latest graph is in no node until the next.
+  report.addTimeline(data, {duration: 2, subscriptions: [{lane: 2}], lanes: [{marks: []}], marks: [], ends: [], events: []});
+  assert.equal(data.subscriptions[2].node, null);
+});

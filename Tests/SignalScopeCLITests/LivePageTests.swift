@@ -6,7 +6,7 @@ import Testing
 /// example runs, whose dismissed screen a session's subject keeps.
 @Suite("The live page in a browser", .serialized, .timeLimit(.minutes(10)))
 struct LivePageTests {
-    @Test("Events arrive while the program runs, the retained screen's finding appears before it ends and highlights its path when clicked, and the page becomes the final report; the server is loopback only and wants its token")
+    @Test("The report's own panes fill while the program runs (events, lanes, the graph), the retained screen's finding appears before it ends and highlights its path in the graph when clicked, an event shows its causes, and the page becomes the final report; the server is loopback only and wants its token")
     func liveRun() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }
@@ -29,16 +29,27 @@ struct LivePageTests {
         #expect(taken["status"] as? Int == 1 && takenError.hasPrefix("signalscope: error: cannot serve the live page on 127.0.0.1:")
             && takenError.split(separator: "\n").count == 1, "a port in use is one line and exit 1: \(takenError)")
         #expect(seen["programRunningWhenEventsShown"] as? Bool == true, "events show while the program runs")
+        let summary = try #require(seen["summaryAtFirstEvents"] as? String)
+        #expect(summary.contains(" lanes · ") && !summary.contains(" 0 lanes"), "the timeline has lanes: \(summary)")
+        #expect(seen["programRunningWhenGraphShown"] as? Bool == true && (seen["graphNodesWhileRunning"] as? Int ?? 0) >= 3,
+            "the graph is drawn while the program runs")
+        #expect(seen["clockAtFirstEvents"] as? String != seen["clockLater"] as? String, "the timeline grows as events come")
+        #expect((seen["frames"] as? Int ?? 0) >= 1, "the page draws its timeline as messages come")
         #expect(seen["programRunningWhenFindingShown"] as? Bool == true, "the retained screen shows before the program ends")
         let text = try #require(seen["findingText"] as? String)
-        #expect(text.contains("retained-after-release") && text.contains("ProfileScreen") && text.contains("LiveSession/main.swift:36"))
-        #expect((seen["highlightedNodes"] as? Int ?? 0) >= 1, "clicking the finding highlights the nodes on its path")
+        #expect(text.contains("retained-after-release") && text.contains("ProfileScreen") && text.contains("LiveSession/main.swift:41"))
+        let limitations = try #require(seen["limitationsWhileRunning"] as? String)
+        #expect(!limitations.contains("killed or crashed") && limitations.contains("While the program runs"),
+            "a running program's page does not say it crashed, and says what it judges: \(limitations)")
+        #expect((seen["highlightedNodes"] as? Int ?? 0) >= 3, "clicking the finding highlights the subject, map and subscriber on its path in the graph")
         let path = try #require(seen["detailsPath"] as? [String])
         #expect(path.contains { $0.contains("which captures ProfileScreen") }, "\(path)")
         let chain = try #require(seen["causeChain"] as? [String])
-        #expect(chain.count >= 2 && chain.allSatisfy { $0.contains(" next ") }, "a value map sent on shows the value that caused it: \(chain)")
+        #expect(chain.count >= 2 && chain[0].contains("→ map") && chain.last?.contains("your code sent it to subject") == true,
+            "a value map sent on shows the value the subject sent that caused it: \(chain)")
+        #expect(seen["programRunningWhenInspected"] as? Bool == true)
         let final = try #require(seen["finalFindings"] as? [String])
-        #expect(final.contains("retained-after-release@36"), "the final report has the same finding: \(final)")
+        #expect(final.contains("retained-after-release@41"), "the final report has the same finding: \(final)")
         #expect(seen["exitStatus"] as? Int == 0, "--exit-when-done exits once the page has the end")
         // The deadline is half a second; the page has the finding within a second of it
         // (measured from signalscope's start, which the program's start follows).

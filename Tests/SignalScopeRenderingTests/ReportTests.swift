@@ -7,14 +7,14 @@ private func ownPart(of trace: Trace) -> Trace {
     trace.restricted { $0.file == "SignalScopeRenderingTests/ReportTests.swift" }
 }
 
-/// A search field throttled on a `TestScheduler`, whose results a listener keeps observing
-/// on a subject nobody completes: causes across the scheduler, and one finding.
-private func searchScenario() -> (Trace, AnalysisReport) {
+/// A search field throttled on a `TestScheduler`, whose results a listener keeps observing on
+/// a subject nobody completes: causes across the scheduler, one finding (the recording).
+func searchScenario() -> Trace {
     final class Listener {
         var seen: [String] = []
     }
     var keep: [AnyObject] = []
-    let trace = ownPart(of: Tracer.record(values: true) {
+    let trace = Tracer.record(values: true) {
         let scheduler = TestScheduler()
         let query = Subject<String>().named("query")
         let results = Subject<String>().named("results")
@@ -26,8 +26,14 @@ private func searchScenario() -> (Trace, AnalysisReport) {
         query.sendNext("sw")
         scheduler.advance(by: 1)
         keep = [query, results, scheduler]
-    })
+    }
     _ = keep
+    return trace
+}
+
+/// The part of ``searchScenario()`` its code made, and its analysis.
+private func analysedSearch() -> (Trace, AnalysisReport) {
+    let trace = ownPart(of: searchScenario())
     return (trace, trace.analyze())
 }
 
@@ -47,7 +53,7 @@ private func json(_ text: String) throws -> [String: Any] {
 struct ReportTests {
     @Test("The report's data section matches its golden file")
     func goldenData() throws {
-        let (trace, analysis) = searchScenario()
+        let (trace, analysis) = analysedSearch()
         // Findings name subscriptions by their process-wide ids, which other tests running
         // meanwhile move on.
         let data = try report(trace, analysis).data().replacing(/#\d+/, with: "#N")
@@ -56,7 +62,7 @@ struct ReportTests {
 
     @Test("The data names each event's cause: the listener's value goes back, across the scheduler, to the value typed")
     func causalChainInData() throws {
-        let (trace, analysis) = searchScenario()
+        let (trace, analysis) = analysedSearch()
         let data = try json(try report(trace, analysis).data())
         let events = try #require(data["events"] as? [[Any]])
         let subscriptions = try #require(data["subscriptions"] as? [[String: Any]])

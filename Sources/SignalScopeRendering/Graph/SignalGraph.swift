@@ -117,6 +117,10 @@ public struct SignalGraph: Sendable {
     /// How many nodes the maximum, or the focus, left out.
     public private(set) var hiddenNodeCount = 0
 
+    /// No nodes: what the live page's timeline data is written against, which names graph
+    /// nodes only in the graph's own updates.
+    init() {}
+
     /// Builds the graph of `trace`, highlighting what `report`'s findings are about.
     public init(trace: Trace, report: AnalysisReport? = nil, options: Options = Options()) {
         var builder = GraphBuilder(trace: trace)

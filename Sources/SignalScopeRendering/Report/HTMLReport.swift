@@ -53,15 +53,20 @@ public struct HTMLReport {
 
     /// The whole page.
     public func html() -> String {
+        Self.page(title: title, data: content.json, graphSVG: graphSVG.map(Self.inlineSVG))
+    }
+
+    /// The page around `data` (the report's data as JSON) and `graphSVG` (an inline `<svg>`).
+    static func page(title: String, data: String, graphSVG: String?) -> String {
         var page = ReportPage.head(title: XMLText.escaped(title))
-        page += "<script type=\"application/json\" id=\"signalscope-data\">\(content.json)</script>\n"
-        page += "<div id=\"graph-svg\" hidden=\"hidden\">\(graphSVG.map(Self.inlineSVG) ?? "")</div>\n"
+        page += "<script type=\"application/json\" id=\"signalscope-data\">\(data)</script>\n"
+        page += "<div id=\"graph-svg\" hidden=\"hidden\">\(graphSVG ?? "")</div>\n"
         page += ReportPage.body
         return page
     }
 
     /// Graphviz's SVG without its XML declaration and doctype, to sit inside the page.
-    private static func inlineSVG(_ svg: String) -> String {
+    static func inlineSVG(_ svg: String) -> String {
         guard let start = svg.range(of: "<svg") else { return "" }
         return String(svg[start.lowerBound...])
     }

@@ -24,6 +24,7 @@ enum ReportPage {
     static let body = """
         <header>
           <strong>SignalScope</strong> <span id="title"></span>
+          <span id="live-status" hidden="hidden"></span>
           <span id="summary"></span>
           <span class="spacer"></span>
           <input id="search" type="search" placeholder="Search nodes by name, type or file" autocomplete="off"/>

@@ -94,11 +94,9 @@ public struct TimelineModel: Sendable {
         var titles: [NodeID: String] = [:]
         func title(of node: NodeID) -> String {
             if let known = titles[node] { return known }
-            let info = trace.nodes[node]
-            let name = info.map { trace.title(of: $0) } ?? "?"
-            let made = info.map { "\($0.site.file.split(separator: "/").last ?? ""):\($0.site.line)" } ?? "?"
-            titles[node] = "\(name) · \(made)"
-            return titles[node]!
+            let title = Self.laneTitle(of: node, in: trace)
+            titles[node] = title
+            return title
         }
         for record in trace.records {
             guard let id = record.event.subscription, let info = trace.subscriptions[id], let depth = depths[id] else { continue }
@@ -156,6 +154,15 @@ public struct TimelineModel: Sendable {
     /// before it. A `TestScheduler` runs its actions on the thread that advances it, so
     /// that thread's reports are the clock of what those actions do, whatever other
     /// threads' schedulers say meanwhile.
+    /// A lane's title: the node's name as the graph titles it, then the file and line that
+    /// made it.
+    static func laneTitle(of node: NodeID, in trace: Trace) -> String {
+        let info = trace.nodes[node]
+        let name = info.map { trace.title(of: $0) } ?? "?"
+        let made = info.map { "\($0.site.file.split(separator: "/").last ?? ""):\($0.site.line)" } ?? "?"
+        return "\(name) · \(made)"
+    }
+
     private struct Clock: Sendable {
         /// Per thread, the virtual times reported, by sequence number; `nil`: wall clock.
         private let reported: [UInt32: [(sequence: UInt64, time: UInt64)]]?

@@ -315,23 +315,40 @@ public struct Trace: Sendable {
     }
 
     private init(source: LogSource, path: String, detail: Detail, progress: (Double) -> Void = { _ in }) throws(TraceReadError) {
-        var trace = Trace(detail: detail)
-        let warnings = try EventLogReader.visit(source, path: path, progress: progress) { record in
-            trace.eventCount += 1
-            if detail == .everything { trace.records.append(record) }
-            trace.apply(record)
+        var trace = Trace(growing: detail)
+        let warnings = try EventLogReader.visit(source, path: path, progress: progress) { record in trace.add(record) }
+        self = trace.soFar
+        self.warnings = warnings
+        if !isComplete {
+            self.warnings.append("\(path) has no end record: the recording was cut off (the process was killed or crashed, or the disk filled), so what happened after its last record is missing")
         }
+    }
+
+    /// An empty trace that ``add(_:)`` grows record by record, for a view of a program that
+    /// still runs (`signalscope live`); ``soFar`` is what it knows at any moment.
+    package init(growing detail: Detail) {
+        self.init(detail: detail)
+    }
+
+    /// Takes in the next record, as reading a log does.
+    package mutating func add(_ record: TraceRecord) {
+        eventCount += 1
+        if detail == .everything { records.append(record) }
+        apply(record)
+    }
+
+    /// The trace of the records added so far, finished as a read log is: its cold runs
+    /// judged, its heap indexed. The growing trace keeps what finishing drops (the parents
+    /// it has seen, the cold runs still open), so it can take more records afterwards.
+    package var soFar: Trace {
+        var trace = self
         trace.coldRuns.finish()
         trace.concurrentColdRuns = trace.coldRuns.overlapping
         trace.coldRuns = ColdRunTracker()
-        trace.warnings = warnings
-        if !trace.isComplete {
-            trace.warnings.append("\(path) has no end record: the recording was cut off (the process was killed or crashed, or the disk filled), so what happened after its last record is missing")
-        }
         trace.knownParents = []
         trace.heap.index()
         trace.addCapturedObjects()
-        self = trace
+        return trace
     }
 
     /// This trace seen against another snapshot of its heap: the chain that held a watched

@@ -11,9 +11,10 @@ struct Live: ParsableCommand {
 
             Serves a page on 127.0.0.1 only and prints, on standard error, before the command \
             starts: signalscope: live at http://127.0.0.1:PORT/?token=TOKEN. The token is random \
-            for each run and every request needs it. The page shows the nodes and events as the \
-            program makes them, and each watched object still alive after its deadline \
-            (Tracer.expectDeallocation) as a retained-after-release finding within a second; when \
+            for each run and every request needs it. The page is the report's, its graph and \
+            timeline growing as the program makes signals and events, and each watched object \
+            still alive after its deadline (Tracer.expectDeallocation) appears as a \
+            retained-after-release finding within a second; when \
             the program ends, the page becomes its final report. The server then stays up until \
             Ctrl-C, or with --exit-when-done exits once every page connected at the end has \
             received it (at once if none is connected). Exits 0, 4 when the command failed, 1 when \

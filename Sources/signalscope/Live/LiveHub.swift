@@ -1,13 +1,15 @@
 import FlyingFox
 import Foundation
 
-/// What `signalscope live` pushes to its pages: every record so far and every finding
-/// proven so far to a page that connects (its starting state), then each new batch as it
-/// comes, and the end. One JSON message each: `{"kind":"records","records":[…]}` (the
-/// records as JSON Lines exports them), `{"kind":"finding","finding":{…}}`,
+/// What `signalscope live` pushes to its pages: to a page that connects, the timeline so far
+/// and the latest graph (its starting state), then each message as it comes, and the end.
+/// One JSON message each (``LiveReport``): `{"kind":"timeline",…}` adds to the timeline,
+/// `{"kind":"graph",…}` replaces the graph and the findings, `{"kind":"warning","text":…}`,
 /// `{"kind":"end","status":N}`.
 actor LiveHub {
     private var backlog: [String] = []
+    /// The latest of the messages that replace what came before (the graph).
+    private var latest: String?
     private var clients: [UUID: AsyncStream<WSMessage>.Continuation] = [:]
     private var end: String?
     /// The pages that have not yet said they received the end.
@@ -18,6 +20,7 @@ actor LiveHub {
         let id = UUID()
         let (stream, continuation) = AsyncStream<WSMessage>.makeStream()
         for message in backlog { continuation.yield(.text(message)) }
+        if let latest { continuation.yield(.text(latest)) }
         if let end {
             continuation.yield(.text(end))
         }
@@ -36,6 +39,13 @@ actor LiveHub {
     /// Sends `message` (a JSON object) to every page, and to pages that connect later.
     func publish(_ message: String) {
         backlog.append(message)
+        for continuation in clients.values { continuation.yield(.text(message)) }
+    }
+
+    /// Sends `message`, which replaces whatever such message came before, to every page; a
+    /// page that connects later gets only the latest.
+    func publishLatest(_ message: String) {
+        latest = message
         for continuation in clients.values { continuation.yield(.text(message)) }
     }
 

@@ -20,12 +20,12 @@ final class LiveServer: Sendable {
     private let report = LockedReport()
     private let requestedPort: UInt16
 
-    /// A server on `port` (0: any free one), not yet started.
-    init(port: UInt16, title: String) throws {
+    /// A server of `page` on `port` (0: any free one), not yet started.
+    init(port: UInt16, page: String) throws {
         requestedPort = port
         let token = Self.randomToken()
         self.token = token
-        handler = RequestHandler(token: token, page: LivePage.html(title: title), report: report, hub: hub)
+        handler = RequestHandler(token: token, page: page, report: report, hub: hub)
         server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), logger: .disabled, handler: handler)
     }
 

@@ -13,11 +13,13 @@ struct LiveSession {
     /// Runs the command to its end, then serves its final report until the pages have it
     /// (`--exit-when-done`) or signalscope is interrupted; returns the command's status.
     func run() throws -> Int32 {
-        let server = try LiveServer(port: port, title: command.joined(separator: " "))
+        let title = command.joined(separator: " ")
+        let live = LiveReport(options: ReportPageMaking.options(title: title, editor: nil))
+        let server = try LiveServer(port: port, page: live.page())
         let port = try Blocking { try await server.start() }.wait()
         standardError("signalscope: live at http://127.0.0.1:\(port)/?token=\(server.token)")
         let tracePath = "\(folder)/trace-%p.sslog"
-        let streaming = Streaming(folder: folder, hub: server.hub)
+        let streaming = Streaming(folder: folder, hub: server.hub, live: live)
         let stream = Thread { streaming.loop() }
         stream.start()
         let status: Int32
@@ -30,7 +32,7 @@ struct LiveSession {
         streaming.stop()
         streaming.finish()
         if let trace = TracedRun.tracesWritten(in: folder).first {
-            server.setReport(Self.finalReport(of: trace, title: command.joined(separator: " ")))
+            server.setReport(Self.finalReport(of: trace, title: title))
         }
         Blocking { await server.hub.finish(#"{"kind":"end","status":\#(status)}"#) }.waitIgnoringErrors()
         if exitWhenDone {
@@ -61,23 +63,27 @@ struct LiveSession {
     }
 }
 
-/// Reads the traces the command writes while it runs and publishes their records, and the
-/// retained objects the analysis proves from them, to the pages.
+/// Reads the trace the command writes while it runs and publishes what it adds to the
+/// pages: its timeline as each batch comes, its graph and the findings proven of it (watched
+/// objects retained) at most once a second, and at once when a watched object's fate is
+/// recorded.
 final class Streaming: @unchecked Sendable {
     private let folder: String
     private let hub: LiveHub
+    private let live: LiveReport
     private let lock = NSLock()
     private var stopped = false
     private var reader: LiveLogReader?
-    private var path: String?
-    private var reportedFindings: Set<String> = []
     private var reportedProblem = false
+    private var lastGraph: ContinuousClock.Instant?
+    private var graphCost: Duration = .zero
     /// Signalled when the loop has returned, so that nothing reads the log beside it.
     private let loopEnded = DispatchSemaphore(value: 0)
 
-    init(folder: String, hub: LiveHub) {
+    init(folder: String, hub: LiveHub, live: LiveReport) {
         self.folder = folder
         self.hub = hub
+        self.live = live
     }
 
     func loop() {
@@ -97,12 +103,19 @@ final class Streaming: @unchecked Sendable {
     /// One last read, after the command ended.
     func finish() { pollOnce() }
 
+    private func publish(_ message: String) {
+        Blocking { await self.hub.publish(message) }.waitIgnoringErrors()
+    }
+
+    private func publishLatest(_ message: String) {
+        Blocking { await self.hub.publishLatest(message) }.waitIgnoringErrors()
+    }
+
     private func pollOnce() {
         if reader == nil, let first = TracedRun.tracesWritten(in: folder).first {
-            path = first
             reader = LiveLogReader(path: first)
         }
-        guard let reader, let path else { return }
+        guard let reader else { return }
         let records = reader.poll()
         if let problem = reader.problem, !reportedProblem {
             // The page must not look live when it no longer is.
@@ -112,64 +125,36 @@ final class Streaming: @unchecked Sendable {
             message.raw(#"{"kind":"warning","text":"#)
             message.string(problem)
             message.raw("}")
-            let text = String(decoding: message.bytes, as: UTF8.self)
-            Blocking { await self.hub.publish(text) }.waitIgnoringErrors()
+            publish(String(decoding: message.bytes, as: UTF8.self))
         }
-        guard !records.isEmpty else { return }
-        var buffer = JSONBuffer()
-        var exporter = JSONLinesExporter()
-        for record in records { exporter.add(record, into: &buffer) }
-        let lines = String(decoding: buffer.bytes, as: UTF8.self).split(separator: "\n")
-        let message = #"{"kind":"records","records":["# + lines.joined(separator: ",") + "]}"
-        Blocking { await self.hub.publish(message) }.waitIgnoringErrors()
-        let retained = records.contains { record in
-            if case .extended(let event) = record.event { event.payload is RetainedObject } else { false }
-        }
-        if retained { publishFindings(of: path) }
+        if let timeline = live.add(records) { publish(timeline) }
+        if live.findingsAreStale || (live.graphIsStale && graphIsDue) { publishGraph() }
     }
 
-    private static func member(_ json: inout JSONBuffer, _ key: String, _ value: String) {
-        json.key(key)
-        json.string(value)
-        json.raw(",")
+    /// What a running program proves: a watched object kept past its deadline, seen in the
+    /// snapshot taken then. The other rules judge a program that has ended, at its closing
+    /// snapshot, which a running program has not taken yet: the final report runs them.
+    private static func analyzeRunning(_ trace: Trace) -> AnalysisReport {
+        let report = trace.analyze(rules: [.retainedAfterRelease])
+        let closing = Set(trace.analysisLimitations)
+        return AnalysisReport(
+            findings: report.findings,
+            limitations: ["While the program runs, only objects watched with expectDeallocation are judged, as their deadlines pass; the final report judges every rule at the program's end."]
+                + report.limitations.filter { !closing.contains($0) })
     }
 
-    private static func array(_ json: inout JSONBuffer, _ key: String, _ values: [String]) {
-        json.key(key)
-        json.raw("[")
-        for (index, value) in values.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.string(value)
-        }
-        json.raw("]")
+    /// Whether a second has passed since the graph was last drawn, and five times what
+    /// drawing it took (a graph that takes long to lay out is drawn less often).
+    private var graphIsDue: Bool {
+        guard let lastGraph else { return true }
+        return lastGraph.duration(to: .now) >= max(.seconds(1), graphCost * 5)
     }
 
-    /// Proves the retained objects from the trace so far (its cut tail is fine) and sends the
-    /// new findings.
-    private func publishFindings(of path: String) {
-        guard let trace = try? Trace(contentsOf: URL(fileURLWithPath: path), detail: .liveEntities) else { return }
-        for finding in trace.analyze(rules: [.retainedAfterRelease]).findings {
-            let key = finding.fingerprint + "\(finding.location.line)"
-            guard reportedFindings.insert(key).inserted else { continue }
-            let nodes = finding.entities.compactMap { entity -> String? in if case .node(let id) = entity { id.description } else { nil } }
-            var json = JSONBuffer()
-            json.raw(#"{"kind":"finding","finding":{"#)
-            Self.member(&json, "rule", finding.rule.rawValue)
-            Self.member(&json, "severity", finding.severity.rawValue)
-            Self.member(&json, "message", finding.message)
-            Self.member(&json, "hint", finding.hint)
-            json.key("site")
-            json.raw("{")
-            Self.member(&json, "file", finding.location.file)
-            json.key("line")
-            json.number(finding.location.line)
-            json.raw("},")
-            Self.array(&json, "path", finding.path)
-            json.raw(",")
-            Self.array(&json, "nodes", nodes)
-            json.raw("}}")
-            let message = String(decoding: json.bytes, as: UTF8.self)
-            Blocking { await self.hub.publish(message) }.waitIgnoringErrors()
-        }
+    private func publishGraph() {
+        let started = ContinuousClock.now
+        let message = live.graphMessage(analysis: Self.analyzeRunning, render: ReportPageMaking.svg(of:))
+        lastGraph = .now
+        graphCost = started.duration(to: lastGraph!)
+        publishLatest(message)
     }
 }

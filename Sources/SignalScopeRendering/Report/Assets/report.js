@@ -13,13 +13,44 @@ var SignalScopeReport = (function () {
     for (var i = 0; i < units.length; i++) if (ns >= units[i][0]) return (Math.round(ns / units[i][0] * 100) / 100) + ' ' + units[i][1];
     return ns + ' ns';
   }
-  // The data's events, [subscription, kind, time, text, cause, cause kind], by sequence.
-  function indexEvents(rows) {
-    var events = new Map();
-    rows.forEach(function (e, index) {
+  // The data's events, [subscription, kind, time, text, cause, cause kind], by sequence;
+  // with `events`, those from `first` on are added to it.
+  function indexEvents(rows, events, first) {
+    events = events || new Map();
+    for (var index = first || 0; index < rows.length; index++) {
+      var e = rows[index];
       events.set(index, {seq: index, sub: e[0], kind: e[1], time: e[2], text: e[3], cause: e[4], causeKind: e[5]});
-    });
+    }
     return events;
+  }
+  // A live page's timeline message added to the data: new subscriptions, lanes and events
+  // at the end (their numbers are their places), marks and ends on the lanes they name.
+  function addTimeline(data, message) {
+    data.duration = Math.max(data.duration, message.duration);
+    Array.prototype.push.apply(data.subscriptions, message.subscriptions);
+    Array.prototype.push.apply(data.lanes, message.lanes);
+    Array.prototype.push.apply(data.events, message.events);
+    message.marks.forEach(function (pair) { var lane = data.lanes[pair[0]]; if (lane) lane.marks.push(pair[1]); });
+    message.ends.forEach(function (pair) { var lane = data.lanes[pair[0]]; if (lane) lane.end = pair[1]; });
+    assignGraphNodes(data, data.subscriptions.length - message.subscriptions.length);
+  }
+  // A live page's graph message: the graph and the findings replace the data's, and each
+  // subscription and lane is drawn in the graph node that now lists it.
+  function replaceGraph(data, message) {
+    data.nodes = message.nodes; data.edges = message.edges;
+    data.findings = message.findings; data.limitations = message.limitations;
+    data.graphNodeOf = {};
+    data.nodes.forEach(function (n) { n.subscriptions.forEach(function (s) { data.graphNodeOf[s] = n.id; }); });
+    assignGraphNodes(data, 0);
+  }
+  function assignGraphNodes(data, first) {
+    if (!data.graphNodeOf) return;
+    for (var i = first; i < data.subscriptions.length; i++) {
+      var node = data.graphNodeOf[i] || null;
+      data.subscriptions[i].node = node;
+      var lane = data.lanes[data.subscriptions[i].lane];
+      if (lane) lane.node = node;
+    }
   }
   // The chain of events that led to `seq`, nearest first; `{missing}` where the trace lacks
   // a cause (left out, or cut off).
@@ -78,6 +109,7 @@ var SignalScopeReport = (function () {
   }
   return {
     kindWords: kindWords, shortFile: shortFile, siteText: siteText, timeText: timeText, indexEvents: indexEvents,
+    addTimeline: addTimeline, replaceGraph: replaceGraph,
     causeChain: causeChain, rootDescription: rootDescription, severityCounts: severityCounts,
     matchingNodes: matchingNodes, tickStep: tickStep, hashSelections: hashSelections,
   };
@@ -112,43 +144,60 @@ if (typeof document === 'object') (function (R) {
   }
 
   // ---- Indexes ----
-  var nodesById = {}; data.nodes.forEach(function (n) { nodesById[n.id] = n; });
+  var nodesById = {};
+  function indexNodes() { nodesById = {}; data.nodes.forEach(function (n) { nodesById[n.id] = n; }); }
+  indexNodes();
   var events = R.indexEvents(data.events);
 
   // ---- Header and findings ----
   $('title').textContent = data.title;
-  var counts = R.severityCounts(data.findings);
-  $('summary').textContent = counts.error + ' errors, ' + counts.warning + ' warnings, ' + counts.note + ' notes · ' +
-    data.nodes.length + ' graph nodes · ' + data.lanes.length + ' lanes · ' + data.events.length + ' events';
-  data.limitations.concat(data.warnings).forEach(function (text) { $('limitations').appendChild(el('p', {text: text})); });
-  if (data.findings.length === 0) $('finding-list').appendChild(el('li', {class: 'none', text: 'No findings.'}));
-  data.findings.forEach(function (f, index) {
-    var proof = el('ol', {class: 'proof'});
-    f.path.forEach(function (step) { proof.appendChild(el('li', {text: step})); });
-    var item = el('li', {'data-index': String(index), onclick: function () { selectFinding(index); }},
-      el('div', null, el('span', {class: 'sev ' + f.severity, text: f.severity}), el('span', {class: 'rule', text: f.rule}),
-        f.baseline ? el('span', {class: 'baseline', text: 'baseline'}) : null),
-      el('div', {text: f.message}), siteLink(f.site), proof, el('div', {class: 'fix', text: 'fix: ' + f.hint}));
-    $('finding-list').appendChild(item);
-  });
+  function renderSummary() {
+    var counts = R.severityCounts(data.findings);
+    $('summary').textContent = counts.error + ' errors, ' + counts.warning + ' warnings, ' + counts.note + ' notes · ' +
+      data.nodes.length + ' graph nodes · ' + data.lanes.length + ' lanes · ' + data.events.length + ' events';
+  }
+  function renderFindings() {
+    $('limitations').textContent = ''; $('finding-list').textContent = '';
+    data.limitations.concat(data.warnings).forEach(function (text) { $('limitations').appendChild(el('p', {text: text})); });
+    if (data.findings.length === 0) $('finding-list').appendChild(el('li', {class: 'none', text: data.live ? 'No findings so far.' : 'No findings.'}));
+    data.findings.forEach(function (f, index) {
+      var proof = el('ol', {class: 'proof'});
+      f.path.forEach(function (step) { proof.appendChild(el('li', {text: step})); });
+      var item = el('li', {'data-index': String(index), 'data-rule': f.rule, onclick: function () { selectFinding(index); }},
+        el('div', null, el('span', {class: 'sev ' + f.severity, text: f.severity}), el('span', {class: 'rule', text: f.rule}),
+          f.baseline ? el('span', {class: 'baseline', text: 'baseline'}) : null),
+        el('div', {text: f.message}), siteLink(f.site), proof, el('div', {class: 'fix', text: 'fix: ' + f.hint}));
+      $('finding-list').appendChild(item);
+    });
+    renderSummary();
+  }
+  renderFindings();
 
   // ---- Graph ----
-  var svg = null, viewBox = null, fullBox = null;
-  var holder = $('graph-svg');
-  if (holder && holder.querySelector('svg')) {
-    svg = holder.querySelector('svg');
-    $('graph-view').appendChild(svg);
+  // A live page's graph is replaced as the program makes nodes: the view the user moved
+  // to stays where it is; one never moved follows the whole graph.
+  var svg = null, viewBox = null, fullBox = null, graphMoved = false;
+  function installGraph(picture) {
+    var view = $('graph-view');
+    view.textContent = '';
+    svg = picture;
+    if (!svg) {
+      view.appendChild(el('p', {class: 'hint', text: data.live ? 'The graph appears as the program makes signals.' : 'No graph picture: Graphviz could not draw this graph.'}));
+      return;
+    }
+    view.appendChild(svg);
     svg.removeAttribute('width'); svg.removeAttribute('height');
     var box = svg.getAttribute('viewBox').split(/[ ,]+/).map(Number);
     fullBox = {x: box[0], y: box[1], w: box[2], h: box[3]};
-    viewBox = Object.assign({}, fullBox);
+    if (!viewBox || !graphMoved) viewBox = Object.assign({}, fullBox);
+    applyViewBox();
     svg.querySelectorAll('g.node').forEach(function (g) {
       if (!nodesById[g.id]) return;
       g.addEventListener('click', function (event) { event.stopPropagation(); selectNode(g.id, false); });
     });
-  } else {
-    $('graph-view').appendChild(el('p', {class: 'hint', text: 'No graph picture: Graphviz could not draw this graph.'}));
   }
+  var holder = $('graph-svg');
+  installGraph(holder && holder.querySelector('svg'));
   function applyViewBox() { if (svg) svg.setAttribute('viewBox', [viewBox.x, viewBox.y, viewBox.w, viewBox.h].join(' ')); }
   function zoomGraph(factor, cx, cy) {
     if (!svg) return;
@@ -160,25 +209,27 @@ if (typeof document === 'object') (function (R) {
     var point = svg.createSVGPoint(); point.x = clientX; point.y = clientY;
     return point.matrixTransform(svg.getScreenCTM().inverse());
   }
-  if (svg) {
+  (function () {
     var view = $('graph-view'), dragging = null;
     view.addEventListener('wheel', function (event) {
+      if (!svg) return;
       event.preventDefault();
       var p = svgPoint(event.clientX, event.clientY);
-      zoomGraph(event.deltaY > 0 ? 1.15 : 1 / 1.15, p.x, p.y);
+      graphMoved = true; zoomGraph(event.deltaY > 0 ? 1.15 : 1 / 1.15, p.x, p.y);
     }, {passive: false});
-    view.addEventListener('mousedown', function (event) { dragging = {x: event.clientX, y: event.clientY, box: Object.assign({}, viewBox)}; });
+    view.addEventListener('mousedown', function (event) { if (svg) dragging = {x: event.clientX, y: event.clientY, box: Object.assign({}, viewBox)}; });
     window.addEventListener('mouseup', function () { dragging = null; });
     window.addEventListener('mousemove', function (event) {
-      if (!dragging) return;
+      if (!dragging || !svg) return;
       var scale = viewBox.w / view.clientWidth;
+      graphMoved = true;
       viewBox.x = dragging.box.x - (event.clientX - dragging.x) * scale;
       viewBox.y = dragging.box.y - (event.clientY - dragging.y) * scale; applyViewBox();
     });
-    $('graph-fit').onclick = function () { viewBox = Object.assign({}, fullBox); applyViewBox(); };
-    $('graph-in').onclick = function () { zoomGraph(1 / 1.4); };
-    $('graph-out').onclick = function () { zoomGraph(1.4); };
-  }
+    $('graph-fit').onclick = function () { if (!svg) return; graphMoved = false; viewBox = Object.assign({}, fullBox); applyViewBox(); };
+    $('graph-in').onclick = function () { graphMoved = true; zoomGraph(1 / 1.4); };
+    $('graph-out').onclick = function () { graphMoved = true; zoomGraph(1.4); };
+  })();
   function graphElement(id) { return svg ? svg.getElementById(id) : null; }
   function focusGraph(ids) {
     if (!svg || ids.length === 0) return;
@@ -193,6 +244,7 @@ if (typeof document === 'object') (function (R) {
     var margin = 60, w = Math.max(box.x2 - box.x1 + 2 * margin, 900), h = Math.max(box.y2 - box.y1 + 2 * margin, 500);
     var aspect = $('graph-view').clientWidth / Math.max($('graph-view').clientHeight, 1);
     if (w / h < aspect) w = h * aspect; else h = w / aspect;
+    graphMoved = true;
     viewBox = {x: (box.x1 + box.x2) / 2 - w / 2, y: (box.y1 + box.y2) / 2 - h / 2, w: w, h: h}; applyViewBox();
   }
   function clearGraphMarks(className) {
@@ -200,13 +252,20 @@ if (typeof document === 'object') (function (R) {
   }
 
   // ---- Selection ----
-  var highlightedLanes = new Set(), selectedEvent = null, chainSeqs = new Set();
-  function selectFinding(index) {
+  var highlightedLanes = new Set(), selectedEvent = null, chainSeqs = new Set(), selectedFinding = null;
+  function findingKey(f) { return f.rule + ' ' + f.message + ' ' + siteText(f.site); }
+  // Marks finding `index` in the list and its nodes and edges in the graph.
+  function markFinding(index) {
     var f = data.findings[index];
+    selectedFinding = findingKey(f);
     document.querySelectorAll('#finding-list li').forEach(function (li) { li.classList.toggle('selected', li.getAttribute('data-index') === String(index)); });
     clearGraphMarks('hl'); clearGraphMarks('sel');
     f.nodes.concat(f.edges).forEach(function (id) { var g = graphElement(id); if (g) g.classList.add('hl'); });
     if (svg) svg.classList.toggle('dimmed', f.nodes.length > 0);
+  }
+  function selectFinding(index) {
+    var f = data.findings[index];
+    markFinding(index);
     focusGraph(f.nodes);
     highlightedLanes = new Set(f.lanes);
     if (f.lanes.length) { scrollToLane(f.lanes[0]); fitLaneTimes(f.lanes); }
@@ -315,10 +374,20 @@ if (typeof document === 'object') (function (R) {
   var ROW = 30, AXIS = 22, LABEL = 300, PAD = 14;
   var canvas = $('lanes'), scroller = $('lanes-scroll'), context = canvas.getContext('2d');
   var t0 = 0, t1 = Math.max(data.duration, 1);
-  $('clock').textContent = (data.clock === 'virtual' ? 'virtual time (TestScheduler)' : 'wall clock') + ' · ' + timeText(data.duration);
+  // A live page follows the latest events, showing the last `followSpan` nanoseconds (all
+  // of them until the run is longer), until the user pans the timeline; "All" follows again.
+  var following = !!data.live, followSpan = Infinity;
+  function showClock() {
+    $('clock').textContent = (data.clock === 'virtual' ? 'virtual time (TestScheduler)' : 'wall clock') + ' · ' + timeText(data.duration);
+  }
+  showClock();
+  function follow() {
+    if (!following) return;
+    t1 = Math.max(data.duration, 1); t0 = Math.max(0, t1 - followSpan);
+  }
   // The canvas stays at the top of the scrolling area, as high as it; the space after
   // it makes the area scroll as far as every lane needs.
-  var lanesHeight = AXIS + data.lanes.length * ROW + 10;
+  function lanesHeight() { return AXIS + data.lanes.length * ROW + 10; }
   function plotWidth() { return Math.max(canvas.width / (window.devicePixelRatio || 1) - LABEL - PAD - 30, 50); }
   function x(time) { return LABEL + PAD + (time - t0) / (t1 - t0) * plotWidth(); }
   var tickStep = R.tickStep;
@@ -327,9 +396,10 @@ if (typeof document === 'object') (function (R) {
     canvas.width = scroller.clientWidth * ratio; canvas.height = scroller.clientHeight * ratio;
     canvas.style.width = scroller.clientWidth + 'px'; canvas.style.height = scroller.clientHeight + 'px';
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
-    $('lanes-space').style.height = Math.max(0, lanesHeight - scroller.clientHeight) + 'px';
+    updateLanesSpace();
     drawLanes();
   }
+  function updateLanesSpace() { $('lanes-space').style.height = Math.max(0, lanesHeight() - scroller.clientHeight) + 'px'; }
   function laneTop(index) { return AXIS + index * ROW - scroller.scrollTop; }
   function drawLanes() {
     var began = performance.now();
@@ -365,14 +435,18 @@ if (typeof document === 'object') (function (R) {
     var from = x(lane.start), to = lane.end == null ? width - 8 : x(lane.end);
     context.strokeStyle = '#555'; context.lineWidth = 1.2; context.beginPath(); context.moveTo(from, middle); context.lineTo(to, middle); context.stroke();
     if (lane.end == null) { context.beginPath(); context.moveTo(to - 7, middle - 5); context.lineTo(to, middle); context.lineTo(to - 7, middle + 5); context.stroke(); }
-    var labelEnd = -Infinity;
+    // A mark as far from the last one drawn as a pixel, of the same kind, would cover it:
+    // it is not drawn again, so a lane of 100,000 events costs what its width does.
+    var labelEnd = -Infinity, drawnAt = -Infinity, drawnKind = null;
     lane.marks.forEach(function (mark) {
       var px = x(mark[1]); if (px < LABEL - 10 || px > width + 10) return;
       var selected = mark[2] != null && chainSeqs.has(mark[2]);
+      if (!selected && mark[0] === drawnKind && Math.abs(px - drawnAt) < 1) return;
+      drawnAt = px; drawnKind = mark[0];
       switch (mark[0]) {
         case 'n':
           context.fillStyle = '#4a90d9'; context.beginPath(); context.arc(px, middle, 4.5, 0, 2 * Math.PI); context.fill();
-          if (mark[3] != null) {
+          if (mark[3] != null && px > labelEnd + 4) {
             var text = mark[3].length > 14 ? mark[3].slice(0, 13) + '…' : mark[3], half = context.measureText(text).width / 2;
             if (px - half > labelEnd + 4) { context.fillStyle = '#333'; context.textAlign = 'center'; context.fillText(text, px, middle - 8); context.textAlign = 'left'; labelEnd = px + half; }
           }
@@ -397,7 +471,7 @@ if (typeof document === 'object') (function (R) {
   canvas.addEventListener('mousemove', function (event) {
     if (panning) {
       var span = t1 - t0, shift = (event.clientX - panning.x) / plotWidth() * span;
-      t0 = panning.t0 - shift; t1 = t0 + span; drawLanes(); return;
+      following = false; t0 = panning.t0 - shift; t1 = t0 + span; drawLanes(); return;
     }
     var hit = markAt(event.clientX, event.clientY), tip = $('tip');
     if (!hit) { tip.hidden = true; return; }
@@ -420,33 +494,117 @@ if (typeof document === 'object') (function (R) {
     zoomTime(event.deltaY > 0 ? 1.25 : 0.8, at);
   }, {passive: false});
   function zoomTime(factor, at) {
-    at = at == null ? (t0 + t1) / 2 : at;
     var span = Math.max((t1 - t0) * factor, 10);
+    // Following, the latest time stays at the right edge.
+    if (following) { followSpan = span; follow(); drawLanes(); return; }
+    at = at == null ? (t0 + t1) / 2 : at;
     t0 = at - (at - t0) * factor; t1 = t0 + span; drawLanes();
   }
   $('time-in').onclick = function () { zoomTime(0.5); };
   $('time-out').onclick = function () { zoomTime(2); };
-  $('time-reset').onclick = function () { t0 = 0; t1 = Math.max(data.duration, 1); drawLanes(); };
+  $('time-reset').onclick = function () { t0 = 0; t1 = Math.max(data.duration, 1); following = !!data.live; followSpan = Infinity; drawLanes(); };
   function scrollToLane(index) { scroller.scrollTop = Math.max(0, index * ROW - ROW * 2); }
   function ensureTimeVisible(time) {
-    if (time < t0 || time > t1) { var span = t1 - t0; t0 = Math.max(0, time - span / 2); t1 = t0 + span; }
+    if (time < t0 || time > t1) { following = false; var span = t1 - t0; t0 = Math.max(0, time - span / 2); t1 = t0 + span; }
   }
   function fitLaneTimes(lanes) {
     var low = Infinity, high = -Infinity;
     lanes.forEach(function (i) { var lane = data.lanes[i]; if (!lane) return; low = Math.min(low, lane.start); high = Math.max(high, lane.end == null ? data.duration : lane.end); lane.marks.forEach(function (m) { high = Math.max(high, m[1]); }); });
-    if (isFinite(low) && high > low) { var pad = (high - low) * 0.05; t0 = Math.max(0, low - pad); t1 = high + pad; }
+    if (isFinite(low) && high > low) { following = false; var pad = (high - low) * 0.05; t0 = Math.max(0, low - pad); t1 = high + pad; }
   }
   scroller.addEventListener('scroll', drawLanes);
   window.addEventListener('resize', resize);
   resize();
 
   // ---- Links: #finding=N, #node=ID, #event=SEQ (several joined with &) ----
-  R.hashSelections(location.hash).forEach(function (pair) {
-    var key = pair[0], value = pair[1];
-    if (key === 'finding' && data.findings[Number(value)]) selectFinding(Number(value));
-    if (key === 'node') selectNode(value, true);
-    if (key === 'event') selectEvent(Number(value));
-  });
+  function followHash() {
+    R.hashSelections(location.hash).forEach(function (pair) {
+      var key = pair[0], value = pair[1];
+      if (key === 'finding' && data.findings[Number(value)]) selectFinding(Number(value));
+      if (key === 'node') selectNode(value, true);
+      if (key === 'event') selectEvent(Number(value));
+    });
+  }
+  followHash();
+  // A link followed within the page (setHash replaces the address, which fires nothing).
+  window.addEventListener('hashchange', followHash);
+
+  // ---- Live: the data grows from the server's messages while the program runs ----
+  if (data.live) {
+    // What the page costs, for scripts/live-latency.py and docs/performance.md: when each
+    // timeline message arrived (wall clock, milliseconds) with its last record's monotonic
+    // timestamp, how long handling each took, and how long each drawing of the lanes took.
+    var stats = window.signalscopeLive = {arrivals: [], batches: 0, handledMs: 0, longestMs: 0, frames: 0, frameMs: 0, longestFrameMs: 0};
+    var stale = null, drawPending = false;
+    var status = $('live-status');
+    status.hidden = false;
+    var setStatus = function (text) { status.textContent = stale ? text + ' (not updating: ' + stale + ')' : text; };
+    // One drawing per frame, however many messages came in it.
+    var scheduleDraw = function () {
+      if (drawPending) return;
+      drawPending = true;
+      requestAnimationFrame(function () {
+        drawPending = false;
+        var began = performance.now();
+        follow(); showClock(); updateLanesSpace(); drawLanes();
+        var took = performance.now() - began;
+        stats.frames += 1; stats.frameMs += took; stats.longestFrameMs = Math.max(stats.longestFrameMs, took);
+      });
+    };
+    var addTimeline = function (message) {
+      var atBottom = scroller.scrollTop + scroller.clientHeight >= lanesHeight() - ROW;
+      var first = data.events.length;
+      R.addTimeline(data, message);
+      R.indexEvents(data.events, events, first);
+      // New lanes come at the bottom: a view at the bottom stays there.
+      if (following && atBottom) scroller.scrollTop = lanesHeight();
+      renderSummary();
+      scheduleDraw();
+    };
+    var replaceGraph = function (message) {
+      R.replaceGraph(data, message);
+      indexNodes();
+      var picture = null;
+      if (message.svg) {
+        var parsed = new DOMParser().parseFromString(message.svg, 'image/svg+xml').documentElement;
+        if (parsed && parsed.nodeName === 'svg') picture = document.importNode(parsed, true);
+      }
+      installGraph(picture);
+      renderFindings();
+      var index = data.findings.findIndex(function (f) { return findingKey(f) === selectedFinding; });
+      if (index >= 0) markFinding(index); else selectedFinding = null;
+      scheduleDraw();
+    };
+    var token = new URLSearchParams(location.search).get('token') || '';
+    var socket = new WebSocket('ws://' + location.host + '/live?token=' + encodeURIComponent(token));
+    socket.onopen = function () {
+      stats.connectedAt = performance.timeOrigin + performance.now();
+      document.body.setAttribute('data-live', 'connected');
+      setStatus('running');
+    };
+    socket.onmessage = function (event) {
+      var started = performance.now();
+      var message = JSON.parse(event.data);
+      if (message.kind === 'timeline') {
+        addTimeline(message);
+        if (stats.arrivals.length < 10000) stats.arrivals.push([message.ts, performance.timeOrigin + started]);
+      } else if (message.kind === 'graph') {
+        replaceGraph(message);
+      } else if (message.kind === 'warning') {
+        stale = message.text;
+      } else if (message.kind === 'end') {
+        setStatus('ended: status ' + message.status + ' · opening the final report');
+        socket.send('received end');
+        document.body.setAttribute('data-live', 'ended');
+        location.replace('/report?token=' + encodeURIComponent(token));
+        return;
+      }
+      setStatus('running');
+      var took = performance.now() - started;
+      stats.batches += 1; stats.handledMs += took; stats.longestMs = Math.max(stats.longestMs, took);
+    };
+    socket.onclose = function () { if (document.body.getAttribute('data-live') !== 'ended') setStatus('disconnected'); };
+  }
   document.body.setAttribute('data-ready', 'true');
   // From navigation to ready: parsing the page and its data, and the first drawing.
   document.body.setAttribute('data-load-ms', String(Math.round(performance.now())));
