@@ -138,3 +138,12 @@ test('a graph message replaces the graph and the findings, and puts each subscri
   report.addTimeline(data, {duration: 2, subscriptions: [{lane: 2}], lanes: [{marks: []}], marks: [], ends: [], events: []});
   assert.equal(data.subscriptions[2].node, null);
 });
+
+test('a cause that comes after its event is given to it, and the chain follows it', () => {
+  const data = emptyLiveData();
+  report.addTimeline(data, {duration: 5, subscriptions: [{lane: 0}], lanes: [{marks: []}], marks: [], ends: [], events: [[0, 'n', 5, 'b', null, '?']]});
+  assert.deepEqual(report.addTimeline(data, {duration: 5, subscriptions: [], lanes: [], marks: [], ends: [], events: [[0, 'n', 4, 'a', null, '']],
+    causes: [[0, 1, 'd']]}), [0]);
+  const events = report.indexEvents(data.events);
+  assert.deepEqual(report.causeChain(events, 0).map((e) => e.text), ['b', 'a']);
+});

@@ -38,6 +38,11 @@ struct LiveReportTests {
                     marks[lane, default: []].append(try #require(pair[1] as? [Any]))
                 }
                 for pair in try #require(message["ends"] as? [[Int]]) { ends[pair[0]] = pair[1] }
+                for patch in try #require(message["causes"] as? [[Any]]) {
+                    let event = try #require(patch[0] as? Int)
+                    events[event][4] = patch[1]
+                    events[event][5] = patch[2]
+                }
             case "graph":
                 graph = message
             default:
@@ -71,6 +76,39 @@ struct LiveReportTests {
         }
         let results = try #require(page.subscriptions.firstIndex { $0["title"] as? String == "subject \"results\"" })
         #expect(page.lanes[results]["end"] is NSNull && page.ends[results] == nil, "a subscription never ended is still live")
+    }
+
+    @Test("Records a later poll brings that are older than an earlier poll's (another thread's buffer) still make every event, on its subscription's lane, with its cause")
+    func lateRecords() throws {
+        let trace = Self.ownPart(of: searchScenario())
+        let live = LiveReport(options: .init(title: "search"))
+        var page = PageData()
+        // Polls of three records, each pair of polls read in the opposite order.
+        var polls = stride(from: 0, to: trace.records.count, by: 3).map { Array(trace.records[$0..<min($0 + 3, trace.records.count)]) }
+        for index in stride(from: 0, to: polls.count - 1, by: 2) { polls.swapAt(index, index + 1) }
+        for poll in polls {
+            if let message = live.add(poll) { try page.take(try Self.json(message)) }
+        }
+        let whole = try Self.json(HTMLReport(
+            trace: trace, analysis: trace.analyze(), graph: SignalGraph(trace: trace), graphSVG: nil, options: .init(title: "search")
+        ).data())
+        let wholeEvents = try #require(whole["events"] as? [[Any]])
+        let wholeSubscriptions = try #require(whole["subscriptions"] as? [[String: Any]])
+        /// Each event as what it was, where, and what caused it: numbering aside.
+        func described(_ events: [[Any]], _ subscriptions: [[String: Any]]) -> [String] {
+            func what(_ event: [Any]) -> String {
+                "\(event[1]) \(event[3] ?? "") on \((event[0] as? Int).flatMap { subscriptions[$0]["title"] as? String } ?? "?")"
+            }
+            return events.map { event in
+                what(event) + " caused by " + ((event[4] as? Int).map { what(events[$0]) } ?? "nothing") + " (\(event[5]))"
+            }.sorted()
+        }
+        #expect(described(page.events, page.subscriptions) == described(wholeEvents, wholeSubscriptions))
+        #expect(page.events.allSatisfy { $0[5] as? String != "?" }, "every cause came, later or not")
+        for (index, event) in page.events.enumerated() {
+            let lane = try #require(event[0] as? Int)
+            #expect(page.marks[lane]?.contains { $0[2] as? Int == index } == true, "the event is a mark on its subscription's lane")
+        }
     }
 
     @Test("A graph message draws everything so far, with the findings on it, and maps each subscription to its graph node")

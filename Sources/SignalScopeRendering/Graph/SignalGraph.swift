@@ -100,13 +100,19 @@ public struct SignalGraph: Sendable {
         public var focus: String?
         /// How many edges away from the focus to draw.
         public var depth = 2
+        /// Name each node by its place in the whole graph (`n1`, `n2`, ...), as `graph` and
+        /// the report do. Without, nodes keep the trace's ids (`n` and a node's id, `s` and a
+        /// subscription's, `o` and an object's), which stay the same as a running program's
+        /// graph grows (the live page's).
+        public var numbersNodes = true
 
         /// Creates options; the defaults are what `signalscope graph` uses.
-        public init(collapse: Bool = true, maximumNodes: Int = 2_000, focus: String? = nil, depth: Int = 2) {
+        public init(collapse: Bool = true, maximumNodes: Int = 2_000, focus: String? = nil, depth: Int = 2, numbersNodes: Bool = true) {
             self.collapse = collapse
             self.maximumNodes = maximumNodes
             self.focus = focus
             self.depth = depth
+            self.numbersNodes = numbersNodes
         }
     }
 
@@ -132,9 +138,11 @@ public struct SignalGraph: Sendable {
         // (`n1`, `n2`, ...), as DOT, the SVG and the report show it, before the focus or the
         // cap leaves any out, so `--focus n12` means the n12 of the full picture and a
         // focused picture keeps the full one's ids. The same scenario always gives the same.
-        var positions: [String: String] = [:]
-        for (index, node) in nodes.enumerated() { positions[node.id] = "n\(index + 1)" }
-        (nodes, edges) = Self.renamed(nodes, edges) { positions[$0] ?? $0 }
+        if options.numbersNodes {
+            var positions: [String: String] = [:]
+            for (index, node) in nodes.enumerated() { positions[node.id] = "n\(index + 1)" }
+            (nodes, edges) = Self.renamed(nodes, edges) { positions[$0] ?? $0 }
+        }
         if let focus = options.focus { (nodes, edges) = Self.neighbourhood(of: focus, depth: options.depth, nodes, edges) }
         if nodes.count > options.maximumNodes { (nodes, edges) = Self.capped(options.maximumNodes, nodes, edges) }
         self.nodes = nodes

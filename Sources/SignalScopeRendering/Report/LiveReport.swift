@@ -10,9 +10,9 @@ import SignalScopeTracing
 ///
 /// Numbering grows and never changes: subscriptions and their lanes (one each, not
 /// collapsed, as the final report's are) and events by the order the records arrive in, so a
-/// page that has a number keeps it. Graph node ids are the graph's own, which a new node can
-/// move: every graph message carries the whole graph (its size is capped, unlike the trace's),
-/// and the page maps its subscriptions onto it again.
+/// page that has a number keeps it; graph nodes keep the trace's ids. Every graph message
+/// carries the whole graph (its size is capped, unlike the trace's), and the page maps its
+/// subscriptions onto it again.
 public final class LiveReport {
     private let options: HTMLReport.Options
     private var trace = Trace(growing: .everything)
@@ -22,6 +22,13 @@ public final class LiveReport {
     private var eventNumbers: [UInt64: Int] = [:]
     private var origin: UInt64?
     private var duration: UInt64 = 0
+    /// Records of subscriptions whose `subscribe` has not come yet, and events waiting for
+    /// their cause (by its sequence number): each at most ``waitingLimit``, so that records
+    /// that never come (a trace cut off) cost bounded memory.
+    private var waitingForSubscription: [SubscriptionID: [TraceRecord]] = [:]
+    private var waitingCount = 0
+    private var waitingForCause: [UInt64: [(event: Int, how: String)]] = [:]
+    private static let waitingLimit = 100_000
     /// Whether nodes or subscriptions came since the graph was last drawn.
     public private(set) var graphIsStale = false
     /// Whether records an analyzer reads (``TraceEvent/extended(_:)``: a watched object
@@ -63,57 +70,25 @@ public final class LiveReport {
     /// Takes in the records of one poll (by sequence number) and returns the message that
     /// adds what they drew to the pages, `nil` when they drew nothing:
     /// `{"kind":"timeline","duration":…,"ts":…,"subscriptions":[…],"lanes":[…],
-    /// "marks":[[lane,mark],…],"ends":[[lane,time],…],"events":[…]}`, each element as the
-    /// report's data writes it; `ts` is the last record's timestamp, for measuring latency.
+    /// "marks":[[lane,mark],…],"ends":[[lane,time],…],"events":[…],"causes":[[event,cause,how],…]}`,
+    /// each element as the report's data writes it; `ts` is the last record's timestamp, for
+    /// measuring latency.
+    ///
+    /// A later poll can bring older records (a thread's buffer drained after another's): an
+    /// event or disposal of a subscription not seen yet waits for its subscription, and an
+    /// event whose cause has not come yet is sent without it (`?`), then given it in `causes`
+    /// when the cause comes.
     public func add(_ records: [TraceRecord]) -> String? {
-        var subscribed: [(id: SubscriptionID, time: UInt64)] = []
-        var delivered: [(record: TraceRecord, time: UInt64)] = []
-        var marks: [(lane: Int, mark: TimelineModel.Mark)] = []
-        var ends: [JSONValue] = []
+        var batch = Batch()
         for record in records {
             trace.add(record)
-            let origin = self.origin ?? record.timestamp
-            self.origin = origin
-            // A thread takes its sequence number and reads the clock in two steps: a record
-            // may read a little earlier than the first.
-            let time = record.timestamp > origin ? record.timestamp - origin : 0
-            duration = max(duration, time)
-            func mark(_ kind: TimelineModel.Mark.Kind, _ lane: Int, _ text: String?) {
-                marks.append((lane, TimelineModel.Mark(kind: kind, time: time, sequence: record.sequence, text: text)))
-            }
-            switch record.event {
-            case .node, .nodeNamed, .edge:
-                graphIsStale = true
-            case .subscribe(let id, let node, let parent, _, _):
-                graphIsStale = true
-                subscriptionNumbers[id] = subscriptionNumbers.count
-                subscriptionsByNode[node, default: []].append(id)
-                depths[id] = parent.flatMap { depths[$0] }.map { $0 + 1 } ?? 0
-                subscribed.append((id, time))
-            case .next(let id, _), .error(let id, _), .completed(let id):
-                guard let lane = subscriptionNumbers[id] else { break }
-                eventNumbers[record.sequence] = eventNumbers.count
-                delivered.append((record, time))
-                switch record.event {
-                case .next(_, let value): mark(.next, lane, value)
-                case .error(_, let description): mark(.error, lane, description)
-                default: mark(.completed, lane, nil)
-                }
-            case .disposed(let id, let cause):
-                guard let lane = subscriptionNumbers[id] else { break }
-                if cause != .terminal { mark(.disposed, lane, "\(cause)") }
-                ends.append(.array([.int(lane), .int(time)]))
-            case .extended:
-                findingsAreStale = true
-            default:
-                break
-            }
+            take(record, into: &batch)
         }
-        guard !subscribed.isEmpty || !marks.isEmpty || !ends.isEmpty, let last = records.last else { return nil }
+        guard !batch.isEmpty, let last = records.last else { return nil }
         let elements = elements(of: trace, graph: SignalGraph())
         let eventNumber = { [unowned self] (sequence: UInt64) in eventNumbers[sequence] }
         var subscriptions: [JSONValue] = [], lanes: [JSONValue] = []
-        for (id, time) in subscribed {
+        for (id, time) in batch.subscribed {
             guard let subscription = trace.subscriptions[id], let depth = depths[id] else { continue }
             subscriptions.append(elements.subscription(subscription))
             let lane = TimelineModel.Lane(
@@ -127,10 +102,80 @@ public final class LiveReport {
             ("ts", .int(last.timestamp)),
             ("subscriptions", .array(subscriptions)),
             ("lanes", .array(lanes)),
-            ("marks", .array(marks.map { .array([.int($0.lane), ReportElements.mark($0.mark, eventNumber: eventNumber)]) })),
-            ("ends", .array(ends)),
-            ("events", .array(delivered.map { elements.event($0.record, time: $0.time, eventNumber: eventNumber) })),
+            ("marks", .array(batch.marks.map { .array([.int($0.lane), ReportElements.mark($0.mark, eventNumber: eventNumber)]) })),
+            ("ends", .array(batch.ends.map { .array([.int($0.lane), .int($0.time)]) })),
+            ("events", .array(batch.delivered.map { elements.event($0.record, time: $0.time, eventNumber: eventNumber) })),
+            ("causes", .array(batch.causes.map { .array([.int($0.event), .int($0.cause), .string($0.how)]) })),
         ]))
+    }
+
+    /// What one poll's records drew.
+    private struct Batch {
+        var subscribed: [(id: SubscriptionID, time: UInt64)] = []
+        var delivered: [(record: TraceRecord, time: UInt64)] = []
+        var marks: [(lane: Int, mark: TimelineModel.Mark)] = []
+        var ends: [(lane: Int, time: UInt64)] = []
+        var causes: [(event: Int, cause: Int, how: String)] = []
+
+        var isEmpty: Bool { subscribed.isEmpty && marks.isEmpty && ends.isEmpty && causes.isEmpty }
+    }
+
+    private func take(_ record: TraceRecord, into batch: inout Batch) {
+        let origin = self.origin ?? record.timestamp
+        self.origin = origin
+        // A thread takes its sequence number and reads the clock in two steps: a record may
+        // read a little earlier than the first.
+        let time = record.timestamp > origin ? record.timestamp - origin : 0
+        duration = max(duration, time)
+        func mark(_ kind: TimelineModel.Mark.Kind, _ lane: Int, _ text: String?) {
+            batch.marks.append((lane, TimelineModel.Mark(kind: kind, time: time, sequence: record.sequence, text: text)))
+        }
+        func lane(of id: SubscriptionID) -> Int? {
+            if let lane = subscriptionNumbers[id] { return lane }
+            if waitingCount < Self.waitingLimit {
+                waitingForSubscription[id, default: []].append(record)
+                waitingCount += 1
+            }
+            return nil
+        }
+        switch record.event {
+        case .node, .nodeNamed, .edge:
+            graphIsStale = true
+        case .subscribe(let id, let node, let parent, _, _):
+            graphIsStale = true
+            subscriptionNumbers[id] = subscriptionNumbers.count
+            subscriptionsByNode[node, default: []].append(id)
+            depths[id] = parent.flatMap { depths[$0] }.map { $0 + 1 } ?? 0
+            batch.subscribed.append((id, time))
+            if let waiting = waitingForSubscription.removeValue(forKey: id) {
+                waitingCount -= waiting.count
+                for record in waiting { take(record, into: &batch) }
+            }
+        case .next(let id, _), .error(let id, _), .completed(let id):
+            guard let lane = lane(of: id) else { break }
+            let number = eventNumbers.count
+            eventNumbers[record.sequence] = number
+            batch.delivered.append((record, time))
+            if let cause = record.cause, eventNumbers[cause.sequence] == nil, waitingForCause.count < Self.waitingLimit {
+                waitingForCause[cause.sequence, default: []].append((number, cause.kind == .during ? "d" : "s"))
+            }
+            for effect in waitingForCause.removeValue(forKey: record.sequence) ?? [] {
+                batch.causes.append((effect.event, number, effect.how))
+            }
+            switch record.event {
+            case .next(_, let value): mark(.next, lane, value)
+            case .error(_, let description): mark(.error, lane, description)
+            default: mark(.completed, lane, nil)
+            }
+        case .disposed(let id, let cause):
+            guard let lane = lane(of: id) else { break }
+            if cause != .terminal { mark(.disposed, lane, "\(cause)") }
+            batch.ends.append((lane, time))
+        case .extended:
+            findingsAreStale = true
+        default:
+            break
+        }
     }
 
     /// The graph of everything so far and the findings `analysis` proves of it, drawn by
@@ -141,7 +186,7 @@ public final class LiveReport {
         findingsAreStale = false
         let soFar = trace.soFar
         let report = analysis(soFar)
-        let graph = SignalGraph(trace: soFar, report: report)
+        let graph = SignalGraph(trace: soFar, report: report, options: .init(numbersNodes: false))
         let svg = render(DOTWriter.dot(graph)).map(HTMLReport.inlineSVG)
         let elements = elements(of: soFar, graph: graph)
         return Self.text(.object([

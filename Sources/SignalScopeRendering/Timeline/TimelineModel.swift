@@ -150,10 +150,6 @@ public struct TimelineModel: Sendable {
         max(clock.time(of: record), origin) - origin
     }
 
-    /// Each record's time: its timestamp, or the virtual time last reported on its thread
-    /// before it. A `TestScheduler` runs its actions on the thread that advances it, so
-    /// that thread's reports are the clock of what those actions do, whatever other
-    /// threads' schedulers say meanwhile.
     /// A lane's title: the node's name as the graph titles it, then the file and line that
     /// made it.
     static func laneTitle(of node: NodeID, in trace: Trace) -> String {
@@ -163,6 +159,10 @@ public struct TimelineModel: Sendable {
         return "\(name) · \(made)"
     }
 
+    /// Each record's time: its timestamp, or the virtual time last reported on its thread
+    /// before it. A `TestScheduler` runs its actions on the thread that advances it, so
+    /// that thread's reports are the clock of what those actions do, whatever other
+    /// threads' schedulers say meanwhile.
     private struct Clock: Sendable {
         /// Per thread, the virtual times reported, by sequence number; `nil`: wall clock.
         private let reported: [UInt32: [(sequence: UInt64, time: UInt64)]]?

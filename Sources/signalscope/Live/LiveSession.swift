@@ -128,7 +128,7 @@ final class Streaming: @unchecked Sendable {
             publish(String(decoding: message.bytes, as: UTF8.self))
         }
         if let timeline = live.add(records) { publish(timeline) }
-        if live.findingsAreStale || (live.graphIsStale && graphIsDue) { publishGraph() }
+        if (live.findingsAreStale && graphIsDue(urgent: true)) || (live.graphIsStale && graphIsDue(urgent: false)) { publishGraph() }
     }
 
     /// What a running program proves: a watched object kept past its deadline, seen in the
@@ -143,11 +143,14 @@ final class Streaming: @unchecked Sendable {
                 + report.limitations.filter { !closing.contains($0) })
     }
 
-    /// Whether a second has passed since the graph was last drawn, and five times what
-    /// drawing it took (a graph that takes long to lay out is drawn less often).
-    private var graphIsDue: Bool {
+    /// Whether the graph may be drawn again: a second after it was last drawn and five times
+    /// what drawing it took (a graph that takes long to lay out is drawn less often), or, when
+    /// `urgent` (a watched object's fate came), twice what drawing it took. Drawing runs
+    /// between reads of the log, so the gap bounds how long the timeline waits for it.
+    private func graphIsDue(urgent: Bool) -> Bool {
         guard let lastGraph else { return true }
-        return lastGraph.duration(to: .now) >= max(.seconds(1), graphCost * 5)
+        let since = lastGraph.duration(to: .now)
+        return urgent ? since >= graphCost * 2 : since >= max(.seconds(1), graphCost * 5)
     }
 
     private func publishGraph() {

@@ -17,22 +17,30 @@ var SignalScopeReport = (function () {
   // with `events`, those from `first` on are added to it.
   function indexEvents(rows, events, first) {
     events = events || new Map();
-    for (var index = first || 0; index < rows.length; index++) {
-      var e = rows[index];
-      events.set(index, {seq: index, sub: e[0], kind: e[1], time: e[2], text: e[3], cause: e[4], causeKind: e[5]});
-    }
+    for (var index = first || 0; index < rows.length; index++) events.set(index, eventOf(rows[index], index));
     return events;
   }
+  function eventOf(e, index) { return {seq: index, sub: e[0], kind: e[1], time: e[2], text: e[3], cause: e[4], causeKind: e[5]}; }
   // A live page's timeline message added to the data: new subscriptions, lanes and events
-  // at the end (their numbers are their places), marks and ends on the lanes they name.
+  // at the end (their numbers are their places), marks and ends on the lanes they name, and
+  // causes that came after their events. Returns the numbers of the events it gave causes.
+  // (Appended one by one: a spread of a large batch overflows the call stack.)
   function addTimeline(data, message) {
     data.duration = Math.max(data.duration, message.duration);
-    Array.prototype.push.apply(data.subscriptions, message.subscriptions);
-    Array.prototype.push.apply(data.lanes, message.lanes);
-    Array.prototype.push.apply(data.events, message.events);
+    var firstSubscription = data.subscriptions.length;
+    message.subscriptions.forEach(function (s) { data.subscriptions.push(s); });
+    message.lanes.forEach(function (l) { data.lanes.push(l); });
+    message.events.forEach(function (e) { data.events.push(e); });
     message.marks.forEach(function (pair) { var lane = data.lanes[pair[0]]; if (lane) lane.marks.push(pair[1]); });
     message.ends.forEach(function (pair) { var lane = data.lanes[pair[0]]; if (lane) lane.end = pair[1]; });
-    assignGraphNodes(data, data.subscriptions.length - message.subscriptions.length);
+    var caused = [];
+    (message.causes || []).forEach(function (patch) {
+      var e = data.events[patch[0]];
+      if (!e) return;
+      e[4] = patch[1]; e[5] = patch[2]; caused.push(patch[0]);
+    });
+    assignGraphNodes(data, firstSubscription);
+    return caused;
   }
   // A live page's graph message: the graph and the findings replace the data's, and each
   // subscription and lane is drawn in the graph node that now lists it.
@@ -108,7 +116,7 @@ var SignalScopeReport = (function () {
     });
   }
   return {
-    kindWords: kindWords, shortFile: shortFile, siteText: siteText, timeText: timeText, indexEvents: indexEvents,
+    kindWords: kindWords, shortFile: shortFile, siteText: siteText, timeText: timeText, indexEvents: indexEvents, eventOf: eventOf,
     addTimeline: addTimeline, replaceGraph: replaceGraph,
     causeChain: causeChain, rootDescription: rootDescription, severityCounts: severityCounts,
     matchingNodes: matchingNodes, tickStep: tickStep, hashSelections: hashSelections,
@@ -287,8 +295,10 @@ if (typeof document === 'object') (function (R) {
     if (f.nodes.length) { body.appendChild(el('h3', {text: 'On its path'})); body.appendChild(nodes); }
     showDetails('Finding', body);
   }
+  var selectedNode = null;
   function selectNode(id, focus) {
     var n = nodesById[id]; if (!n) return;
+    selectedNode = id;
     clearGraphMarks('sel');
     var g = graphElement(id); if (g) g.classList.add('sel');
     if (focus) focusGraph([id]);
@@ -322,10 +332,17 @@ if (typeof document === 'object') (function (R) {
   function selectEvent(seq) {
     var event = events.get(seq); if (!event) return;
     var chain = R.causeChain(events, seq);
+    // The selected event and its causes stay in view while new events come.
+    following = false;
     selectedEvent = seq; chainSeqs = new Set(chain.map(function (e) { return e.seq; }));
     var list = el('ol', {id: 'chain'});
     chain.forEach(function (e, index) {
-      if (e.missing != null) { list.appendChild(el('li', {class: 'missing', text: 'What caused the event above is not in this trace (it was left out or cut off).'})); return; }
+      if (e.missing != null) {
+        list.appendChild(el('li', {class: 'missing', text: data.live
+          ? 'What caused the event above is not on the page yet (records another thread wrote may still be on their way), or not in the trace.'
+          : 'What caused the event above is not in this trace (it was left out or cut off).'}));
+        return;
+      }
       var sub = data.subscriptions[e.sub] || {};
       var words = kindWords[e.kind] + (e.text != null ? ' ' + e.text : '');
       var item = el('li', {'data-seq': String(e.seq), onclick: function () { revealEvent(e.seq); }},
@@ -551,15 +568,19 @@ if (typeof document === 'object') (function (R) {
         stats.frames += 1; stats.frameMs += took; stats.longestFrameMs = Math.max(stats.longestFrameMs, took);
       });
     };
+    var hashFollowed = false;
     var addTimeline = function (message) {
       var atBottom = scroller.scrollTop + scroller.clientHeight >= lanesHeight() - ROW;
       var first = data.events.length;
-      R.addTimeline(data, message);
+      R.addTimeline(data, message).forEach(function (index) { events.set(index, R.eventOf(data.events[index], index)); });
       R.indexEvents(data.events, events, first);
       // New lanes come at the bottom: a view at the bottom stays there.
+      updateLanesSpace();
       if (following && atBottom) scroller.scrollTop = lanesHeight();
       renderSummary();
       scheduleDraw();
+      // A link to an event (#event=N) can be followed once there are events.
+      if (!hashFollowed && data.events.length) { hashFollowed = true; followHash(); }
     };
     var replaceGraph = function (message) {
       R.replaceGraph(data, message);
@@ -571,8 +592,11 @@ if (typeof document === 'object') (function (R) {
       }
       installGraph(picture);
       renderFindings();
+      // What was selected or searched stays so on the new graph (its ids are the trace's).
       var index = data.findings.findIndex(function (f) { return findingKey(f) === selectedFinding; });
       if (index >= 0) markFinding(index); else selectedFinding = null;
+      if (selectedNode) { var g = graphElement(selectedNode); if (g) g.classList.add('sel'); }
+      if ($('search').value.trim()) $('search').dispatchEvent(new Event('input'));
       scheduleDraw();
     };
     var token = new URLSearchParams(location.search).get('token') || '';
