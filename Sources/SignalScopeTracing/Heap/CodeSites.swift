@@ -47,7 +47,7 @@ enum CodeSites {
 
     private static func lookUp(_ functions: [UInt]) -> [UInt: TraceSite] {
         let frames = functions.sorted().map { RichFrame<UInt64>.programCounter(UInt64($0)) }
-        guard let symbolicated = Backtrace(architecture: architecture, frames: frames, images: ImageMap.capture()).symbolicated()
+        guard let symbolicated = Backtrace(architecture: architecture, frames: frames, images: LoadedImages.capture()).symbolicated()
         else { return [:] }
         var sites: [UInt: TraceSite] = [:]
         // An inlined frame comes before the function it was inlined into: the function is

@@ -77,10 +77,10 @@ struct WatchedChild {
     }
 
     /// The counters children count their progress in, in pages shared with them that are
-    /// mapped once and never unmapped. The toolchain's `ImageMap.capture()` (symbolication,
-    /// on any thread: another recording's stacks and sites) reads every named mapping's first
-    /// bytes in place, and a shared anonymous page is named `/dev/zero (deleted)`: one
-    /// unmapped meanwhile crashed the process. A slot is given back only once its child has
+    /// mapped once and never unmapped. Symbolication (on any thread: another recording's
+    /// stacks and sites) reads every named mapping's first bytes, in place where the kernel
+    /// denies reading through `process_vm_readv` (``LoadedImages``), and a shared anonymous
+    /// page is named `/dev/zero (deleted)`: one unmapped meanwhile crashed the process. A slot is given back only once its child has
     /// been reaped, so no child counts into another's.
     private enum ProgressSlots {
         private static let free = LockedValue<[UnsafeMutablePointer<UInt64>]>([])

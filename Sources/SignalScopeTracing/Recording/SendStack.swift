@@ -21,7 +21,7 @@ struct SendStack {
 
     /// The stack of the calling thread, now.
     static func capture() -> SendStack {
-        guard let backtrace = try? Backtrace.capture(limit: 128), let symbolicated = backtrace.symbolicated() else {
+        guard let backtrace = try? Backtrace.capture(limit: 128, images: LoadedImages.capture()), let symbolicated = backtrace.symbolicated() else {
             return SendStack(site: nil, frames: [])
         }
         var site: TraceSite?
