@@ -1,6 +1,6 @@
 import CGraphviz
 import Foundation
-import SignalScope
+@_spi(Locking) import SignalScope
 
 /// The output formats Graphviz can produce, where the install has their renderer.
 public enum GraphFormat: String, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-import SignalScope
+@_spi(Locking) import SignalScope
 
 /// A ``SignalInstrumentation`` that records every call, for tests of the runtime's seam
 /// and of code that wants to see what the runtime reports.

@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+@_spi(Locking) import SignalScope
 
 /// One event as a test sees it: a value, an error by its description, or completion.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+@_spi(Locking) import SignalScope
 
 /// When one subscription to a test signal started and ended, in seconds since the
 /// scheduler's start; `ended` is `nil` while it is live.

@@ -1,6 +1,6 @@
 import CTracingSupport
 import Foundation
-import SignalScope
+@_spi(Locking) import SignalScope
 import Synchronization
 
 /// SignalScope's entry points for recording what signals do: `Tracer.record { }` in tests,

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SignalScope
+@_spi(Locking) import SignalScope
 import SignalScopeTools
 
 /// The `signalscope` command: traces programs, analyses traces for leaks, draws them.

@@ -33,11 +33,15 @@ import Glibc
 /// `Mutex`, which waits on futexes itself, so every access under one would read as a race
 /// and the real races would drown among them (docs/semantics.md, "What ThreadSanitizer
 /// checks"). Every lock in the package is this one or ``LockedValue``, built on it.
+///
+/// Usable from inlinable code: ``LockedValue``, which is inlinable, is built on it for
+/// ThreadSanitizer.
+@usableFromInline
 package struct StateLock: ~Copyable, @unchecked Sendable {
     #if SIGNALSCOPE_TSAN
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    package init() {
+    @inlinable package init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
     }
@@ -48,18 +52,18 @@ package struct StateLock: ~Copyable, @unchecked Sendable {
     }
 
     /// Runs `body` with the lock held.
-    package borrowing func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    @inlinable package borrowing func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
     #else
-    private let mutex = Mutex(())
+    @usableFromInline let mutex = Mutex(())
 
-    package init() {}
+    @inlinable package init() {}
 
     /// Runs `body` with the lock held.
-    package borrowing func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    @inlinable package borrowing func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         try mutex.withLock { _ throws(Failure) in UncheckedSendable(try body()) }.value
     }
     #endif
@@ -67,12 +71,18 @@ package struct StateLock: ~Copyable, @unchecked Sendable {
 
 /// A value only reachable under a lock: the package's stand-in for the toolchain's `Mutex`
 /// (which it is, unless built for ThreadSanitizer; see ``StateLock``).
-package struct LockedValue<Value>: ~Copyable, @unchecked Sendable {
+///
+/// Public behind an SPI (`@_spi(Locking) import SignalScope`) and inlinable, so that the
+/// tracer's modules specialize it for their values: a `package` declaration's body is not
+/// inlined into another module, and called unspecialized, every call looked up the generic
+/// metadata of its `Mutex` and boxes (some 450 instructions each, over half of what tracing
+/// a subscription cost).
+@_spi(Locking) public struct LockedValue<Value>: ~Copyable, @unchecked Sendable {
     #if SIGNALSCOPE_TSAN
-    private let lock = StateLock()
-    private let value: UnsafeMutablePointer<Value>
+    @usableFromInline let lock = StateLock()
+    @usableFromInline let value: UnsafeMutablePointer<Value>
 
-    package init(_ initial: Value) {
+    @inlinable public init(_ initial: Value) {
         value = .allocate(capacity: 1)
         value.initialize(to: initial)
     }
@@ -83,18 +93,18 @@ package struct LockedValue<Value>: ~Copyable, @unchecked Sendable {
     }
 
     /// Runs `body` on the value with the lock held.
-    package borrowing func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    @inlinable public borrowing func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         try lock.withLock { () throws(Failure) in try body(&value.pointee) }
     }
     #else
-    private let mutex: Mutex<UncheckedSendable<Value>>
+    @usableFromInline let mutex: Mutex<UncheckedSendable<Value>>
 
-    package init(_ initial: Value) {
+    @inlinable public init(_ initial: Value) {
         mutex = Mutex(UncheckedSendable(initial))
     }
 
     /// Runs `body` on the value with the lock held.
-    package borrowing func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    @inlinable public borrowing func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         try mutex.withLock { box throws(Failure) in UncheckedSendable(try body(&box.value)) }.value
     }
     #endif

@@ -1,5 +1,5 @@
 import Synchronization
-import SignalScope
+@_spi(Locking) import SignalScope
 
 /// A closure context's (or a captured `var` box's) capture descriptor: the mangled type of
 /// each capture, and for a generic context, its generic parameters and which of them it

@@ -1,7 +1,7 @@
 import CTracingSupport
 import Synchronization
 import Glibc
-import SignalScope
+@_spi(Locking) import SignalScope
 
 /// Runs the closing heap walk on a frozen copy of the program, so that it never races the
 /// program's threads.

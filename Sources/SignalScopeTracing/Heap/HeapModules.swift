@@ -1,4 +1,4 @@
-import SignalScope
+@_spi(Locking) import SignalScope
 import Synchronization
 
 /// Which modules' classes the heap walk treats as a reactive library's plumbing, or as the

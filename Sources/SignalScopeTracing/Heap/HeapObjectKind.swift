@@ -1,5 +1,5 @@
 import CTracingSupport
-import SignalScope
+@_spi(Locking) import SignalScope
 import Synchronization
 
 /// What the heap walk knows about the objects that share one metadata record, decoded once

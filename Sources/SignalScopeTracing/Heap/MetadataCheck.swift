@@ -1,5 +1,5 @@
 import Synchronization
-import SignalScope
+@_spi(Locking) import SignalScope
 
 /// Tells type metadata from any other word, through the kernel, before the walk reads it
 /// directly or hands it to the runtime.

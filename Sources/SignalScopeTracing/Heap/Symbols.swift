@@ -1,6 +1,6 @@
 import CTracingSupport
 import Foundation
-import SignalScope
+@_spi(Locking) import SignalScope
 
 /// Names closures the runtime did not report (a callback a screen stores, a closure nested
 /// in an observer) from their function's symbol: "closure #1 in ProfileScreen.bind()" says

@@ -1,6 +1,6 @@
 import CTracingSupport
 import Synchronization
-import SignalScope
+@_spi(Locking) import SignalScope
 
 /// Where a value of one type keeps its strong references, decoded once per type from its
 /// metadata: stored properties (from the type's field descriptor, with the offsets its

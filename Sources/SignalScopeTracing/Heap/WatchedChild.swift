@@ -1,6 +1,6 @@
 import CTracingSupport
 import Glibc
-import SignalScope
+@_spi(Locking) import SignalScope
 
 /// A copy of the process, made with `fork`, that does one piece of work, writes its result
 /// into an anonymous file and exits, while the parent watches it.

@@ -1,5 +1,5 @@
 import CTracingSupport
-import SignalScope
+@_spi(Locking) import SignalScope
 import Synchronization
 
 /// What a recording holds weakly to start its closing heap walk from: every node, every

@@ -2,7 +2,7 @@ import CTracingSupport
 import Glibc
 import Foundation
 import Synchronization
-import SignalScope
+@_spi(Locking) import SignalScope
 
 /// Where a recording's bytes end up.
 protocol LogSink: AnyObject, Sendable {

@@ -1,6 +1,6 @@
 import Glibc
 import Foundation
-import SignalScope
+@_spi(Locking) import SignalScope
 import Synchronization
 import CTracingSupport
 

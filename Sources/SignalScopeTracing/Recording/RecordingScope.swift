@@ -1,6 +1,6 @@
 import CTracingSupport
 import Synchronization
-import SignalScope
+@_spi(Locking) import SignalScope
 
 /// Whose work a recording is about.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import Runtime
-import SignalScope
+@_spi(Locking) import SignalScope
 import Synchronization
 
 /// Where user code sent an event that broke the grammar: the call stack of the send,

@@ -1,4 +1,4 @@
-import SignalScope
+@_spi(Locking) import SignalScope
 import Synchronization
 
 /// Gives every distinct string of a recording a small id, so records carry 4-byte ids

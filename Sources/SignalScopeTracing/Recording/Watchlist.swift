@@ -1,5 +1,5 @@
 import Foundation
-import SignalScope
+@_spi(Locking) import SignalScope
 
 /// The objects a recording was told should be freed by a deadline
 /// (`Tracer.expectDeallocation`), held weakly, each checked when its deadline passes.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SignalScope
+@_spi(Locking) import SignalScope
 import SignalScopeTools
 
 /// Writes `data` to `path` (`-` is standard output), creating its folder, with a one-line
