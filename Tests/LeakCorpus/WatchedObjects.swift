@@ -1,7 +1,9 @@
 import SignalScopeTools
 
-// Objects the app says should be gone (a dismissed screen): retained-after-release proves
-// the one still alive with the chain that holds it; its fixed twin is freed and unreported.
+// Objects the app says should be gone (a dismissed screen), kept alive through each leak
+// rule's pattern: retained-after-release proves the one still alive with the chain that
+// holds it, beside the pattern's own finding; each fixed twin is freed and unreported.
+// Expected lines are this file's: keep its declarations where they are.
 
 final class DismissedScreen {
     var refreshes = 0
@@ -14,24 +16,100 @@ final class DismissedScreen {
     deinit { subscription?.dispose() }
 }
 
+/// An editor observing its own property, capturing self: the property's signal keeps it.
+final class ProfileEditor {
+    let name = MutableProperty("")
+    var saved = ""
+
+    func bindCapturingSelf() { name.signal.subscribeNext { self.saved = $0 } }
+    func bindWeakly() { name.signal.subscribeNext { [weak self] in self?.saved = $0 } }
+}
+
+/// Two screens observing each other's property: each one's subscription keeps the other.
+final class PairedScreen {
+    let name = MutableProperty("")
+    var partner: PairedScreen?
+
+    static func pair(weakly: Bool) -> PairedScreen {
+        let first = PairedScreen(), second = PairedScreen()
+        if weakly {
+            first.name.signal.subscribeNext { [weak second] _ in second?.partner = nil }
+            second.name.signal.subscribeNext { [weak first] _ in first?.partner = nil }
+        } else {
+            first.name.signal.subscribeNext { _ in second.partner = nil }
+            second.name.signal.subscribeNext { _ in first.partner = nil }
+        }
+        return first
+    }
+}
+
+/// A screen counting the updates of a subject made for it: never completed, the subject's
+/// subscription keeps the screen.
+final class CounterScreen {
+    var count = 0
+
+    static func counting(completes: Bool) -> CounterScreen {
+        let screen = CounterScreen()
+        let updates = Subject<Int>()
+        updates.subscribeNext { _ in screen.count += 1 }
+        updates.sendNext(1)
+        if completes { updates.sendCompleted() }
+        return screen
+    }
+}
+
 extension LeakCorpus {
     static let watchedObjectScenarios: [(name: String, run: @Sendable () -> CorpusOutcome)] = [
-        ("dismissed screen the app's bus keeps", { dismissed(DismissedScreen.followCapturingSelf, leaky: true) }),
-        ("dismissed screen following the bus weakly", { dismissed(DismissedScreen.followWeakly, leaky: false) }),
+        ("dismissed screen the app's bus keeps", {
+            dismissed(leaky: true, also: [Expected(rule: .keptAliveBySignal, line: 13), Expected(rule: .leakedSubscription, line: 13)]) {
+                let screen = DismissedScreen()
+                screen.followCapturingSelf()
+                return screen
+            }
+        }),
+        ("dismissed screen following the bus weakly", {
+            dismissed(leaky: false) {
+                let screen = DismissedScreen()
+                screen.followWeakly()
+                return screen
+            }
+        }),
+        ("dismissed editor observing itself", {
+            dismissed(leaky: true, also: [Expected(rule: .selfCapturedObserver, line: 24)]) {
+                let editor = ProfileEditor()
+                editor.bindCapturingSelf()
+                return editor
+            }
+        }),
+        ("dismissed editor observing itself weakly", {
+            dismissed(leaky: false) {
+                let editor = ProfileEditor()
+                editor.bindWeakly()
+                return editor
+            }
+        }),
+        ("dismissed screens observing each other", {
+            dismissed(leaky: true, also: [Expected(rule: .retainCycle, line: 39)]) { PairedScreen.pair(weakly: false) }
+        }),
+        ("dismissed screens observing each other weakly", { dismissed(leaky: false) { PairedScreen.pair(weakly: true) } }),
+        ("dismissed screen of a subject never completed", {
+            dismissed(leaky: true, also: [Expected(rule: .neverCompletedSubject, line: 53)]) { CounterScreen.counting(completes: false) }
+        }),
+        ("dismissed screen of a subject completed", { dismissed(leaky: false) { CounterScreen.counting(completes: true) } }),
     ]
 
-    private static func dismissed(_ follow: (DismissedScreen) -> () -> Void, leaky: Bool) -> CorpusOutcome {
-        weak var watched: DismissedScreen?
+    /// Records `scene`, which sets up a screen, and watches that screen until recording ends,
+    /// as an app would once it dismissed it; `also` are the findings the leak's pattern makes.
+    private static func dismissed(leaky: Bool, also: [Expected] = [], _ scene: () -> AnyObject) -> CorpusOutcome {
+        weak var watched: AnyObject?
         let line = #line + 5
         let trace = Tracer.record {
-            let screen = DismissedScreen()
+            let screen = scene()
             watched = screen
-            follow(screen)()
-            Tracer.expectDeallocationWhenRecordingEnds(of: screen, because: "DismissedScreen dismissed", site: SourceLocation(fileID: #fileID, line: #line, function: #function))
+            Tracer.expectDeallocationWhenRecordingEnds(
+                of: screen, because: "the screen was dismissed", site: SourceLocation(fileID: #fileID, line: #line, function: #function))
         }
-        let expected = leaky
-            ? [Expected(rule: .retainedAfterRelease, line: line), Expected(rule: .keptAliveBySignal, line: 11), Expected(rule: .leakedSubscription, line: 11)]
-            : []
+        let expected = leaky ? [Expected(rule: .retainedAfterRelease, line: line)] + also : []
         return CorpusOutcome(trace: trace, expected: expected, watched: Watched(survived: watched != nil, shouldSurvive: leaky))
     }
 }
