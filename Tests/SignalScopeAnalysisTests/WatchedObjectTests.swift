@@ -155,7 +155,35 @@ struct WatchedObjectTests {
         kept = nil
     }
 
-    @Test("Nothing records: expecting a deallocation keeps nothing, not even a weak reference's watch")
+    /// Two objects holding each other, one of which holds the screen.
+    final class Holder {
+        var other: Holder?
+        var screen: ProfileScreen?
+    }
+
+    @Test("An object a cycle holds without being on it: the path runs round the cycle and down to it, and never says something outside holds it")
+    func heldByACycleAboveIt() throws {
+        weak var leaked: ProfileScreen?
+        let trace = Tracer.record {
+            let first = Holder(), second = Holder()
+            (first.other, second.other) = (second, first)
+            let screen = ProfileScreen()
+            first.screen = screen
+            leaked = screen
+            Tracer.expectDeallocationWhenRecordingEnds(
+                of: screen, because: "the test ended", site: SourceLocation(fileID: #fileID, line: #line, function: #function))
+        }
+        #expect(leaked != nil, "ground truth: the cycle keeps the screen")
+        let finding = try #require(trace.analyze().findings.first { $0.rule == .retainedAfterRelease })
+        #expect(!finding.path.contains { $0.contains("held from outside") }, "\(finding)")
+        #expect(finding.path.last == "nothing outside holds them: they, and everything that holds them, are held only by one another", "\(finding)")
+        let retained = try #require(Self.retained(in: trace).first)
+        #expect(retained.chain.count == 3 && retained.chain.last?.to == retained.target, "round the cycle, then down: \(finding)")
+        Self.expectTrue(finding, against: retained)
+        leaked?.subscription = nil
+    }
+
+    @Test("Nothing records: expecting a deallocation does not keep the object")
     func noRecording() {
         weak var freed: ProfileScreen?
         do {
@@ -164,9 +192,6 @@ struct WatchedObjectTests {
             Tracer.expectDeallocation(of: screen, within: .zero, because: "untraced")
         }
         #expect(freed == nil, "the object is not kept")
-        // A recording that starts afterwards has nothing to judge from it.
-        let trace = Tracer.record {}
-        #expect(trace.extendedEvents.isEmpty)
     }
 
     @Test("A leak check's body names what must be gone: a screen its own observer keeps fails at that line; its fixed twin passes")

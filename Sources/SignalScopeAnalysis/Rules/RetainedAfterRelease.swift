@@ -31,28 +31,29 @@ struct RetainedAfterRelease: Analyzer {
         var steps: [FindingStep] = ["\(name) was still alive \(when) \"\(retained.reason)\" (\(retained.site))"]
         if retained.wasNotReached {
             steps.append("the heap walk did not reach \(name), so what holds it is not known")
-        } else if retained.chain.isEmpty {
-            // The object itself is held from outside what the walk reached (its retain count
-            // is more than the references found to it), or only by words read conservatively.
-            steps.append(
-                retained.onlyInexactHolders
-                    ? "what holds \(name) could not be read exactly"
-                    : "\(name) is held from outside what the heap walk reached: by a global, a static, a thread's stack or an object made before recording started")
         } else {
-            if retained.isHeldFromOutside, let first = retained.chain.first {
-                steps.append("\(model.label(model.traceEntity(first.from) ?? .object(first.from))) is held from outside what the heap walk reached: by a global, a static, a thread's stack or an object made before recording started")
+            // What holds the chain's first object (the object itself, when nothing in the
+            // snapshot holds it): something outside what the walk reached (its retain count is
+            // not the references found to it), or only words read conservatively.
+            let first = retained.chain.first.map { model.label(model.traceEntity($0.from) ?? .object($0.from)) } ?? FindingStep(stringLiteral: name)
+            if retained.isHeldFromOutside {
+                steps.append("\(first) is held from outside what the heap walk reached: by a global, a static, a thread's stack or an object made before recording started")
+            } else if retained.onlyInexactHolders {
+                steps.append("what holds \(first) could not be read exactly")
             }
             steps += description.lines(retained.chain)
-            if retained.isCycle { steps.append("nothing else holds them: every strong reference to them comes from this cycle") }
+            if retained.isCycle {
+                steps.append("nothing outside holds them: they, and everything that holds them, are held only by one another")
+            }
         }
-        let entities = retained.chain.flatMap { [$0.from, $0.to] }.compactMap(model.traceEntity)
+        let entities = model.traceEntities(retained.chain.flatMap { [$0.from, $0.to] })
         return Finding(
             rule: Self.rule, severity: Self.severity,
             message: "\(name) was not freed after \"\(retained.reason)\"",
             subject: FindingSubject(kind: .objects, name: name, file: retained.site.file, function: retained.site.function),
             location: retained.site, steps: steps,
             hint: "cut the first strong reference on the path that should not outlive \"\(retained.reason)\": capture [weak self], end the subscription (takeUntil(lifetime.ended)) or send completed when it ends",
-            entities: Array(Set(entities)).sorted { "\($0)" < "\($1)" }, evidence: [])
+            entities: entities, evidence: [])
     }
 }
 

@@ -17,9 +17,10 @@ struct RetainedRecord: EventRecord {
     var function: UInt32 = 0
     var line: UInt32 = 0
     /// Bit 0: the snapshot was taken while the program ran (else: the closing one); bit 1:
-    /// the chain is a cycle nothing else holds; bit 2: the only holders the walk found are
-    /// words a conservative scan read; bit 3: the walk did not reach the object; bit 4: the
-    /// chain's first object is also held from outside the snapshot (a global, a stack).
+    /// nothing outside holds the chain (``RetainedObject/isCycle``); bit 2: the chain's
+    /// first object is held besides only by words a conservative scan read; bit 3: the walk
+    /// did not reach the object; bit 4: the chain's first object is held from outside the
+    /// snapshot (a global, a stack).
     var flags: UInt8 = 0
     var withinNanoseconds: UInt64 = 0
     var links: [Link] = []
@@ -113,15 +114,17 @@ public struct RetainedObject: TraceEventPayload {
     public let within: Duration
     /// Whether the snapshot that proves it was taken while the program ran.
     public let isMidRun: Bool
-    /// Whether ``chain`` is a cycle nothing else holds.
+    /// Whether nothing outside holds ``chain``: its objects, and everything that holds them,
+    /// are held only by one another (a cycle through the object, or one holding what holds it).
     public let isCycle: Bool
-    /// Whether the only holders the walk found are words a conservative scan read.
+    /// Whether the chain's first object (the object itself, when the chain is empty) is held,
+    /// besides, only by words a conservative scan read.
     public let onlyInexactHolders: Bool
     /// Whether the walk did not reach the object at all.
     public let wasNotReached: Bool
     /// Whether the chain's first object (the object itself, when the chain is empty) is
-    /// held from outside what the walk reached: its retain count is more than the
-    /// references the walk found to it.
+    /// held from outside what the walk reached: its retain count is not the references the
+    /// walk found to it.
     public let isHeldFromOutside: Bool
     /// The objects the chain runs through, the object itself included, as the snapshot
     /// saw them (ids local to this chain).
