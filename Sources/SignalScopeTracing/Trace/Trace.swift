@@ -317,7 +317,8 @@ public struct Trace: Sendable {
     private init(source: LogSource, path: String, detail: Detail, progress: (Double) -> Void = { _ in }) throws(TraceReadError) {
         var trace = Trace(growing: detail)
         let warnings = try EventLogReader.visit(source, path: path, progress: progress) { record in trace.add(record) }
-        self = trace.soFar
+        trace.finish()
+        self = trace
         self.warnings = warnings
         if !isComplete {
             self.warnings.append("\(path) has no end record: the recording was cut off (the process was killed or crashed, or the disk filled), so what happened after its last record is missing")
@@ -342,13 +343,19 @@ public struct Trace: Sendable {
     /// it has seen, the cold runs still open), so it can take more records afterwards.
     package var soFar: Trace {
         var trace = self
-        trace.coldRuns.finish()
-        trace.concurrentColdRuns = trace.coldRuns.overlapping
-        trace.coldRuns = ColdRunTracker()
-        trace.knownParents = []
-        trace.heap.index()
-        trace.addCapturedObjects()
+        trace.finish()
         return trace
+    }
+
+    /// Finishes the trace as a read log is finished (a copy, for ``soFar``; in place, for a
+    /// log read to its end, whose storage is then copied no more).
+    private mutating func finish() {
+        coldRuns.finish()
+        concurrentColdRuns = coldRuns.overlapping
+        coldRuns = ColdRunTracker()
+        knownParents = []
+        heap.index()
+        addCapturedObjects()
     }
 
     /// This trace seen against another snapshot of its heap: the chain that held a watched
