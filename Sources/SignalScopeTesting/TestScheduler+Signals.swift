@@ -39,6 +39,8 @@ public struct TestableSignal<Value> {
 fileprivate final class SpanLog: Sendable {
     let spans = LockedValue<[SubscriptionSpan]>([])
 
+    init() { _ = TestingModule.declared }
+
     func started(at time: TimeInterval) -> Int {
         spans.withLock { spans in
             spans.append(SubscriptionSpan(time, nil))

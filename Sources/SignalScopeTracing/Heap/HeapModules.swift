@@ -24,6 +24,11 @@ public enum HeapModules {
         roles.withLock { $0[module] = role }
     }
 
+    /// Declares that the module `type` is declared in plays `role`.
+    public static func declare(moduleOf type: Any.Type, as role: Role) {
+        declare(module(of: type), as: role)
+    }
+
     /// The role of `module`, if one was declared.
     static func role(of module: some StringProtocol) -> Role? {
         roles.withLock { $0[String(module)] }
