@@ -65,8 +65,8 @@ struct LiveSession {
 
 /// Reads the trace the command writes while it runs and publishes what it adds to the
 /// pages: its timeline as each batch comes, its graph and the findings proven of it (watched
-/// objects retained) at most once a second, and at once when a watched object's fate is
-/// recorded.
+/// objects retained) at most once a second, and sooner when a watched object's fate is
+/// recorded (``graphIsDue(urgent:)``).
 final class Streaming: @unchecked Sendable {
     private let folder: String
     private let hub: LiveHub

@@ -260,7 +260,7 @@ if (typeof document === 'object') (function (R) {
   }
 
   // ---- Selection ----
-  var highlightedLanes = new Set(), selectedEvent = null, chainSeqs = new Set(), selectedFinding = null;
+  var highlightedLanes = new Set(), chainSeqs = new Set(), selectedFinding = null;
   function findingKey(f) { return f.rule + ' ' + f.message + ' ' + siteText(f.site); }
   // Marks finding `index` in the list and its nodes and edges in the graph.
   function markFinding(index) {
@@ -334,7 +334,7 @@ if (typeof document === 'object') (function (R) {
     var chain = R.causeChain(events, seq);
     // The selected event and its causes stay in view while new events come.
     following = false;
-    selectedEvent = seq; chainSeqs = new Set(chain.map(function (e) { return e.seq; }));
+    chainSeqs = new Set(chain.map(function (e) { return e.seq; }));
     var list = el('ol', {id: 'chain'});
     chain.forEach(function (e, index) {
       if (e.missing != null) {
