@@ -183,6 +183,27 @@ struct WatchedObjectTests {
         leaked?.subscription = nil
     }
 
+    @Test("A snapshot that stopped at its budget says so where it speaks of what holds the object, instead of naming a global or a stack")
+    func partialSnapshot() throws {
+        let session = Session()
+        weak var leaked: ProfileScreen?
+        let trace = Tracer.record(heapLimits: TraceHeap.Limits(objects: 2, depth: 100)) {
+            let screen = ProfileScreen()
+            leaked = screen
+            screen.subscription = session.updates.subscribeNext { screen.name = $0 }
+            Tracer.expectDeallocationWhenRecordingEnds(
+                of: screen, because: "the test ended", site: SourceLocation(fileID: #fileID, line: #line, function: #function))
+        }
+        defer { session.updates.sendCompleted() }
+        #expect(leaked != nil, "ground truth: the session's subject keeps the screen")
+        #expect(trace.heap.objectLimitReached)
+        let retained = try #require(Self.retained(in: trace).first)
+        #expect(retained.sawPartOfTheHeap)
+        let finding = try #require(trace.analyze().findings.first { $0.rule == .retainedAfterRelease })
+        #expect(finding.path.contains { $0.contains("the walk did not see the whole heap") }, "\(finding)")
+        #expect(!finding.path.contains { $0.contains("by a global, a static") }, "\(finding)")
+    }
+
     @Test("Nothing records: expecting a deallocation does not keep the object")
     func noRecording() {
         weak var freed: ProfileScreen?

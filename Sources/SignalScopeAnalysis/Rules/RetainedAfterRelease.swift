@@ -29,15 +29,21 @@ struct RetainedAfterRelease: Analyzer {
         var description = PathDescription(model)
         let when = retained.isMidRun ? "\(retained.within) after" : retained.within == .zero ? "when recording ended, after" : "when recording ended, \(retained.within) after"
         var steps: [FindingStep] = ["\(name) was still alive \(when) \"\(retained.reason)\" (\(retained.site))"]
+        // A walk that saw part of the heap says so wherever it speaks of what it did not reach.
+        let partly = retained.sawPartOfTheHeap
+            ? " (the walk did not see the whole heap: it stopped at its budget, could not read memory or could not be taken)" : ""
         if retained.wasNotReached {
-            steps.append("the heap walk did not reach \(name), so what holds it is not known")
+            steps.append("the heap walk did not reach \(name)\(partly), so what holds it is not known")
         } else {
             // What holds the chain's first object (the object itself, when nothing in the
             // snapshot holds it): something outside what the walk reached (its retain count is
             // not the references found to it), or only words read conservatively.
             let first = retained.chain.first.map { model.label(model.traceEntity($0.from) ?? .object($0.from)) } ?? FindingStep(stringLiteral: name)
             if retained.isHeldFromOutside {
-                steps.append("\(first) is held from outside what the heap walk reached: by a global, a static, a thread's stack or an object made before recording started")
+                steps.append(
+                    partly.isEmpty
+                        ? "\(first) is held from outside what the heap walk reached: by a global, a static, a thread's stack or an object made before recording started"
+                        : "\(first) is held from outside what the heap walk reached\(partly)")
             } else if retained.onlyInexactHolders {
                 steps.append("what holds \(first) could not be read exactly")
             }

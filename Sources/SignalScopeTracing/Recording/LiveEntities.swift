@@ -240,6 +240,8 @@ struct HeapSnapshot {
     let usedAllocationTable: Bool
     /// Why no walk was made, if none was.
     let unwalkedReason: String?
+    /// Whether the walk did not see the whole heap.
+    var sawPartOfTheHeap: Bool { objectLimitReached || depthLimitReached || memoryUnreadable || unwalkedReason != nil }
     var objects: [Object] = []
     var references: [Reference] = []
     /// Live nodes: strong retain count, and for subjects whether they terminated.

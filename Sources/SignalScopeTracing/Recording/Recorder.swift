@@ -344,7 +344,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         var record = RetainedRecord(
             watch: entry.id, typeName: string(entry.typeName), reason: string(entry.reason), file: literal(entry.site.fileID),
             function: literal(entry.site.function), line: UInt32(truncatingIfNeeded: entry.site.line),
-            flags: midRun ? 1 : 0, withinNanoseconds: entry.within?.wholeNanoseconds ?? 0)
+            flags: (midRun ? 1 : 0) | (heap.sawPartOfTheHeap ? 32 : 0), withinNanoseconds: entry.within?.wholeNanoseconds ?? 0)
         guard let path = heap.retainingPath(to: entry.address) else {
             record.flags |= 8
             append(record)

@@ -20,7 +20,7 @@ struct RetainedRecord: EventRecord {
     /// nothing outside holds the chain (``RetainedObject/isCycle``); bit 2: the chain's
     /// first object is held besides only by words a conservative scan read; bit 3: the walk
     /// did not reach the object; bit 4: the chain's first object is held from outside the
-    /// snapshot (a global, a stack).
+    /// snapshot (a global, a stack); bit 5: the snapshot did not see the whole heap.
     var flags: UInt8 = 0
     var withinNanoseconds: UInt64 = 0
     var links: [Link] = []
@@ -94,7 +94,8 @@ struct RetainedRecord: EventRecord {
                     watch: watch, target: watched.id, typeName: watched.typeName, reason: strings.string(reason),
                     site: strings.site(file: file, function: function, line: line), within: .nanoseconds(Int64(clamping: withinNanoseconds)),
                     isMidRun: flags & 1 != 0, isCycle: flags & 2 != 0, onlyInexactHolders: flags & 4 != 0,
-                    wasNotReached: flags & 8 != 0, isHeldFromOutside: flags & 16 != 0, objects: objects, chain: chain)))
+                    wasNotReached: flags & 8 != 0, isHeldFromOutside: flags & 16 != 0, sawPartOfTheHeap: flags & 32 != 0,
+                    objects: objects, chain: chain)))
     }
 }
 
@@ -126,6 +127,10 @@ public struct RetainedObject: TraceEventPayload {
     /// held from outside what the walk reached: its retain count is not the references the
     /// walk found to it.
     public let isHeldFromOutside: Bool
+    /// Whether the snapshot did not see the whole heap (it stopped at its budget, could not
+    /// read memory, or could not be taken): beyond what it reached, what holds what is not
+    /// known, so "held from outside" and "not reached" may mean only that.
+    public let sawPartOfTheHeap: Bool
     /// The objects the chain runs through, the object itself included, as the snapshot
     /// saw them (ids local to this chain).
     public let objects: [TraceHeap.Object]
