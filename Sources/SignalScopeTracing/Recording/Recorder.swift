@@ -315,9 +315,6 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         guard isActive, let entry = watchlist.entry(id) else { return }
         guard entry.object.object != nil else { return watchlist.forget(id) }
         let heap = snapshot()
-        // Alive before the snapshot and after it, the object was alive through it: the
-        // address the path is found by is still its own, not another object's made since.
-        guard entry.object.object != nil else { return watchlist.forget(id) }
         appendRetained(entry, in: heap, midRun: true)
         watchlist.markReported(id)
         announce?(
