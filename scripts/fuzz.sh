@@ -24,6 +24,11 @@ for example in "${examples[@]}"; do
   .build/debug/signalscope record --values -o "$seeds/$example.sslog" -- ".build/debug/$example" >/dev/null 2>&1 || true
   [ -s "$seeds/$example.sslog" ] || { echo "fuzz: $example wrote no trace" >&2; exit 2; }
 done
+# Without values, deliveries are compact records inside batches (docs/event-log.md).
+if [ ! -s "$seeds/SearchHints-compact.sslog" ]; then
+  .build/debug/signalscope record -o "$seeds/SearchHints-compact.sslog" -- .build/debug/SearchHints >/dev/null 2>&1 || true
+  [ -s "$seeds/SearchHints-compact.sslog" ] || { echo "fuzz: SearchHints wrote no trace" >&2; exit 2; }
+fi
 
 # lld: gold fails on the sanitizer runtime's debug information.
 swift build --build-path .build-fuzz --product signalscope-fuzz \

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import SignalScopeTracing
 
 /// Every bad input gets one line on standard error naming the problem, and exit 1.
 @Suite("signalscope bad input", .timeLimit(.minutes(10)))
@@ -78,11 +79,14 @@ struct BadInputTests {
         defer { cli.removeFolder() }
         _ = try cli.signalscope("record", "-o", "whole.sslog", "--", plantedLeaks)
         let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cli.path("whole.sslog"))))
-        // Cut just before the snapshot record (kind 16), as a process killed then would.
-        var offset = 16
-        while offset < whole.count, whole[offset + 4] != 16 {
-            offset += Int(whole[offset]) | Int(whole[offset + 1]) << 8 | Int(whole[offset + 2]) << 16
+        // Cut just before the snapshot record, as a process killed then would.
+        var snapshot: Int?
+        whole.withUnsafeBytes { bytes in
+            RecordsInMemory.walk(UnsafeRawBufferPointer(rebasing: bytes[EventLogFormat.headerSize...])) { record, range, _ in
+                if record.prefix.kind == SnapshotRecord.kind, snapshot == nil { snapshot = EventLogFormat.headerSize + range.lowerBound }
+            }
         }
+        let offset = try #require(snapshot)
         try Data(whole[..<offset]).write(to: URL(fileURLWithPath: cli.path("killed.sslog")))
 
         let text = try cli.signalscope("check", "killed.sslog", "--fail-on", "never")

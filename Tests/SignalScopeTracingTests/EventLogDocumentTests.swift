@@ -36,25 +36,52 @@ import Testing
 
     @Test func theDocumentNamesNoKindTheFormatLacks() throws {
         let known = Set(EventRecords.all.map { "\($0.kind)" })
-        for row in try Self.documentedKinds() where !row.name.isEmpty && row.name != "padding" {
+        #expect(try Self.documentedKinds().contains { $0.kind == "\(EventLogFormat.batchKind)" && $0.name == "batch" })
+        for row in try Self.documentedKinds() where !row.name.isEmpty && row.name != "padding" && row.name != "batch" {
             #expect(known.contains(row.kind), "the document's kind \(row.kind) (\(row.name)) is no record type's")
         }
         #expect(Set(EventRecords.all.map { $0.kind }).count == EventRecords.all.count)
     }
 
-    @Test func thePrefixTableMatchesTheRecordPrefix() throws {
-        let document = try String(contentsOf: Self.repositoryRoot.appending(path: "docs/event-log.md"), encoding: .utf8)
-        let section = try #require(document.components(separatedBy: "### Records").dropFirst().first)
-        let sizes = section.split(separator: "\n").compactMap { line -> Int? in
+    /// The (offset, size, field) rows of the table in the document's section `heading`.
+    private static func layoutTable(under heading: String) throws -> [(offset: Int, size: Int, field: String)] {
+        let document = try String(contentsOf: repositoryRoot.appending(path: "docs/event-log.md"), encoding: .utf8)
+        let section = try #require(document.components(separatedBy: heading).dropFirst().first?.components(separatedBy: "\n#").first)
+        return section.split(separator: "\n").compactMap { line in
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
-            return cells.count >= 3 && cells[0].first?.isNumber == true ? Int(cells[1]) : nil
+            guard cells.count >= 3, let offset = Int(cells[0]), let size = Int(cells[1]) else { return nil }
+            return (offset, size, cells[2])
         }
-        let layout = RecordLayout.of(RecordPrefix.self).map { field -> Int in
+    }
+
+    /// The sizes of the fields of `Fields`, in order.
+    private static func fieldSizes<Fields: RecordFields>(_: Fields.Type) -> [Int] {
+        RecordLayout.of(Fields.self).map { field -> Int in
             if field.hasPrefix("u8[") { return Int(field.dropFirst(3).prefix { $0 != "]" })! }
-            return ["u8": 1, "u32": 4, "u64": 8][String(field.prefix { $0 != " " })]!
+            return ["u8": 1, "u16": 2, "u32": 4, "u64": 8][String(field.prefix { $0 != " " })]!
         }
-        #expect(sizes == layout)
+    }
+
+    @Test func thePrefixTableMatchesTheRecordPrefix() throws {
+        let table = try Self.layoutTable(under: "### Records")
+        let layout = Self.fieldSizes(RecordPrefix.self)
+        #expect(table.map(\.size) == layout)
+        #expect(table.map(\.offset) == layout.indices.map { layout[..<$0].reduce(0, +) })
         #expect(layout.reduce(0, +) == EventLogFormat.prefixSize)
+    }
+
+    @Test func theCompactTableMatchesTheCompactRecord() throws {
+        let table = try Self.layoutTable(under: "### Batches and compact records")
+        let layout = Self.fieldSizes(CompactRecord.self)
+        #expect(table.map(\.size) == layout)
+        #expect(table.map(\.offset) == layout.indices.map { layout[..<$0].reduce(0, +) })
+        #expect(layout.reduce(0, +) == EventLogFormat.compactSize)
+        #expect(table.first?.field == "form: \(EventLogFormat.compactForm)")
+        // The kinds the table says have a compact form are those that do.
+        let kindRow = try #require(table.first { $0.field.hasPrefix("kind:") }).field
+        let documented = kindRow.matches(of: try Regex(#"(\d+) (\w+)"#)).map { "\($0.output[1].substring!) \($0.output[2].substring!)" }
+        let compact = EventRecords.all.compactMap { $0 as? any CompactEventRecord.Type }.map { "\($0.kind) \($0.name)" }
+        #expect(documented == compact)
     }
 
     /// Every record type reads back what it wrote, for any field values, and refuses a
@@ -122,6 +149,7 @@ import Testing
         var random: SystemRandomNumberGenerator
 
         mutating func visit(_ value: inout UInt8, _ name: StaticString) { value = .random(in: .min ... .max, using: &random) }
+        mutating func visit(_ value: inout UInt16, _ name: StaticString) { value = .random(in: .min ... .max, using: &random) }
         mutating func visit(_ value: inout UInt32, _ name: StaticString) { value = .random(in: .min ..< .max, using: &random) }
         mutating func visit(_ value: inout UInt64, _ name: StaticString) { value = .random(in: .min ... .max, using: &random) }
         mutating func visit(_ value: inout Int64, _ name: StaticString) { value = .random(in: .min ... .max, using: &random) }

@@ -17,9 +17,9 @@ final class EventLogReaderTests {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// A small recorded log and the byte offset of each of its records. (Recorded in memory:
-    /// the file recording is one per process, and other suites use it.)
-    private func sampleLog() throws -> (url: URL, bytes: [UInt8], recordOffsets: [Int]) {
+    /// A small recorded log and its records, those in batches one by one. (Recorded in
+    /// memory: the file recording is one per process, and other suites use it.)
+    private func sampleLog() throws -> (url: URL, bytes: [UInt8], records: [Stored]) {
         let sink = MemorySink()
         let recorder = try Recorder(sink: sink, recordsValues: false)
         Instrumentation.install(recorder)
@@ -31,13 +31,7 @@ final class EventLogReaderTests {
         try recorder.finish()
         let bytes = sink.bytes
         let url = try write(bytes)
-        var offsets: [Int] = []
-        var offset = 16
-        while offset < bytes.count {
-            offsets.append(offset)
-            offset += Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16
-        }
-        return (url, bytes, offsets)
+        return (url, bytes, records(bytes).filter { $0.kind != EventLogFormat.batchKind })
     }
 
     private func temporaryFile() -> URL {
@@ -54,14 +48,17 @@ final class EventLogReaderTests {
     func truncated() throws {
         let sample = try sampleLog()
         let whole = try Trace(contentsOf: sample.url)
-        let last = sample.recordOffsets.last!
-        let cut = try write(Array(sample.bytes[..<(last + 20)]))
+        let last = try #require(sample.records.last)
+        let half = last.size / 2
+        let cut = try write(Array(sample.bytes[..<(last.offset + half)]))
         let trace = try Trace(contentsOf: cut)
         #expect(trace.records.count == whole.records.count - 1)
-        #expect(trace.warnings.first == "\(cut.path): truncated record at byte offset \(last) (20 bytes); reading stopped there")
+        #expect(
+            trace.warnings.first
+                == "\(cut.path): truncated record at byte offset \(last.offset) (\(half) of \(last.size) bytes); reading stopped there")
         #expect(trace.warnings.dropFirst().contains { $0.hasPrefix("\(cut.path) has no end record") })
 
-        let midRecord = sample.recordOffsets[3]
+        let midRecord = try #require(sample.records.dropFirst(3).first { !$0.isCompact && $0.size > 40 }).offset
         let shorter = try write(Array(sample.bytes[..<(midRecord + 40)]))
         #expect(try Trace(contentsOf: shorter).warnings.first?.contains("byte offset \(midRecord)") == true)
     }
@@ -75,34 +72,35 @@ final class EventLogReaderTests {
         #expect(fractions == fractions.sorted())
         #expect(fractions.allSatisfy { $0 > 0 && $0 < 1 })
         #expect(fractions.count <= 100)
-        #expect(fractions.count <= sample.recordOffsets.count)
+        #expect(fractions.count <= sample.records.count)
     }
 
     @Test("Every event is counted, whether the trace keeps the records or only live entities")
     func eventCount() throws {
         let sample = try sampleLog()
-        let strings = sample.recordOffsets.count { sample.bytes[$0 + 4] == 1 }
+        let strings = sample.records.count { $0.kind == StringRecord.kind }
         let everything = try Trace(contentsOf: sample.url)
         #expect(strings > 0)
-        #expect(everything.eventCount == sample.recordOffsets.count - strings)
+        #expect(everything.eventCount == sample.records.count - strings)
         #expect(everything.eventCount == everything.records.count)
         #expect(try Trace(contentsOf: sample.url, detail: .liveEntities).eventCount == everything.eventCount)
     }
 
-    @Test("A corrupt record stops reading there with a warning, keeping what came before")
+    @Test("A corrupt batch stops reading there with a warning, keeping what came before; a corrupt record in a batch loses the rest of the batch")
     func corrupt() throws {
         let sample = try sampleLog()
-        var bytes = sample.bytes
-        let broken = sample.recordOffsets[4]
-        bytes[broken] = 3
-        bytes[broken + 1] = 0
-        bytes[broken + 2] = 0
-        bytes[broken + 3] = 0
-        let url = try write(bytes)
-        let trace = try Trace(contentsOf: url)
-        #expect(trace.warnings.count == 2, "the corrupt record, and the end record not read")
-        #expect(trace.warnings[0].contains("corrupt record at byte offset \(broken) (size 3)"))
-        #expect(!trace.records.isEmpty)
+        let end = try #require(sample.records.last { $0.kind == EndRecord.kind })
+        let batch = try #require(end.batch)
+        for broken in [batch, end.offset] {
+            var bytes = sample.bytes
+            bytes.replaceSubrange(broken..<(broken + 4), with: [3, 0, 0, 0])
+            let url = try write(bytes)
+            let trace = try Trace(contentsOf: url)
+            #expect(trace.warnings.count == 2, "the corrupt record, and the end record not read: \(trace.warnings)")
+            let skipped = broken == batch ? "the last \(bytes.count - batch) bytes were skipped" : "the rest of its batch was skipped"
+            #expect(trace.warnings[0] == "\(url.path): corrupt record at byte offset \(broken) (size 3); \(skipped)")
+            #expect(trace.records.count >= sample.records.count { $0.offset < broken && $0.kind != StringRecord.kind })
+        }
     }
 
     @Test("Record kinds from a newer minor version are skipped")
@@ -110,7 +108,7 @@ final class EventLogReaderTests {
         let sample = try sampleLog()
         var bytes = sample.bytes
         // Records of several threads interleave in the file: find the end record by its kind.
-        let end = try #require(sample.recordOffsets.first { bytes[$0 + 4] == 13 })
+        let end = try #require(sample.records.first { $0.kind == EndRecord.kind }).offset
         bytes[end + 4] = 200
         let trace = try Trace(contentsOf: try write(bytes))
         #expect(trace.warnings.count == 1 && trace.warnings[0].contains("has no end record"), "\(trace.warnings)")
@@ -127,7 +125,7 @@ final class EventLogReaderTests {
         #expect("\(TraceReadError.notAnEventLog(path: text.path))" == "\(text.path) is not a SignalScope event log")
     }
 
-    @Test("A log from another major version, the pre-release format 1 included, is refused with the versions named", arguments: [1, 3])
+    @Test("A log from another major version, the pre-release format 1 included, is refused with the versions named", arguments: [1, 4])
     func unsupportedVersion(major: UInt8) throws {
         var bytes = try sampleLog().bytes
         bytes[8] = major
@@ -135,7 +133,7 @@ final class EventLogReaderTests {
         let url = try write(bytes)
         #expect(throws: TraceReadError.unsupportedVersion(path: url.path, major: UInt16(major), minor: 4)) { try Trace(contentsOf: url) }
         #expect("\(TraceReadError.unsupportedVersion(path: "t.sslog", major: UInt16(major), minor: 4))"
-            == "t.sslog uses event log format \(major).4; this SignalScope reads format 2.x")
+            == "t.sslog uses event log format \(major).4; this SignalScope reads format 3.x (and 2.x)")
     }
 
     @Test("A missing file is unreadable, with the path")
@@ -161,15 +159,27 @@ final class EventLogReaderTests {
         }
     }
 
-    /// The records of a log, as (offset, size, kind, thread).
-    private func records(_ bytes: [UInt8]) -> [(offset: Int, size: Int, kind: UInt8, thread: UInt32)] {
-        var found: [(Int, Int, UInt8, UInt32)] = []
-        var offset = EventLogFormat.headerSize
-        while offset + EventLogFormat.prefixSize <= bytes.count {
-            let load = { (at: Int) in (0..<4).reduce(0) { $0 | UInt32(bytes[offset + at + $1]) << (8 * UInt32($1)) } }
-            let size = Int(load(0))
-            found.append((offset, size, bytes[offset + 4], load(8)))
-            offset += size
+    /// A record of a log: where it is, its kind and thread, and the batch holding it.
+    private struct Stored {
+        let offset: Int
+        let size: Int
+        let kind: UInt8
+        let thread: UInt32
+        let isCompact: Bool
+        let batch: Int?
+    }
+
+    /// The records of a log: each batch, then its records.
+    private func records(_ bytes: [UInt8]) -> [Stored] {
+        var found: [Stored] = []
+        bytes.withUnsafeBytes { buffer in
+            RecordsInMemory.walk(UnsafeRawBufferPointer(rebasing: buffer[EventLogFormat.headerSize...])) { stored, range, batch in
+                let start = EventLogFormat.headerSize
+                found.append(
+                    Stored(
+                        offset: start + range.lowerBound, size: range.count, kind: stored.prefix.kind, thread: stored.prefix.thread,
+                        isCompact: stored.compact != nil, batch: batch.map { start + $0 }))
+            }
         }
         return found
     }
@@ -199,9 +209,10 @@ final class EventLogReaderTests {
         let written = sink.bytes
         let all = records(written)
         let otherThread = try #require(all.first { $0.kind == SubscribeRecord.kind && $0.thread != all[0].thread }?.thread)
+        let batches = all.filter { $0.batch == nil }
         var reordered = Array(written[0..<EventLogFormat.headerSize])
-        for record in all where record.thread != otherThread { reordered += written[record.offset..<(record.offset + record.size)] }
-        for record in all where record.thread == otherThread { reordered += written[record.offset..<(record.offset + record.size)] }
+        for batch in batches where batch.thread != otherThread { reordered += written[batch.offset..<(batch.offset + batch.size)] }
+        for batch in batches where batch.thread == otherThread { reordered += written[batch.offset..<(batch.offset + batch.size)] }
         let moved = records(reordered)
         let snapshotAt = try #require(moved.firstIndex { $0.kind == SnapshotRecord.kind })
         #expect(moved.lastIndex { $0.kind == SubscribeRecord.kind && $0.thread == otherThread }! > snapshotAt)
@@ -245,7 +256,7 @@ final class EventLogReaderTests {
     @Test("A log without its end record says on reading that it was cut off")
     func noEndRecord() throws {
         let sample = try sampleLog()
-        let endAt = try #require(sample.recordOffsets.last { sample.bytes[$0 + 4] == EndRecord.kind })
+        let endAt = try #require(sample.records.last { $0.kind == EndRecord.kind }).offset
         let trace = try Trace(contentsOf: try write(Array(sample.bytes[..<endAt])))
         #expect(!trace.isComplete)
         #expect(trace.warnings.contains { $0.hasSuffix("has no end record: the recording was cut off (the process was killed or crashed, or the disk filled), so what happened after its last record is missing") })

@@ -7,10 +7,21 @@
 enum EventLogFormat {
     /// The first 8 bytes of every log.
     static let magic: [UInt8] = Array("SIGSCOPE".utf8)
-    static let majorVersion: UInt16 = 2
+    static let majorVersion: UInt16 = 3
     static let minorVersion: UInt16 = 0
+    /// The major versions this reader reads: 3, and 2, which is 3 without batches.
+    static let readableMajorVersions: ClosedRange<UInt16> = 2...3
+    /// How the versions this reader reads are named in messages.
+    static var readableVersionsDescription: String { "3.x (and 2.x)" }
     static let headerSize = 16
     static let prefixSize = 32
+    /// The kind byte of a batch: a full record whose payload is records of one thread, the
+    /// compact ones among them relative to where its prefix says that thread had got to.
+    static let batchKind: UInt8 = 25
+    /// The first byte of a compact record (``CompactRecord``), which a full record's, the
+    /// low byte of its size, never is.
+    static let compactForm: UInt8 = 1
+    static let compactSize = 16
     /// No record is larger (a bound that tells a corrupt size from a real one).
     static let maximumRecordSize = 1 << 20
     /// Value and error summaries are cut to this many characters.
@@ -47,6 +58,15 @@ enum EventLogFormat {
     /// within the bound (anything else is a corrupt log).
     static func isPlausibleRecordSize(_ size: Int) -> Bool {
         size >= prefixSize && size % 8 == 0 && size <= maximumRecordSize
+    }
+
+    /// The size of the record whose first bytes are `head` inside a batch, and whether it is
+    /// compact; `nil` while `head` is too short to tell (a full record's size is its first
+    /// four bytes).
+    static func nestedRecordSize(_ head: UnsafeRawBufferPointer) -> (size: Int, isCompact: Bool)? {
+        guard let first = head.first else { return nil }
+        if first == compactForm { return (compactSize, true) }
+        return head.count >= 4 ? (Int(head.u32(0)), false) : nil
     }
 
     /// Rounds a record size up to the 8-byte alignment every record keeps.

@@ -36,35 +36,22 @@ struct EventLogReader {
     private struct Raw {
         let offset: Int
         let size: Int
+        let stored: StoredRecord
+
         /// `nil` for padding, and for kinds this reader does not know (a newer minor
         /// version's), which it skips.
-        let record: (any EventRecord.Type)?
-        let kind: UInt8
-        let thread: UInt32
-        let sequence: UInt64
-        let timestamp: UInt64
-        let cause: TraceCause?
+        var record: (any EventRecord.Type)? { stored.type }
+        var sequence: UInt64 { stored.prefix.sequence }
 
         /// The record's bytes in the log.
         var range: Range<Int> { offset..<(offset + size) }
 
-        /// The prefix of the record whose bytes (`EventLogFormat.prefixSize` of them at
-        /// least) start `bytes`.
-        init(at offset: Int, prefix bytes: UnsafeRawBufferPointer) {
-            var reader = RecordReader(bytes: bytes)
-            var prefix = RecordPrefix()
-            prefix.fields(&reader)
+        /// The record of `stored`'s size at `offset`.
+        init(at offset: Int, _ stored: StoredRecord) {
             self.offset = offset
-            size = Int(prefix.size)
-            kind = prefix.kind
-            record = EventRecords.byKind[Int(prefix.kind)]
-            thread = prefix.thread
-            sequence = prefix.sequence
-            timestamp = prefix.timestamp
-            cause = prefix.cause
+            size = stored.compact == nil ? Int(stored.prefix.size) : EventLogFormat.compactSize
+            self.stored = stored
         }
-
-        var isString: Bool { kind == StringRecord.kind }
     }
 
     private mutating func read(progress: (Double) -> Void, _ visit: (TraceRecord) -> Void) throws(TraceReadError) {
@@ -75,22 +62,16 @@ struct EventLogReader {
             throw .notAnEventLog(path: path)
         }
         let (major, minor) = header.withBytes(8..<12) { ($0.u16(0), $0.u16(2)) }
-        guard major == EventLogFormat.majorVersion else {
+        guard EventLogFormat.readableMajorVersions.contains(major) else {
             throw .unsupportedVersion(path: path, major: major, minor: minor)
         }
         var strings: [UInt32: String] = [:]
         var stringsCut = false
-        var runs: [Run] = []
-        let (tail, end) = scan { raw, bytes in
-            if raw.isString, let string = StringRecord(payload: Self.payload(of: bytes)) {
+        let (runs, problems, end) = scan { raw, bytes in
+            if let string = raw.stored.string(bytes) {
                 let capped = EventLogFormat.capped(string.text, limit: EventLogFormat.stackReadLimit)
                 if capped.wasCut { stringsCut = true }
                 strings[string.id] = capped.text
-            }
-            if let last = runs.last, last.thread == raw.thread, last.end == raw.offset {
-                runs[runs.count - 1].end = raw.offset + raw.size
-            } else {
-                runs.append(Run(thread: raw.thread, start: raw.offset, end: raw.offset + raw.size))
             }
         }
         let logStrings = LogStrings(strings)
@@ -105,14 +86,15 @@ struct EventLogReader {
                 progress(Double(read) / size)
                 nextReport = read + step
             }
-            guard let record = raw.record, !raw.isString else { return }
-            guard let event = record.decode(Self.payload(of: bytes), strings: logStrings) else {
+            guard raw.record != nil, raw.stored.prefix.kind != StringRecord.kind else { return }
+            guard let event = raw.stored.event(bytes, strings: logStrings) else {
                 malformed.append("\(path): record at byte offset \(raw.offset) is malformed and was skipped")
                 return
             }
-            visit(TraceRecord(sequence: raw.sequence, timestamp: raw.timestamp, thread: raw.thread, event: event, cause: raw.cause))
+            let prefix = raw.stored.prefix
+            visit(TraceRecord(sequence: prefix.sequence, timestamp: prefix.timestamp, thread: prefix.thread, event: event, cause: prefix.cause))
         }
-        warnings = malformed + (tail.map { [$0] } ?? [])
+        warnings = malformed + problems
         if stringsCut || logStrings.wereCut {
             warnings.append(
                 "\(path): names or values longer than \(EventLogFormat.stringReadLimit) characters were cut, ending in …")
@@ -122,11 +104,14 @@ struct EventLogReader {
         }
     }
 
-    /// A stretch of the file holding records of one thread only.
+    /// A stretch of the file holding records of one thread only: full records outside any
+    /// batch, or a batch's records.
     private struct Run {
         let thread: UInt32
         let start: Int
         var end: Int
+        /// For a batch's records, where the thread had got to before them; `nil` outside.
+        let batchStart: ThreadPosition?
     }
 
     /// One thread's next record, in the merge: its sequence number and the thread's index
@@ -184,6 +169,8 @@ struct EventLogReader {
         var runs: [Run]
         var run = 0
         var offset: Int
+        /// Where the thread had got to, in a batch: what its compact records follow.
+        var position: ThreadPosition
         var window = LogWindow(chunk: 64 << 10)
         /// Whether the file ended before a record the first pass read whole.
         var shrunk = false
@@ -191,61 +178,123 @@ struct EventLogReader {
         init(first: Run) {
             runs = [first]
             offset = first.start
+            position = first.batchStart ?? ThreadPosition()
         }
 
         /// The thread's next record of a known kind, if any; its bytes are in `window`.
         mutating func next(in reader: EventLogReader) -> Raw? {
             while run < runs.count {
-                while offset < runs[run].end {
-                    // The first pass checked the prefix; the file may have shrunk since.
-                    let end = runs[run].end
-                    guard window.load(offset..<(offset + EventLogFormat.prefixSize), from: reader.source, limit: end) else {
+                let current = runs[run]
+                while offset < current.end {
+                    // The first pass checked every record; the file may have changed since.
+                    let head = offset..<min(offset + EventLogFormat.prefixSize, current.end)
+                    guard window.load(head, from: reader.source, limit: current.end),
+                        let size = window.withBytes(head, { Self.size(of: $0, inBatch: current.batchStart != nil) }),
+                        size >= EventLogFormat.compactSize, offset + size <= current.end,
+                        window.load(offset..<(offset + size), from: reader.source, limit: current.end)
+                    else {
                         shrunk = true
                         return nil
                     }
-                    let raw = window.withBytes(offset..<(offset + EventLogFormat.prefixSize)) { Raw(at: offset, prefix: $0) }
-                    guard raw.size >= EventLogFormat.prefixSize, window.load(raw.range, from: reader.source, limit: end) else {
-                        shrunk = true
-                        return nil
+                    let raw = window.withBytes(offset..<(offset + size)) { bytes in
+                        Raw(at: offset, current.batchStart == nil ? StoredRecord(full: bytes) : StoredRecord(nested: bytes, thread: current.thread, position: &position))
                     }
                     offset += raw.size
                     if raw.record != nil { return raw }
                 }
                 run += 1
-                if run < runs.count { offset = runs[run].start }
+                if run < runs.count {
+                    offset = runs[run].start
+                    position = runs[run].batchStart ?? ThreadPosition()
+                }
             }
             return nil
         }
+
+        /// The size of the record whose first bytes are `head`.
+        private static func size(of head: UnsafeRawBufferPointer, inBatch: Bool) -> Int? {
+            inBatch ? EventLogFormat.nestedRecordSize(head)?.size : head.count >= 4 ? Int(head.u32(0)) : nil
+        }
     }
 
-    /// Walks the records with their bytes; returns a warning if it stopped at a truncated
-    /// or corrupt tail, and where the records it read end.
-    private func scan(_ visit: (Raw, UnsafeRawBufferPointer) -> Void) -> (warning: String?, end: Int) {
+    /// Walks the records with their bytes, a batch's one by one; returns the runs of each
+    /// thread's records, warnings where it stopped at a truncated or corrupt record or
+    /// skipped the rest of a batch, and where the records it read end.
+    private func scan(_ visit: (Raw, UnsafeRawBufferPointer) -> Void) -> (runs: [Run], warnings: [String], end: Int) {
         var window = LogWindow(chunk: 1 << 20)
         var offset = EventLogFormat.headerSize
+        var runs: [Run] = []
+        var warnings: [String] = []
         let count = source.count
+        func truncated(at offset: Int, size: Int?) -> String {
+            "\(path): truncated record at byte offset \(offset) (\(size.map { "\(count - offset) of \($0)" } ?? "\(count - offset)") bytes); reading stopped there"
+        }
         while offset < count {
             let remaining = count - offset
             let prefix = offset..<(offset + EventLogFormat.prefixSize)
             guard remaining >= EventLogFormat.prefixSize, window.load(prefix, from: source, limit: count) else {
-                return ("\(path): truncated record at byte offset \(offset) (\(remaining) bytes); reading stopped there", offset)
+                return (runs, warnings + [truncated(at: offset, size: nil)], offset)
             }
-            let raw = window.withBytes(prefix) { Raw(at: offset, prefix: $0) }
+            let raw = window.withBytes(prefix) { Raw(at: offset, StoredRecord(full: $0)) }
             let size = raw.size
             guard EventLogFormat.isPlausibleRecordSize(size) else {
-                return ("\(path): corrupt record at byte offset \(offset) (size \(size)); the last \(remaining) bytes were skipped", offset)
+                let warning = "\(path): corrupt record at byte offset \(offset) (size \(size)); the last \(remaining) bytes were skipped"
+                return (runs, warnings + [warning], offset)
             }
-            guard size <= remaining, window.load(raw.range, from: source, limit: count) else {
-                return ("\(path): truncated record at byte offset \(offset) (\(remaining) of \(size) bytes); reading stopped there", offset)
+            guard raw.stored.prefix.kind == EventLogFormat.batchKind else {
+                guard size <= remaining, window.load(raw.range, from: source, limit: count) else {
+                    return (runs, warnings + [truncated(at: offset, size: size)], offset)
+                }
+                window.withBytes(raw.range) { visit(raw, $0) }
+                let thread = raw.stored.prefix.thread
+                if let last = runs.last, last.batchStart == nil, last.thread == thread, last.end == offset {
+                    runs[runs.count - 1].end = offset + size
+                } else {
+                    runs.append(Run(thread: thread, start: offset, end: offset + size, batchStart: nil))
+                }
+                offset += size
+                continue
             }
-            window.withBytes(raw.range) { visit(raw, $0) }
-            offset += size
+            // A batch: its records one by one, so that a log cut inside one keeps those before
+            // the cut, and a damaged one loses the rest of its batch only.
+            let batch = raw.stored.prefix
+            let batchEnd = offset + size
+            let start = ThreadPosition(sequence: batch.sequence, timestamp: batch.timestamp)
+            var position = start
+            var nested = offset + EventLogFormat.prefixSize
+            var stop: String?
+            while nested < batchEnd {
+                guard nested < count else {
+                    stop = truncated(at: offset, size: size)
+                    break
+                }
+                let head = nested..<min(nested + EventLogFormat.prefixSize, batchEnd, count)
+                guard window.load(head, from: source, limit: count), let found = window.withBytes(head, EventLogFormat.nestedRecordSize) else {
+                    stop = truncated(at: nested, size: nil)
+                    break
+                }
+                let (recordSize, isCompact) = found
+                guard isCompact || EventLogFormat.isPlausibleRecordSize(recordSize), nested + recordSize <= batchEnd else {
+                    warnings.append("\(path): corrupt record at byte offset \(nested) (size \(recordSize)); the rest of its batch was skipped")
+                    break
+                }
+                let range = nested..<(nested + recordSize)
+                guard window.load(range, from: source, limit: count) else {
+                    stop = truncated(at: nested, size: recordSize)
+                    break
+                }
+                window.withBytes(range) { bytes in
+                    visit(Raw(at: nested, StoredRecord(nested: bytes, thread: batch.thread, position: &position)), bytes)
+                }
+                nested += recordSize
+            }
+            if nested > offset + EventLogFormat.prefixSize {
+                runs.append(Run(thread: batch.thread, start: offset + EventLogFormat.prefixSize, end: nested, batchStart: start))
+            }
+            if stop == nil, batchEnd > count { stop = truncated(at: offset, size: size) }
+            if let stop { return (runs, warnings + [stop], nested) }
+            offset = batchEnd
         }
-        return (nil, offset)
-    }
-
-    /// A record's payload: its bytes after the prefix (padding included).
-    private static func payload(of record: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: record[EventLogFormat.prefixSize...])
+        return (runs, warnings, offset)
     }
 }

@@ -54,6 +54,7 @@ enum EventRecords {
 /// What a record's fields are visited for.
 protocol RecordFieldVisitor {
     mutating func visit(_ value: inout UInt8, _ name: StaticString)
+    mutating func visit(_ value: inout UInt16, _ name: StaticString)
     mutating func visit(_ value: inout UInt32, _ name: StaticString)
     mutating func visit(_ value: inout UInt64, _ name: StaticString)
     mutating func visit(_ value: inout Int64, _ name: StaticString)
@@ -83,6 +84,7 @@ struct RecordSize: RecordFieldVisitor {
     var bytes = 0
 
     @inline(__always) mutating func visit(_ value: inout UInt8, _ name: StaticString) { bytes += 1 }
+    @inline(__always) mutating func visit(_ value: inout UInt16, _ name: StaticString) { bytes += 2 }
     @inline(__always) mutating func visit(_ value: inout UInt32, _ name: StaticString) { bytes += 4 }
     @inline(__always) mutating func visit(_ value: inout UInt64, _ name: StaticString) { bytes += 8 }
     @inline(__always) mutating func visit(_ value: inout Int64, _ name: StaticString) { bytes += 8 }
@@ -107,6 +109,7 @@ struct RecordWriter: RecordFieldVisitor {
     }
 
     @inline(__always) mutating func visit(_ value: inout UInt8, _ name: StaticString) { store(value) }
+    @inline(__always) mutating func visit(_ value: inout UInt16, _ name: StaticString) { store(value) }
     @inline(__always) mutating func visit(_ value: inout UInt32, _ name: StaticString) { store(value) }
     @inline(__always) mutating func visit(_ value: inout UInt64, _ name: StaticString) { store(value) }
     @inline(__always) mutating func visit(_ value: inout Int64, _ name: StaticString) { store(value) }
@@ -145,6 +148,7 @@ struct RecordReader: RecordFieldVisitor {
     }
 
     mutating func visit(_ value: inout UInt8, _ name: StaticString) { value = load(UInt8.self) }
+    mutating func visit(_ value: inout UInt16, _ name: StaticString) { value = load(UInt16.self) }
     mutating func visit(_ value: inout UInt32, _ name: StaticString) { value = load(UInt32.self) }
     mutating func visit(_ value: inout UInt64, _ name: StaticString) { value = load(UInt64.self) }
     mutating func visit(_ value: inout Int64, _ name: StaticString) { value = load(Int64.self) }
@@ -203,6 +207,7 @@ struct RecordLayout: RecordFieldVisitor {
     private(set) var fields: [String] = []
 
     mutating func visit(_ value: inout UInt8, _ name: StaticString) { fields.append("u8 \(name)") }
+    mutating func visit(_ value: inout UInt16, _ name: StaticString) { fields.append("u16 \(name)") }
     mutating func visit(_ value: inout UInt32, _ name: StaticString) { fields.append("u32 \(name)") }
     mutating func visit(_ value: inout UInt64, _ name: StaticString) { fields.append("u64 \(name)") }
     mutating func visit(_ value: inout Int64, _ name: StaticString) { fields.append("i64 \(name)") }

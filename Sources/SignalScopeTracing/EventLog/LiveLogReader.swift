@@ -33,36 +33,24 @@ public final class LiveLogReader {
         var bytes = [UInt8](repeating: 0, count: size - offset)
         let read = bytes.withUnsafeMutableBytes { buffer in pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }
         guard read > 0 else { return [] }
-        var decoded: [(record: any EventRecord.Type, prefix: RecordPrefix, payload: Range<Int>)] = []
-        var position = 0
-        bytes.withUnsafeBytes { buffer in
-            while read - position >= EventLogFormat.prefixSize {
-                var reader = RecordReader(bytes: UnsafeRawBufferPointer(rebasing: buffer[position..<(position + EventLogFormat.prefixSize)]))
-                var prefix = RecordPrefix()
-                prefix.fields(&reader)
-                let size = Int(prefix.size)
-                guard EventLogFormat.isPlausibleRecordSize(size) else {
-                    problem = "\(path): corrupt record at byte offset \(offset + position); live reading stopped there"
-                    return
+        var decoded: [(stored: StoredRecord, bytes: Range<Int>)] = []
+        let (position, corrupt) = bytes.withUnsafeBytes { buffer in
+            RecordsInMemory.walk(UnsafeRawBufferPointer(rebasing: buffer[..<read])) { stored, range, _ in
+                if let string = stored.string(UnsafeRawBufferPointer(rebasing: buffer[range])) {
+                    strings[string.id] = EventLogFormat.capped(string.text, limit: EventLogFormat.stackReadLimit).text
+                } else if stored.type != nil {
+                    decoded.append((stored, range))
                 }
-                guard read - position >= size else { return }
-                let payload = (position + EventLogFormat.prefixSize)..<(position + size)
-                if prefix.kind == StringRecord.kind {
-                    if let string = StringRecord(payload: UnsafeRawBufferPointer(rebasing: buffer[payload])) {
-                        strings[string.id] = EventLogFormat.capped(string.text, limit: EventLogFormat.stackReadLimit).text
-                    }
-                } else if let type = EventRecords.byKind[Int(prefix.kind)] {
-                    decoded.append((type, prefix, payload))
-                }
-                position += size
             }
         }
+        if corrupt { problem = "\(path): corrupt record at byte offset \(offset + position); live reading stopped there" }
         offset += position
         let names = LogStrings(strings)
         return bytes.withUnsafeBytes { buffer in
-            decoded.compactMap { record, prefix, payload in
-                record.decode(UnsafeRawBufferPointer(rebasing: buffer[payload]), strings: names).map { event in
-                    TraceRecord(sequence: prefix.sequence, timestamp: prefix.timestamp, thread: prefix.thread, event: event, cause: prefix.cause)
+            decoded.compactMap { stored, range in
+                stored.event(UnsafeRawBufferPointer(rebasing: buffer[range]), strings: names).map { event in
+                    let prefix = stored.prefix
+                    return TraceRecord(sequence: prefix.sequence, timestamp: prefix.timestamp, thread: prefix.thread, event: event, cause: prefix.cause)
                 }
             }
         }.sorted { $0.sequence < $1.sequence }
@@ -77,9 +65,10 @@ public final class LiveLogReader {
             close(opened)
             return false
         }
-        guard Array(header[0..<8]) == EventLogFormat.magic, header[8] == UInt8(EventLogFormat.majorVersion), header[9] == 0 else {
+        let major = UInt16(header[8]) | UInt16(header[9]) << 8
+        guard Array(header[0..<8]) == EventLogFormat.magic, EventLogFormat.readableMajorVersions.contains(major) else {
             close(opened)
-            problem = "\(path) is not a SignalScope event log of format \(EventLogFormat.majorVersion).x"
+            problem = "\(path) is not a SignalScope event log of format \(EventLogFormat.readableVersionsDescription)"
             return false
         }
         descriptor = opened

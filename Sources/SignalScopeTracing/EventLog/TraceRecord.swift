@@ -181,7 +181,7 @@ public enum TraceReadError: Error, Equatable, CustomStringConvertible {
         case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
         case .notAnEventLog(let path): "\(path) is not a SignalScope event log"
         case .unsupportedVersion(let path, let major, let minor):
-            "\(path) uses event log format \(major).\(minor); this SignalScope reads format \(EventLogFormat.majorVersion).x"
+            "\(path) uses event log format \(major).\(minor); this SignalScope reads format \(EventLogFormat.readableVersionsDescription)"
         }
     }
 }

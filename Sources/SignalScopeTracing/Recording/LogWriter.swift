@@ -52,7 +52,8 @@ final class LogWriter: @unchecked Sendable {
         wakeUp.signal()
     }
 
-    /// Writes a record too large for a thread buffer, after draining what came before it.
+    /// Writes a record too large for a thread buffer, after draining what came before it:
+    /// outside any batch, with its whole prefix.
     func writeDirectly(_ record: UnsafeRawBufferPointer) {
         lock.withLock { state in
             drainAll(&state)
@@ -91,10 +92,16 @@ final class LogWriter: @unchecked Sendable {
 
     private func drainAll(_ state: inout State) {
         for buffer in state.buffers {
+            var batch = BatchFraming(thread: buffer.threadID, position: buffer.drainedPosition)
             buffer.drain { record in
-                state.staging.append(contentsOf: record)
-                if state.staging.count >= Self.stagingLimit { flush(&state) }
+                batch.append(record, to: &state.staging)
+                if state.staging.count >= Self.stagingLimit {
+                    batch.close(&state.staging)
+                    flush(&state)
+                }
             }
+            batch.close(&state.staging)
+            buffer.drainedPosition = batch.position
         }
         flush(&state)
         state.buffers.removeAll { $0.isRetired.load(ordering: .acquiring) && $0.isEmpty }

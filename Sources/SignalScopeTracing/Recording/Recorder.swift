@@ -53,6 +53,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         self.announce = announce
         self.recordsValues = recordsValues
         recordsCode = scope == .code
+        // A buffer's records must fit a batch, which is at most a record's largest size.
+        precondition(bufferCapacity <= EventLogFormat.maximumRecordSize, "a thread buffer holds at most 1 MiB")
         self.bufferCapacity = bufferCapacity
         self.heapLimits = heapLimits
         identity = Self.recordings.add(1, ordering: .relaxed).newValue
@@ -168,14 +170,14 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     func observerReleased(_ subscription: SubscriptionID) {
         live.releasedObserver(subscription)
-        append(ObserverReleasedRecord(subscription: subscription.rawValue))
+        appendCompactly(ObserverReleasedRecord(subscription: subscription.rawValue))
     }
 
     func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) {
         // Subscriptions outlive a stopped recording and keep calling it, once per value.
         guard isActive else { return deliver() }
         let record = NextRecord(subscription: subscription.rawValue, summary: recordsValues ? summary(value) : nil)
-        delivering(after: append(record, becomesCause: true), deliver)
+        delivering(after: appendCompactly(record, becomesCause: true), deliver)
     }
 
     func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) {
@@ -184,7 +186,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) {
-        delivering(after: append(CompletedRecord(subscription: subscription.rawValue), becomesCause: true), deliver)
+        delivering(after: appendCompactly(CompletedRecord(subscription: subscription.rawValue), becomesCause: true), deliver)
     }
 
     /// Runs a delivery whose record has just become its thread's cause, then gives the
@@ -242,7 +244,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
         live.ended(subscription)
-        append(DisposedRecord(subscription: subscription.rawValue, cause: cause.rawValue))
+        appendCompactly(DisposedRecord(subscription: subscription.rawValue, cause: cause.rawValue))
     }
 
     func eventDropped(_ violation: DroppedEvent) {
@@ -439,36 +441,82 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     @discardableResult
     private func append<Record: EventRecord>(_ record: Record, becomesCause: Bool = false) -> CauseScope? {
         guard isActive else { return nil }
-        let size = EventLogFormat.aligned(EventLogFormat.prefixSize + record.payloadSize)
         // Taken before the record is written, so that nothing the closures below capture is
         // mutable (a captured `var` would be boxed on the heap, once per record).
         let sequence = self.sequence.add(1, ordering: .relaxed).newValue
         return withCurrentBuffer { buffer in
             let cause = buffer.cause
             let (causeKind, causeDistance) = cause.prefixFields(for: sequence)
-            func fill(_ bytes: UnsafeMutableRawPointer) {
-                bytes.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-                RecordPrefix(
-                    size: UInt32(size), kind: Record.kind, causeKind: causeKind, thread: buffer.threadID, causeDistance: causeDistance,
-                    sequence: sequence, timestamp: monotonicNanoseconds()
-                ).write(to: bytes)
-                record.write(to: bytes + EventLogFormat.prefixSize)
-            }
-            if size > bufferCapacity / 4 {
-                let bytes = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
-                defer { bytes.deallocate() }
-                fill(bytes)
-                writer.writeDirectly(UnsafeRawBufferPointer(start: bytes, count: size))
-            } else {
-                buffer.append(size: size, waitForSpace: {
-                    self.writer.requestDrain()
-                    sched_yield()
-                }, fill(_:))
-            }
-            guard becomesCause else { return nil }
-            buffer.cause = RecordedCause(delivering: sequence)
-            return CauseScope(buffer: .passRetained(buffer), previous: cause)
+            appendFull(record, sequence: sequence, causeKind: causeKind, causeDistance: causeDistance, timestamp: monotonicNanoseconds(), to: buffer)
+            return becomingCause(becomesCause, sequence, buffer, previous: cause)
         }
+    }
+
+    /// Appends `record` in the compact form when its fields fit (``CompactRecord``), else as
+    /// ``append(_:becomesCause:)`` does.
+    @discardableResult
+    private func appendCompactly<Record: CompactEventRecord>(_ record: Record, becomesCause: Bool = false) -> CauseScope? {
+        guard isActive else { return nil }
+        let sequence = self.sequence.add(1, ordering: .relaxed).newValue
+        return withCurrentBuffer { buffer in
+            let cause = buffer.cause
+            let (causeKind, causeDistance) = cause.prefixFields(for: sequence)
+            let timestamp = monotonicNanoseconds()
+            if let compact = CompactRecord(
+                record, sequence: sequence, timestamp: timestamp, causeKind: causeKind, causeDistance: causeDistance, after: buffer.position)
+            {
+                append(size: EventLogFormat.compactSize, to: buffer) { compact.write(to: $0) }
+                buffer.position = ThreadPosition(sequence: sequence, timestamp: timestamp)
+            } else {
+                appendFull(record, sequence: sequence, causeKind: causeKind, causeDistance: causeDistance, timestamp: timestamp, to: buffer)
+            }
+            return becomingCause(becomesCause, sequence, buffer, previous: cause)
+        }
+    }
+
+    /// Appends `record` with its whole prefix: to `buffer`, or straight to the log when it
+    /// is too large for a buffer.
+    private func appendFull<Record: EventRecord>(
+        _ record: Record, sequence: UInt64, causeKind: UInt8, causeDistance: UInt32, timestamp: UInt64, to buffer: ThreadBuffer
+    ) {
+        let size = EventLogFormat.aligned(EventLogFormat.prefixSize + record.payloadSize)
+        func fill(_ bytes: UnsafeMutableRawPointer) {
+            bytes.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+            RecordPrefix(
+                size: UInt32(size), kind: Record.kind, causeKind: causeKind, thread: buffer.threadID, causeDistance: causeDistance,
+                sequence: sequence, timestamp: timestamp
+            ).write(to: bytes)
+            record.write(to: bytes + EventLogFormat.prefixSize)
+        }
+        if size > bufferCapacity / 4 {
+            // Outside the thread's batches: the position its compact records follow stays.
+            let bytes = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+            defer { bytes.deallocate() }
+            fill(bytes)
+            writer.writeDirectly(UnsafeRawBufferPointer(start: bytes, count: size))
+        } else {
+            append(size: size, to: buffer, fill(_:))
+            buffer.position = ThreadPosition(sequence: sequence, timestamp: timestamp)
+        }
+    }
+
+    /// Appends a record of `size` bytes that `write` fills to `buffer`, waiting for the writer
+    /// while it is full.
+    @inline(__always)
+    private func append(size: Int, to buffer: ThreadBuffer, _ write: (UnsafeMutableRawPointer) -> Void) {
+        buffer.append(size: size, waitForSpace: {
+            self.writer.requestDrain()
+            sched_yield()
+        }, write)
+    }
+
+    /// With `becomesCause`, makes record `sequence` what causes `buffer`'s thread's next
+    /// records, and returns what to give back after its delivery.
+    @inline(__always)
+    private func becomingCause(_ becomesCause: Bool, _ sequence: UInt64, _ buffer: ThreadBuffer, previous: RecordedCause) -> CauseScope? {
+        guard becomesCause else { return nil }
+        buffer.cause = RecordedCause(delivering: sequence)
+        return CauseScope(buffer: .passRetained(buffer), previous: previous)
     }
 
     /// Runs `body` with the calling thread's buffer for this recording, made on first use,

@@ -22,6 +22,12 @@ final class ThreadBuffer: @unchecked Sendable {
     /// Only the owning thread reads or writes it, so it needs no exclusivity check (one
     /// per event otherwise).
     @exclusivity(unchecked) var cause = RecordedCause.none
+    /// Where the owning thread's records had got to, after the last one appended: what its
+    /// next compact record is relative to. Only the owning thread reads or writes it.
+    @exclusivity(unchecked) var position = ThreadPosition()
+    /// The same, after the last record drained: where the writer's next batch of this
+    /// buffer starts. Only the writer reads or writes it, under its lock.
+    var drainedPosition = ThreadPosition()
 
     /// - Parameter capacity: A power of two, and a multiple of 8.
     init(threadID: UInt32, capacity: Int) {
@@ -59,8 +65,11 @@ final class ThreadBuffer: @unchecked Sendable {
         var position = tail.load(ordering: .relaxed)
         while position < end {
             let offset = position & (capacity - 1)
-            let size = Int(UInt32(littleEndian: storage.load(fromByteOffset: offset, as: UInt32.self)))
-            if storage.load(fromByteOffset: offset + 4, as: UInt8.self) != EventLogFormat.paddingKind {
+            let record = UnsafeRawBufferPointer(start: storage + offset, count: min(capacity - offset, EventLogFormat.prefixSize))
+            // The owner writes only whole records of a known size: a compact one, or a full
+            // one (padding included) that starts with its size.
+            let (size, isCompact) = EventLogFormat.nestedRecordSize(record)!
+            if isCompact || record[4] != EventLogFormat.paddingKind {
                 consume(UnsafeRawBufferPointer(start: storage + offset, count: size))
             }
             position += size

@@ -1,0 +1,88 @@
+/// A record kind whose payload is a subscription id and at most one byte more, so that a
+/// thread's batch may store it in 16 bytes (``CompactRecord``) instead of a prefix and a
+/// payload: the records of delivery (`next` without a value summary, `completed`) and of a
+/// subscription's end, which are most of a log.
+protocol CompactEventRecord: EventRecord {
+    /// The record a compact one stands for; `nil` for a `detail` the kind does not have.
+    init?(subscription: UInt64, detail: UInt8)
+    /// The subscription and the one byte more the compact form stores, `nil` when this
+    /// record says more than that (a `next` with a summary).
+    var compactPayload: (subscription: UInt64, detail: UInt8)? { get }
+}
+
+/// A record in its compact form (docs/event-log.md, "Batches and compact records"): 16 bytes
+/// whose prefix fields are relative to the record its thread wrote before it, which the
+/// batch holding it starts from. Written by the recording thread, so it is what a delivery
+/// costs: two stores where a full record zeroes and fills 48 bytes.
+struct CompactRecord: RecordFields {
+    /// Always ``EventLogFormat/compactForm``: a full record's first byte, the low byte of
+    /// its size, is a multiple of 8.
+    var form: UInt8 = EventLogFormat.compactForm
+    var kind: UInt8 = 0
+    /// A ``TraceCause/Kind`` code, 0 when no cause was recorded.
+    var causeKind: UInt8 = 0
+    /// The byte of the payload after the subscription (a disposal's cause), else 0.
+    var detail: UInt8 = 0
+    /// The sequence number's distance from the thread's previous record's.
+    var sequenceDelta: UInt16 = 0
+    /// How many sequence numbers back the causing record is (0: none).
+    var causeDistance: UInt16 = 0
+    /// Nanoseconds since the thread's previous record.
+    var timestampDelta: UInt32 = 0
+    var subscription: UInt32 = 0
+
+    init() {}
+
+    /// `record` in the compact form, at `sequence` and `timestamp` after a thread's record at
+    /// `previous`; `nil` when a field does not fit (a thread idle for seconds, a cause far
+    /// back, a subscription id past 32 bits), which the full form then stores.
+    @inline(__always) init?<Record: CompactEventRecord>(
+        _ record: Record, sequence: UInt64, timestamp: UInt64, causeKind: UInt8, causeDistance: UInt32, after previous: ThreadPosition
+    ) {
+        guard let payload = record.compactPayload,
+            let sequenceDelta = UInt16(exactly: sequence &- previous.sequence), sequence > previous.sequence,
+            let timestampDelta = UInt32(exactly: timestamp &- previous.timestamp), timestamp >= previous.timestamp,
+            let causeDistance = UInt16(exactly: causeDistance), let subscription = UInt32(exactly: payload.subscription)
+        else { return nil }
+        self.kind = Record.kind
+        self.causeKind = causeKind
+        self.detail = payload.detail
+        self.sequenceDelta = sequenceDelta
+        self.causeDistance = causeDistance
+        self.timestampDelta = timestampDelta
+        self.subscription = subscription
+    }
+
+    @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
+        visitor.visit(&form, "form")
+        visitor.visit(&kind, "kind")
+        visitor.visit(&causeKind, "causeKind")
+        visitor.visit(&detail, "detail")
+        visitor.visit(&sequenceDelta, "sequenceDelta")
+        visitor.visit(&causeDistance, "cause")
+        visitor.visit(&timestampDelta, "timestampDelta")
+        visitor.visit(&subscription, "subscription")
+    }
+
+    /// The prefix of the full record this stands for, on `thread`, after a record at
+    /// `previous`.
+    func prefix(thread: UInt32, after previous: ThreadPosition) -> RecordPrefix {
+        RecordPrefix(
+            size: UInt32(EventLogFormat.compactSize), kind: kind, causeKind: causeKind, thread: thread,
+            causeDistance: UInt32(causeDistance), sequence: previous.sequence &+ UInt64(sequenceDelta),
+            timestamp: previous.timestamp &+ UInt64(timestampDelta))
+    }
+
+    /// What it says, `nil` for a kind that has no compact form or a detail it does not have.
+    func event(strings: LogStrings) -> TraceEvent? {
+        guard let type = EventRecords.byKind[Int(kind)] as? any CompactEventRecord.Type else { return nil }
+        return type.init(subscription: UInt64(subscription), detail: detail)?.event(strings: strings)
+    }
+}
+
+/// Where a thread's records had got to: its last record's sequence number and timestamp,
+/// which its next compact record's are relative to.
+struct ThreadPosition: Equatable {
+    var sequence: UInt64 = 0
+    var timestamp: UInt64 = 0
+}

@@ -1,0 +1,224 @@
+import Foundation
+import SignalScope
+import Testing
+
+@testable import SignalScopeTracing
+
+/// Batches and compact records (docs/event-log.md, "Batches and compact records"): what the
+/// recorder writes in 16 bytes reads back as the full record it stands for, and what does
+/// not fit is written whole.
+@Suite(.timeLimit(.minutes(10))) struct CompactRecordTests {
+    /// A log recorded in memory, its records those of `body` (and of tests beside it that
+    /// subscribe meanwhile, on other threads).
+    private func record(values: Bool = false, _ body: () -> Void) throws -> [UInt8] {
+        let sink = MemorySink()
+        let recorder = try Recorder(sink: sink, recordsValues: values)
+        Instrumentation.install(recorder)
+        body()
+        Instrumentation.uninstall(recorder)
+        try recorder.finish()
+        return sink.bytes
+    }
+
+    private func read(_ bytes: [UInt8]) throws -> Trace {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID()).sslog")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(bytes).write(to: url)
+        return try Trace(contentsOf: url)
+    }
+
+    /// Every stored record of `bytes` with the batch holding it.
+    private func stored(_ bytes: [UInt8]) -> [(record: StoredRecord, size: Int, batch: Int?)] {
+        var found: [(StoredRecord, Int, Int?)] = []
+        bytes.withUnsafeBytes { buffer in
+            RecordsInMemory.walk(UnsafeRawBufferPointer(rebasing: buffer[EventLogFormat.headerSize...])) { record, range, batch in
+                found.append((record, range.count, batch))
+            }
+        }
+        return found
+    }
+
+    @Test("Values delivered without summaries are 16-byte records that read back as next events with their causes, in order")
+    func deliveriesAreCompact() throws {
+        let subject = Subject<Int>()
+        let mapped = subject.map { $0 * 2 }
+        let bytes = try record {
+            mapped.subscribeNext { _ in }.dispose()
+            let disposable = mapped.subscribeNext { _ in }
+            for value in 0..<1_000 { subject.sendNext(value) }
+            subject.sendCompleted()
+            disposable.dispose()
+        }
+        let records = stored(bytes)
+        let nexts = records.filter { $0.record.prefix.kind == NextRecord.kind }
+        #expect(nexts.count >= 2_000)
+        #expect(nexts.allSatisfy { $0.size == 16 && $0.record.compact != nil && $0.batch != nil })
+        #expect(records.contains { $0.record.prefix.kind == CompletedRecord.kind && $0.size == 16 })
+        #expect(records.contains { $0.record.prefix.kind == DisposedRecord.kind && $0.size == 16 })
+
+        // What they read back as (tests beside this one may record on other threads meanwhile:
+        // only the subscriptions to this test's signals count).
+        let trace = try read(bytes)
+        #expect(!trace.warnings.contains { $0.contains("record") }, "\(trace.warnings)")
+        #expect(trace.records.map(\.sequence) == trace.records.map(\.sequence).sorted())
+        var nodes: [SubscriptionID: NodeID] = [:]
+        for record in trace.records {
+            if case .subscribe(let subscription, let node, _, _, _) = record.event { nodes[subscription] = node }
+        }
+        func delivered(to node: NodeID) -> [TraceRecord] {
+            trace.records.filter { record in
+                if case .next(let subscription, nil) = record.event { nodes[subscription] == node } else { false }
+            }
+        }
+        let upstream = delivered(to: subject.id), downstream = delivered(to: mapped.id)
+        #expect(upstream.count == 1_000 && downstream.count == 1_000)
+        // Each value the subscriber gets is caused by map's, which the subject's send caused.
+        let upstreamSequences = Set(upstream.map(\.sequence))
+        #expect(downstream.allSatisfy { $0.cause?.kind == .during && upstreamSequences.contains($0.cause!.sequence) })
+        #expect(zip(upstream, downstream).allSatisfy { $0.timestamp <= $1.timestamp })
+    }
+
+    @Test("A record whose fields do not fit 16 bytes is written whole, and reads the same")
+    func whatDoesNotFitIsWrittenWhole() {
+        let previous = ThreadPosition(sequence: 100, timestamp: 5_000)
+        func compact(_ subscription: UInt64 = 7, sequence: UInt64 = 101, timestamp: UInt64 = 5_100, distance: UInt32 = 1) -> CompactRecord? {
+            CompactRecord(
+                NextRecord(subscription: subscription, summary: nil), sequence: sequence, timestamp: timestamp, causeKind: 1,
+                causeDistance: distance, after: previous)
+        }
+        #expect(compact() != nil)
+        #expect(compact(1 << 32) == nil, "a subscription id past 32 bits")
+        #expect(compact(sequence: 100 + (1 << 16)) == nil, "a thread whose records are 65,536 sequence numbers apart")
+        #expect(compact(timestamp: 5_000 + (1 << 32)) == nil, "a thread idle for 4.3 seconds")
+        #expect(compact(distance: 1 << 16) == nil, "a cause 65,536 records back")
+        #expect(compact(sequence: 100) == nil && compact(timestamp: 4_999) == nil, "a position that does not move forward")
+        #expect(
+            CompactRecord(
+                NextRecord(subscription: 7, summary: "1"), sequence: 101, timestamp: 5_100, causeKind: 0, causeDistance: 0,
+                after: previous) == nil, "a value with its summary")
+    }
+
+    @Test("A batch's records read back with their absolute fields, compact and whole mixed, on the batch's thread")
+    func batchesReadBack() throws {
+        // Records as a thread's buffer holds them: a whole one, compact ones after it, a
+        // whole one whose gap is too long, and a compact one after that.
+        var buffer: [[UInt8]] = []
+        var position = ThreadPosition()
+        func whole<Record: EventRecord>(_ record: Record, sequence: UInt64, timestamp: UInt64) {
+            let size = EventLogFormat.aligned(EventLogFormat.prefixSize + record.payloadSize)
+            var bytes = [UInt8](repeating: 0, count: size)
+            bytes.withUnsafeMutableBytes { raw in
+                RecordPrefix(size: UInt32(size), kind: Record.kind, thread: 4, sequence: sequence, timestamp: timestamp).write(to: raw.baseAddress!)
+                record.write(to: raw.baseAddress! + EventLogFormat.prefixSize)
+            }
+            buffer.append(bytes)
+            position = ThreadPosition(sequence: sequence, timestamp: timestamp)
+        }
+        func compact<Record: CompactEventRecord>(_ record: Record, sequence: UInt64, timestamp: UInt64, cause: UInt32 = 0) throws {
+            let compact = try #require(
+                CompactRecord(record, sequence: sequence, timestamp: timestamp, causeKind: cause == 0 ? 0 : 1, causeDistance: cause, after: position))
+            var bytes = [UInt8](repeating: 0, count: EventLogFormat.compactSize)
+            bytes.withUnsafeMutableBytes { compact.write(to: $0.baseAddress!) }
+            buffer.append(bytes)
+            position = ThreadPosition(sequence: sequence, timestamp: timestamp)
+        }
+        whole(NextRecord(subscription: 9, summary: "a"), sequence: 10, timestamp: 1_000_000)
+        try compact(NextRecord(subscription: 9, summary: nil), sequence: 12, timestamp: 1_000_250, cause: 2)
+        try compact(DisposedRecord(subscription: 9, cause: DisposalCause.explicit.rawValue), sequence: 13, timestamp: 1_000_300)
+        whole(CompletedRecord(subscription: 9), sequence: 900_000, timestamp: 9_000_000_000)
+        try compact(ObserverReleasedRecord(subscription: 9), sequence: 900_001, timestamp: 9_000_000_016, cause: 1)
+
+        // Framed by the writer into batches that start where the thread had got to: one
+        // batch, and the same records split across two.
+        var log = EventLogFormat.header()
+        var framing = BatchFraming(thread: 4, position: ThreadPosition())
+        for record in buffer { record.withUnsafeBytes { framing.append($0, to: &log) } }
+        framing.close(&log)
+        var split = EventLogFormat.header()
+        framing = BatchFraming(thread: 4, position: ThreadPosition())
+        for (index, record) in buffer.enumerated() {
+            if index == 2 { framing.close(&split) }
+            record.withUnsafeBytes { framing.append($0, to: &split) }
+        }
+        framing.close(&split)
+        #expect(framing.position == position)
+
+        for bytes in [log, split] {
+            let trace = try read(bytes)
+            #expect(trace.warnings.count == 1 && trace.warnings[0].contains("has no end record"), "\(trace.warnings)")
+            let subscription = SubscriptionID(rawValue: 9)
+            #expect(trace.records.map(\.sequence) == [10, 12, 13, 900_000, 900_001])
+            #expect(trace.records.map(\.timestamp) == [1_000_000, 1_000_250, 1_000_300, 9_000_000_000, 9_000_000_016])
+            #expect(trace.records.allSatisfy { $0.thread == 4 })
+            #expect(
+                trace.records.map(\.event) == [
+                    .next(subscription, value: "a"), .next(subscription, value: nil), .disposed(subscription, cause: .explicit),
+                    .completed(subscription), .observerReleased(subscription),
+                ])
+            #expect(trace.records.map(\.cause) == [nil, TraceCause(sequence: 10, kind: .during), nil, nil, TraceCause(sequence: 900_000, kind: .during)])
+        }
+        #expect(stored(split).filter { $0.batch == nil }.count == 2)
+    }
+
+    @Test("A compact record of a kind that has no compact form is skipped with a warning; one of an unknown kind, silently")
+    func compactKindsAreChecked() throws {
+        var log = EventLogFormat.header()
+        var framing = BatchFraming(thread: 1, position: ThreadPosition())
+        for kind in [NodeNamedRecord.kind, 200] {
+            var record = CompactRecord()
+            record.kind = kind
+            record.sequenceDelta = 1
+            var bytes = [UInt8](repeating: 0, count: EventLogFormat.compactSize)
+            bytes.withUnsafeMutableBytes { record.write(to: $0.baseAddress!) }
+            bytes.withUnsafeBytes { framing.append($0, to: &log) }
+        }
+        framing.close(&log)
+        let trace = try read(log)
+        #expect(trace.records.isEmpty)
+        let offset = EventLogFormat.headerSize + EventLogFormat.prefixSize
+        #expect(trace.warnings.first?.hasSuffix("record at byte offset \(offset) is malformed and was skipped") == true, "\(trace.warnings)")
+        #expect(trace.warnings.count == 2, "and the missing end record: \(trace.warnings)")
+    }
+
+    @Test("A batch holds at most the largest record's size: the writer starts another")
+    func batchesAreBounded() {
+        var log: [UInt8] = []
+        var framing = BatchFraming(thread: 1, position: ThreadPosition())
+        let record = [UInt8](repeating: 0, count: 64 << 10)
+        for _ in 0..<40 { record.withUnsafeBytes { framing.append($0, to: &log) } }
+        framing.close(&log)
+        var sizes: [Int] = []
+        var offset = 0
+        while offset < log.count {
+            let size = Int(log[offset]) | Int(log[offset + 1]) << 8 | Int(log[offset + 2]) << 16 | Int(log[offset + 3]) << 24
+            sizes.append(size)
+            offset += size
+        }
+        #expect(sizes.count == 3 && sizes.allSatisfy { $0 <= EventLogFormat.maximumRecordSize }, "\(sizes)")
+        #expect(offset == log.count)
+    }
+
+    @Test("A format 2.0 log, whose records are all whole and outside batches, still reads")
+    func formatTwoReads() throws {
+        var log = EventLogFormat.header()
+        log[8] = 2
+        var sequence: UInt64 = 1
+        func append<Record: EventRecord>(_ record: Record) {
+            let size = EventLogFormat.aligned(EventLogFormat.prefixSize + record.payloadSize)
+            var bytes = [UInt8](repeating: 0, count: size)
+            bytes.withUnsafeMutableBytes { raw in
+                RecordPrefix(size: UInt32(size), kind: Record.kind, thread: 1, sequence: sequence, timestamp: 1_000 * sequence)
+                    .write(to: raw.baseAddress!)
+                record.write(to: raw.baseAddress! + EventLogFormat.prefixSize)
+            }
+            log += bytes
+            sequence += 1
+        }
+        append(NextRecord(subscription: 3, summary: nil))
+        append(CompletedRecord(subscription: 3))
+        append(EndRecord(recordCount: 3))
+        let trace = try read(log)
+        #expect(trace.warnings.isEmpty)
+        #expect(trace.records.map(\.event) == [.next(SubscriptionID(rawValue: 3), value: nil), .completed(SubscriptionID(rawValue: 3)), .end(recordCount: 3)])
+    }
+}
