@@ -230,3 +230,5 @@ bool signalscope_image_containing(const void *address, const char **path, uintpt
     *base = (uintptr_t)info.dli_fbase;
     return true;
 }
+
+__thread __attribute__((tls_model("initial-exec"))) void *signalscope_tracing_thread_slot;

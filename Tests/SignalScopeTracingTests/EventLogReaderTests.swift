@@ -56,7 +56,9 @@ final class EventLogReaderTests {
         #expect(
             trace.warnings.first
                 == "\(cut.path): truncated record at byte offset \(last.offset) (\(half) of \(last.size) bytes); reading stopped there")
-        #expect(trace.warnings.dropFirst().contains { $0.hasPrefix("\(cut.path) has no end record") })
+        // The end record was cut, or it came before the cut in a batch drained earlier
+        // (another test's thread recorded into this recording meanwhile).
+        #expect(trace.warnings.dropFirst().contains { $0.hasPrefix("\(cut.path) has no end record") } == (last.kind == EndRecord.kind))
 
         let midRecord = try #require(sample.records.dropFirst(3).first { !$0.isCompact && $0.size > 40 }).offset
         let shorter = try write(Array(sample.bytes[..<(midRecord + 40)]))

@@ -155,4 +155,13 @@ uintptr_t signalscope_current_task(void);
 /// The kernel's id of the calling thread.
 uint32_t signalscope_thread_id(void);
 
+/// The calling thread's tracing state (its `TracingThread`, retained; NULL until it first
+/// records). A thread-local word: every record reads it, and reading it inline takes one
+/// instruction where `pthread_getspecific` is a call.
+extern __thread __attribute__((tls_model("initial-exec"))) void *_Nullable signalscope_tracing_thread_slot;
+
+static inline void *_Nullable signalscope_tracing_thread(void) { return signalscope_tracing_thread_slot; }
+
+static inline void signalscope_set_tracing_thread(void *_Nullable state) { signalscope_tracing_thread_slot = state; }
+
 #endif

@@ -521,17 +521,17 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     /// Runs `body` with the calling thread's buffer for this recording, made on first use,
     /// without retaining the thread's state or the buffer (each record goes this way).
+    @inline(__always)
     private func withCurrentBuffer<Result>(_ body: (ThreadBuffer) -> Result) -> Result {
-        TracingThread.withCurrent { thread in
-            thread.withBuffer(
-                for: identity,
-                isFinished: { recording in Self.finishedRecordings.withLock { $0.contains(recording) } },
-                make: {
-                    let buffer = ThreadBuffer(threadID: threadCount.add(1, ordering: .relaxed).newValue, capacity: bufferCapacity)
-                    writer.register(buffer)
-                    return buffer
-                }, body)
-        }
+        let buffer = TracingThread.buffer(
+            for: identity,
+            isFinished: { recording in Self.finishedRecordings.withLock { $0.contains(recording) } },
+            make: {
+                let buffer = ThreadBuffer(threadID: threadCount.add(1, ordering: .relaxed).newValue, capacity: bufferCapacity)
+                writer.register(buffer)
+                return buffer
+            })
+        return buffer._withUnsafeGuaranteedRef(body)
     }
 }
 
