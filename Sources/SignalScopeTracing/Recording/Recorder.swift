@@ -190,20 +190,15 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     /// Runs a delivery whose record has just become its thread's cause, then gives the
-    /// thread back the cause it had (`nil`: nothing was recorded, nothing to give back).
-    private func delivering(after scope: CauseScope?, _ deliver: () -> Void) {
+    /// thread back the cause it had before, `previous` (`nil`: nothing was recorded,
+    /// nothing to give back).
+    private func delivering(after previous: RecordedCause?, _ deliver: () -> Void) {
         asRecordedCode(deliver)
-        guard let scope else { return }
-        // The buffer was retained for the delivery: the observer may even stop this
-        // recording, and a new one on this thread drop the buffer.
-        scope.buffer.takeRetainedValue().cause = scope.previous
-    }
-
-    /// The thread's buffer, retained, and the cause it had before a delivery's record
-    /// became its cause.
-    private struct CauseScope {
-        let buffer: Unmanaged<ThreadBuffer>
-        let previous: RecordedCause
+        // The buffer is found again rather than kept (retained) from before, which cost a
+        // retain and a release per event. The observer may have stopped this recording
+        // meanwhile: then there is nothing to give back, and the buffer may be gone.
+        guard let previous, isActive else { return }
+        withCurrentBuffer { $0.cause = previous }
     }
 
     func actionScheduled() -> (any Sendable)? {
@@ -235,11 +230,11 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// Runs `body` with `cause` as what causes the records this thread writes meanwhile.
     private func during(_ cause: RecordedCause, _ body: () -> Void) {
         guard cause != .none, isActive else { return asRecordedCode(body) }
-        let scope = withCurrentBuffer { buffer in
+        let previous = withCurrentBuffer { buffer in
             defer { buffer.cause = cause }
-            return CauseScope(buffer: .passRetained(buffer), previous: buffer.cause)
+            return buffer.cause
         }
-        delivering(after: scope, body)
+        delivering(after: previous, body)
     }
 
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
@@ -436,10 +431,10 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// Appends one record: the common prefix, then `record`'s payload; with `becomesCause`,
     /// the record becomes what causes the thread's next records (an event about to be
     /// delivered).
-    /// - Returns: With `becomesCause`, the buffer (retained) and the cause it had before;
-    ///   `nil` without, or when recording has stopped.
+    /// - Returns: With `becomesCause`, the cause the thread had before; `nil` without, or
+    ///   when recording has stopped.
     @discardableResult
-    private func append<Record: EventRecord>(_ record: Record, becomesCause: Bool = false) -> CauseScope? {
+    private func append<Record: EventRecord>(_ record: Record, becomesCause: Bool = false) -> RecordedCause? {
         guard isActive else { return nil }
         // Taken before the record is written, so that nothing the closures below capture is
         // mutable (a captured `var` would be boxed on the heap, once per record).
@@ -455,7 +450,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// Appends `record` in the compact form when its fields fit (``CompactRecord``), else as
     /// ``append(_:becomesCause:)`` does.
     @discardableResult
-    private func appendCompactly<Record: CompactEventRecord>(_ record: Record, becomesCause: Bool = false) -> CauseScope? {
+    private func appendCompactly<Record: CompactEventRecord>(_ record: Record, becomesCause: Bool = false) -> RecordedCause? {
         guard isActive else { return nil }
         let sequence = self.sequence.add(1, ordering: .relaxed).newValue
         return withCurrentBuffer { buffer in
@@ -511,12 +506,12 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     /// With `becomesCause`, makes record `sequence` what causes `buffer`'s thread's next
-    /// records, and returns what to give back after its delivery.
+    /// records, and returns the cause to give back after its delivery.
     @inline(__always)
-    private func becomingCause(_ becomesCause: Bool, _ sequence: UInt64, _ buffer: ThreadBuffer, previous: RecordedCause) -> CauseScope? {
+    private func becomingCause(_ becomesCause: Bool, _ sequence: UInt64, _ buffer: ThreadBuffer, previous: RecordedCause) -> RecordedCause? {
         guard becomesCause else { return nil }
         buffer.cause = RecordedCause(delivering: sequence)
-        return CauseScope(buffer: .passRetained(buffer), previous: previous)
+        return previous
     }
 
     /// Runs `body` with the calling thread's buffer for this recording, made on first use,
