@@ -44,18 +44,20 @@ final class ThreadBuffer: @unchecked Sendable {
     /// Appends one record of `size` bytes (a multiple of 8), written by `write` in place.
     /// `waitForSpace` is called while the ring is full.
     func append(size: Int, waitForSpace: () -> Void, _ write: (UnsafeMutableRawPointer) -> Void) {
+        // Wrapping arithmetic: these counts stay far from overflow (bytes written in one
+        // process), and the checks would be a fifth of a compact record's instructions.
         let written = head.load(ordering: .relaxed)
-        var offset = written & (capacity - 1)
-        let tailRoom = capacity - offset
-        let needed = size <= tailRoom ? size : tailRoom + size
-        while written + needed - tail.load(ordering: .acquiring) > capacity { waitForSpace() }
+        var offset = written & (capacity &- 1)
+        let tailRoom = capacity &- offset
+        let needed = size <= tailRoom ? size : tailRoom &+ size
+        while written &+ needed &- tail.load(ordering: .acquiring) > capacity { waitForSpace() }
         if size > tailRoom {
             storage.storeBytes(of: UInt32(tailRoom).littleEndian, toByteOffset: offset, as: UInt32.self)
             storage.storeBytes(of: EventLogFormat.paddingKind, toByteOffset: offset + 4, as: UInt8.self)
             offset = 0
         }
         write(storage + offset)
-        head.store(written + needed, ordering: .releasing)
+        head.store(written &+ needed, ordering: .releasing)
     }
 
     /// Writer only: passes every complete record appended so far to `consume`, skipping
