@@ -45,24 +45,63 @@ struct InstructionCounter {
         return (Double(instructions) / Double(operations), document.results.first?.eventsPerOp)
     }
 
-    /// The bytes one `next` record takes in an event log: a recording that sends many values
-    /// against one that sends none.
-    static func bytesPerNextRecord() throws -> Double {
-        func logSize(values: Int) throws -> Int {
-            let file = TraceFile(label: "next-record-\(values)")
-            defer { file.remove() }
-            try file.start(values: false)
-            let subject = Subject<Int>()
-            let disposable = subject.subscribeNext { _ in }
-            for value in 0..<values { subject.sendNext(value) }
-            subject.sendCompleted()
-            disposable.dispose()
-            try file.stop()
-            let size = try FileManager.default.attributesOfItem(atPath: file.url.path)[.size] as? Int
-            return size ?? 0
+    /// What one `next` record takes in an event log: the mean size of the `next` records of
+    /// a recording that sends 10,000 values without summaries, and the same with the headers
+    /// of the batches they were written in (32 bytes a drain of a thread's buffer, shared by
+    /// every record in it, docs/event-log.md). Read from the log itself: comparing the sizes
+    /// of two logs also counts what their closing snapshots happen to differ by.
+    static func bytesPerNextRecord() throws -> (record: Double, withBatches: Double) {
+        let file = TraceFile(label: "next-record")
+        defer { file.remove() }
+        try file.start(values: false)
+        let subject = Subject<Int>()
+        let disposable = subject.subscribeNext { _ in }
+        for value in 0..<10_000 { subject.sendNext(value) }
+        subject.sendCompleted()
+        disposable.dispose()
+        try file.stop()
+        let sizes = LogLayout(try Data(contentsOf: file.url))
+        let records = Double(sizes.nextRecords)
+        return (Double(sizes.nextBytes) / records, Double(sizes.nextBytes + sizes.batchHeaderShare) / records)
+    }
+
+    /// The `next` records of a log, walked as docs/event-log.md lays it out: a 16-byte
+    /// header, then records that start with their size (u32) and kind (u8); a batch (kind 25)
+    /// holds records after its 32-byte prefix, each either compact (first byte 1, 16 bytes,
+    /// kind in its second byte) or whole.
+    private struct LogLayout {
+        private(set) var nextRecords = 0
+        private(set) var nextBytes = 0
+        /// The batch headers' bytes, shared out by the records each batch holds.
+        private(set) var batchHeaderShare = 0
+
+        init(_ log: Data) {
+            let bytes = [UInt8](log)
+            func size(at offset: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) } }
+            var offset = 16
+            while offset + 8 <= bytes.count, size(at: offset) >= 8 {
+                let end = offset + size(at: offset)
+                guard bytes[offset + 4] == 25 else {
+                    offset = end
+                    continue
+                }
+                var nested = offset + 32, records = 0, nexts = 0
+                while nested < min(end, bytes.count) {
+                    let isCompact = bytes[nested] == 1
+                    let length = isCompact ? 16 : size(at: nested)
+                    guard length >= 8 else { break }
+                    if bytes[nested + (isCompact ? 1 : 4)] == 8 {
+                        nexts += 1
+                        nextBytes += length
+                    }
+                    records += 1
+                    nested += length
+                }
+                nextRecords += nexts
+                if records > 0 { batchHeaderShare += 32 * nexts / records }
+                offset = end
+            }
         }
-        let count = 10_000
-        return Double(try logSize(values: count) - (try logSize(values: 0))) / Double(count)
     }
 
     private struct ChildDocument: Decodable {
