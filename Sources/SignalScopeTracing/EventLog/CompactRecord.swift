@@ -75,7 +75,7 @@ struct CompactRecord: RecordFields {
 
     /// What it says, `nil` for a kind that has no compact form or a detail it does not have.
     func event(strings: LogStrings) -> TraceEvent? {
-        guard let type = EventRecords.byKind[Int(kind)] as? any CompactEventRecord.Type else { return nil }
+        guard let type = EventRecords.compactByKind[Int(kind)] else { return nil }
         return type.init(subscription: UInt64(subscription), detail: detail)?.event(strings: strings)
     }
 }

@@ -40,6 +40,11 @@ enum EventRecords {
         ReleasedRecord.self,
     ]
 
+    /// The record types that have a compact form, by kind byte: looked up for every compact
+    /// record read, where a cast to the protocol would ask the runtime for the conformance
+    /// each time (about 650 instructions a record).
+    static let compactByKind: [(any CompactEventRecord.Type)?] = byKind.map { $0 as? any CompactEventRecord.Type }
+
     /// The record types by kind byte (`nil`: padding, or a kind a newer minor version added).
     static let byKind: [(any EventRecord.Type)?] = {
         var table: [(any EventRecord.Type)?] = Array(repeating: nil, count: 256)
