@@ -8,6 +8,16 @@ protocol CompactEventRecord: EventRecord {
     /// The subscription and the one byte more the compact form stores, `nil` when this
     /// record says more than that (a `next` with a summary).
     var compactPayload: (subscription: UInt64, detail: UInt8)? { get }
+
+    /// What a compact record of this kind says (a requirement for the reason
+    /// ``EventRecord/decode(_:strings:)`` is one).
+    static func compactEvent(subscription: UInt64, detail: UInt8, strings: LogStrings) -> TraceEvent?
+}
+
+extension CompactEventRecord {
+    static func compactEvent(subscription: UInt64, detail: UInt8, strings: LogStrings) -> TraceEvent? {
+        Self(subscription: subscription, detail: detail)?.event(strings: strings)
+    }
 }
 
 /// A record in its compact form (docs/event-log.md, "Batches and compact records"): 16 bytes
@@ -76,7 +86,7 @@ struct CompactRecord: RecordFields {
     /// What it says, `nil` for a kind that has no compact form or a detail it does not have.
     func event(strings: LogStrings) -> TraceEvent? {
         guard let type = EventRecords.compactByKind[Int(kind)] else { return nil }
-        return type.init(subscription: UInt64(subscription), detail: detail)?.event(strings: strings)
+        return type.compactEvent(subscription: UInt64(subscription), detail: detail, strings: strings)
     }
 }
 
