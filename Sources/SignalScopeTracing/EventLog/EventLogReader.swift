@@ -105,13 +105,14 @@ struct EventLogReader {
     }
 
     /// A stretch of the file holding records of one thread only: full records outside any
-    /// batch, or a batch's records.
+    /// batch, or batches one after another, from the first's prefix to where the last's
+    /// readable records end. Consecutive stretches of a thread are one run, so that memory
+    /// grows with the switches between threads in the file, not with the batches.
     private struct Run {
         let thread: UInt32
         let start: Int
         var end: Int
-        /// For a batch's records, where the thread had got to before them; `nil` outside.
-        let batchStart: ThreadPosition?
+        let holdsBatches: Bool
     }
 
     /// One thread's next record, in the merge: its sequence number and the thread's index
@@ -169,8 +170,11 @@ struct EventLogReader {
         var runs: [Run]
         var run = 0
         var offset: Int
-        /// Where the thread had got to, in a batch: what its compact records follow.
-        var position: ThreadPosition
+        /// In a run of batches: where the batch being read ends (at or before `offset`: its
+        /// prefix comes next), and where its thread had got to, which its compact records
+        /// follow.
+        var batchEnd = 0
+        var position = ThreadPosition()
         var window = LogWindow(chunk: 64 << 10)
         /// Whether the file ended before a record the first pass read whole.
         var shrunk = false
@@ -178,7 +182,6 @@ struct EventLogReader {
         init(first: Run) {
             runs = [first]
             offset = first.start
-            position = first.batchStart ?? ThreadPosition()
         }
 
         /// The thread's next record of a known kind, if any; its bytes are in `window`.
@@ -187,17 +190,28 @@ struct EventLogReader {
                 let current = runs[run]
                 while offset < current.end {
                     // The first pass checked every record; the file may have changed since.
-                    let head = offset..<min(offset + EventLogFormat.prefixSize, current.end)
-                    guard window.load(head, from: reader.source, limit: current.end),
-                        let size = window.withBytes(head, { Self.size(of: $0, inBatch: current.batchStart != nil) }),
-                        size >= EventLogFormat.compactSize, offset + size <= current.end,
+                    if current.holdsBatches, offset >= batchEnd {
+                        guard let batch = prefix(in: reader, before: current.end) else { return nil }
+                        position = ThreadPosition(sequence: batch.sequence, timestamp: batch.timestamp)
+                        batchEnd = offset + Int(batch.size)
+                        offset += EventLogFormat.prefixSize
+                        continue
+                    }
+                    let end = current.holdsBatches ? min(batchEnd, current.end) : current.end
+                    let head = offset..<min(offset + EventLogFormat.prefixSize, end)
+                    guard window.load(head, from: reader.source, limit: end),
+                        let size = window.withBytes(head, { Self.size(of: $0, inBatch: current.holdsBatches) }),
+                        size >= EventLogFormat.compactSize, offset + size <= end,
                         window.load(offset..<(offset + size), from: reader.source, limit: current.end)
                     else {
                         shrunk = true
                         return nil
                     }
                     let raw = window.withBytes(offset..<(offset + size)) { bytes in
-                        Raw(at: offset, current.batchStart == nil ? StoredRecord(full: bytes) : StoredRecord(nested: bytes, thread: current.thread, position: &position))
+                        Raw(
+                            at: offset,
+                            current.holdsBatches
+                                ? StoredRecord(nested: bytes, thread: current.thread, position: &position) : StoredRecord(full: bytes))
                     }
                     offset += raw.size
                     if raw.record != nil { return raw }
@@ -205,10 +219,26 @@ struct EventLogReader {
                 run += 1
                 if run < runs.count {
                     offset = runs[run].start
-                    position = runs[run].batchStart ?? ThreadPosition()
+                    batchEnd = 0
                 }
             }
             return nil
+        }
+
+        /// The prefix of the batch at `offset`, which ends before `end`; `nil` (and
+        /// `shrunk`) when the file no longer holds a plausible one.
+        private mutating func prefix(in reader: EventLogReader, before end: Int) -> RecordPrefix? {
+            let range = offset..<(offset + EventLogFormat.prefixSize)
+            guard range.upperBound <= end, window.load(range, from: reader.source, limit: end) else {
+                shrunk = true
+                return nil
+            }
+            let prefix = window.withBytes(range) { StoredRecord(full: $0).prefix }
+            guard prefix.kind == EventLogFormat.batchKind, EventLogFormat.isPlausibleRecordSize(Int(prefix.size)) else {
+                shrunk = true
+                return nil
+            }
+            return prefix
         }
 
         /// The size of the record whose first bytes are `head`.
@@ -246,12 +276,7 @@ struct EventLogReader {
                     return (runs, warnings + [truncated(at: offset, size: size)], offset)
                 }
                 window.withBytes(raw.range) { visit(raw, $0) }
-                let thread = raw.stored.prefix.thread
-                if let last = runs.last, last.batchStart == nil, last.thread == thread, last.end == offset {
-                    runs[runs.count - 1].end = offset + size
-                } else {
-                    runs.append(Run(thread: thread, start: offset, end: offset + size, batchStart: nil))
-                }
+                extend(&runs, thread: raw.stored.prefix.thread, from: offset, to: offset + size, holdsBatches: false)
                 offset += size
                 continue
             }
@@ -259,8 +284,7 @@ struct EventLogReader {
             // the cut, and a damaged one loses the rest of its batch only.
             let batch = raw.stored.prefix
             let batchEnd = offset + size
-            let start = ThreadPosition(sequence: batch.sequence, timestamp: batch.timestamp)
-            var position = start
+            var position = ThreadPosition(sequence: batch.sequence, timestamp: batch.timestamp)
             var nested = offset + EventLogFormat.prefixSize
             var stop: String?
             while nested < batchEnd {
@@ -288,13 +312,21 @@ struct EventLogReader {
                 }
                 nested += recordSize
             }
-            if nested > offset + EventLogFormat.prefixSize {
-                runs.append(Run(thread: batch.thread, start: offset + EventLogFormat.prefixSize, end: nested, batchStart: start))
-            }
+            extend(&runs, thread: batch.thread, from: offset, to: nested, holdsBatches: true)
             if stop == nil, batchEnd > count { stop = truncated(at: offset, size: size) }
             if let stop { return (runs, warnings + [stop], nested) }
             offset = batchEnd
         }
         return (runs, warnings, offset)
+    }
+
+    /// Adds the stretch `start..<end` of `thread`'s records to `runs`, as part of the last run
+    /// when that one is the same thread's, of the same form, and ends where it starts.
+    private func extend(_ runs: inout [Run], thread: UInt32, from start: Int, to end: Int, holdsBatches: Bool) {
+        if let last = runs.last, last.thread == thread, last.holdsBatches == holdsBatches, last.end == start {
+            runs[runs.count - 1].end = end
+        } else {
+            runs.append(Run(thread: thread, start: start, end: end, holdsBatches: holdsBatches))
+        }
     }
 }
