@@ -14,6 +14,21 @@ protocol CompactEventRecord: EventRecord {
     static func compactEvent(subscription: UInt64, detail: UInt8, strings: LogStrings) -> TraceEvent?
 }
 
+/// A record kind whose payload is its subscription alone (`completed`, `observerReleased`).
+protocol SubscriptionEventRecord: CompactEventRecord {
+    var subscription: UInt64 { get set }
+}
+
+extension SubscriptionEventRecord {
+    init?(subscription: UInt64, detail: UInt8) {
+        guard detail == 0 else { return nil }
+        self.init()
+        self.subscription = subscription
+    }
+
+    var compactPayload: (subscription: UInt64, detail: UInt8)? { (subscription, 0) }
+}
+
 extension CompactEventRecord {
     static func compactEvent(subscription: UInt64, detail: UInt8, strings: LogStrings) -> TraceEvent? {
         Self(subscription: subscription, detail: detail)?.event(strings: strings)

@@ -1,24 +1,11 @@
 import SignalScope
 
 /// `completed` (kind 10): a completed event was delivered.
-struct CompletedRecord: CompactEventRecord {
+struct CompletedRecord: SubscriptionEventRecord {
     static let kind: UInt8 = 10
     static let name = "completed"
 
     var subscription: UInt64 = 0
-
-    init() {}
-
-    init(subscription: UInt64) {
-        self.subscription = subscription
-    }
-
-    init?(subscription: UInt64, detail: UInt8) {
-        guard detail == 0 else { return nil }
-        self.subscription = subscription
-    }
-
-    var compactPayload: (subscription: UInt64, detail: UInt8)? { (subscription, 0) }
 
     @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&subscription, "subscription")
