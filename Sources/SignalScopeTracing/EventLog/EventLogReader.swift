@@ -247,9 +247,10 @@ struct EventLogReader {
         }
     }
 
-    /// Walks the records with their bytes, a batch's one by one; returns the runs of each
-    /// thread's records, warnings where it stopped at a truncated or corrupt record or
-    /// skipped the rest of a batch, and where the records it read end.
+    /// Walks the records and visits the whole ones with their bytes (a batch's one by one:
+    /// its compact records are checked and skipped); returns the runs of each thread's
+    /// records, warnings where it stopped at a truncated or corrupt record or skipped the
+    /// rest of a batch, and where the records it read end.
     private func scan(_ visit: (Raw, UnsafeRawBufferPointer) -> Void) -> (runs: [Run], warnings: [String], end: Int) {
         var window = LogWindow(chunk: 1 << 20)
         var offset = EventLogFormat.headerSize
@@ -284,7 +285,6 @@ struct EventLogReader {
             // the cut, and a damaged one loses the rest of its batch only.
             let batch = raw.stored.prefix
             let batchEnd = offset + size
-            var position = ThreadPosition(sequence: batch.sequence, timestamp: batch.timestamp)
             var nested = offset + EventLogFormat.prefixSize
             var stop: String?
             while nested < batchEnd {
@@ -307,9 +307,9 @@ struct EventLogReader {
                     stop = truncated(at: nested, size: recordSize)
                     break
                 }
-                window.withBytes(range) { bytes in
-                    visit(Raw(at: nested, StoredRecord(nested: bytes, thread: batch.thread, position: &position)), bytes)
-                }
+                // A compact record holds no string, and where its thread had got to matters
+                // only to the second pass.
+                if !isCompact { window.withBytes(range) { visit(Raw(at: nested, StoredRecord(full: $0)), $0) } }
                 nested += recordSize
             }
             extend(&runs, thread: batch.thread, from: offset, to: nested, holdsBatches: true)
