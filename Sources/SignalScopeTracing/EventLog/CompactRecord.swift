@@ -38,7 +38,7 @@ extension CompactEventRecord {
 /// A record in its compact form (docs/event-log.md, "Batches and compact records"): 16 bytes
 /// whose prefix fields are relative to the record its thread wrote before it, which the
 /// batch holding it starts from. Written by the recording thread, so it is what a delivery
-/// costs: two stores where a full record zeroes and fills 48 bytes.
+/// costs: a store per field where a full record zeroes and fills 48 bytes.
 struct CompactRecord: RecordFields {
     /// Always ``EventLogFormat/compactForm``: a full record's first byte, the low byte of
     /// its size, is a multiple of 8.
