@@ -45,7 +45,7 @@ final class ThreadBuffer: @unchecked Sendable {
     /// `waitForSpace` is called while the ring is full.
     func append(size: Int, waitForSpace: () -> Void, _ write: (UnsafeMutableRawPointer) -> Void) {
         // Wrapping arithmetic: these counts stay far from overflow (bytes written in one
-        // process), and the checks would be a fifth of a compact record's instructions.
+        // process), and the checks cost 10 instructions a record.
         let written = head.load(ordering: .relaxed)
         var offset = written & (capacity &- 1)
         let tailRoom = capacity &- offset
