@@ -11,8 +11,11 @@ enum EventLogFormat {
     static let minorVersion: UInt16 = 0
     /// The major versions this reader reads: 3, and 2, which is 3 without batches.
     static let readableMajorVersions: ClosedRange<UInt16> = 2...3
-    /// How the versions this reader reads are named in messages.
-    static var readableVersionsDescription: String { "3.x (and 2.x)" }
+    /// How the versions this reader reads are named in messages: `3.x (and 2.x)`.
+    static var readableVersionsDescription: String {
+        let older = readableMajorVersions.reversed().filter { $0 != majorVersion }.map { "\($0).x" }
+        return "\(majorVersion).x" + (older.isEmpty ? "" : " (and \(older.joined(separator: ", ")))")
+    }
     static let headerSize = 16
     static let prefixSize = 32
     /// The kind byte of a batch: a full record whose payload is records of one thread, the
