@@ -68,6 +68,9 @@ extension Trace {
         if heap.hasSnapshot && !isComplete {
             limitations.append("the recording was cut off during its closing heap snapshot: objects and references it did not write count as held from outside, so leaks through them are not reported")
         }
+        if skippedRecords {
+            limitations.append("part of the trace could not be read (damaged or malformed records were skipped, see the warnings): what they said is missing, so findings may be missing or wrong")
+        }
         return limitations
     }
 }

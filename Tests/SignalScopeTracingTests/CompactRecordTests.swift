@@ -1,5 +1,6 @@
 import Foundation
 import SignalScope
+import SignalScopeTools
 import Testing
 
 @testable import SignalScopeTracing
@@ -213,6 +214,45 @@ import Testing
         let offset = EventLogFormat.headerSize + EventLogFormat.prefixSize
         #expect(trace.warnings.first?.hasSuffix("record at byte offset \(offset) is malformed and was skipped") == true, "\(trace.warnings)")
         #expect(trace.warnings.count == 2, "and the missing end record: \(trace.warnings)")
+        #expect(trace.skippedRecords, "the malformed record is missing from what the trace says")
+    }
+
+    @Test("A damaged record loses the rest of its batch only, and a trace that ends cleanly after it is still judged incomplete: what the skipped records said is missing")
+    func aDamagedBatchMakesTheAnalysisIncomplete() throws {
+        func whole<Record: EventRecord>(_ record: Record, sequence: UInt64) -> [UInt8] {
+            let size = EventLogFormat.aligned(EventLogFormat.prefixSize + record.payloadSize)
+            var bytes = [UInt8](repeating: 0, count: size)
+            bytes.withUnsafeMutableBytes { raw in
+                RecordPrefix(size: UInt32(size), kind: Record.kind, thread: 1, sequence: sequence, timestamp: 1_000 * sequence)
+                    .write(to: raw.baseAddress!)
+                record.write(to: raw.baseAddress! + EventLogFormat.prefixSize)
+            }
+            return bytes
+        }
+        var damaged = whole(CompletedRecord(subscription: 3), sequence: 2)
+        damaged.replaceSubrange(0..<4, with: [3, 0, 0, 0])
+        var log = EventLogFormat.header()
+        var framing = BatchFraming(thread: 1, position: ThreadPosition())
+        for record in [whole(NextRecord(subscription: 3, summary: nil), sequence: 1), damaged, whole(NextRecord(subscription: 3, summary: nil), sequence: 3)] {
+            record.withUnsafeBytes { framing.append($0, to: &log) }
+        }
+        framing.close(&log)
+        framing = BatchFraming(thread: 1, position: ThreadPosition(sequence: 3, timestamp: 3_000))
+        whole(EndRecord(recordCount: 5), sequence: 4).withUnsafeBytes { framing.append($0, to: &log) }
+        framing.close(&log)
+
+        let trace = try read(log)
+        #expect(trace.records.map(\.event) == [.next(SubscriptionID(rawValue: 3), value: nil), .end(recordCount: 5)])
+        #expect(trace.isComplete)
+        #expect(trace.warnings.count == 1 && trace.warnings[0].hasSuffix("(size 3); the rest of its batch was skipped"), "\(trace.warnings)")
+        #expect(trace.skippedRecords)
+        #expect(trace.analyze().limitations.contains { $0.hasPrefix("part of the trace could not be read") })
+
+        var sound = EventLogFormat.header()
+        framing = BatchFraming(thread: 1, position: ThreadPosition())
+        whole(EndRecord(recordCount: 1), sequence: 1).withUnsafeBytes { framing.append($0, to: &sound) }
+        framing.close(&sound)
+        #expect(try !read(sound).skippedRecords)
     }
 
     @Test("A batch holds at most the largest record's size: the writer starts another")

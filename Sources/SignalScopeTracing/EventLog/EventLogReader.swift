@@ -14,6 +14,10 @@ struct EventLogReader {
     private let source: LogSource
     private let path: String
     private var warnings: [String] = []
+    /// Whether records were skipped while reading went on past them (a malformed record, the
+    /// rest of a damaged batch, records the file no longer held): what they said is missing
+    /// although the log may end cleanly.
+    private var skippedRecords = false
 
     /// Visits every record of `source` in sequence order, and returns the warnings and the
     /// log's minor format version; `path` names the log in messages. `progress` hears the
@@ -21,10 +25,10 @@ struct EventLogReader {
     static func visit(
         _ source: LogSource, path: String, progress: (Double) -> Void = { _ in },
         _ visit: (TraceRecord) -> Void
-    ) throws(TraceReadError) -> [String] {
+    ) throws(TraceReadError) -> (warnings: [String], skippedRecords: Bool) {
         var reader = EventLogReader(source: source, path: path)
         try reader.read(progress: progress, visit)
-        return reader.warnings
+        return (reader.warnings, reader.skippedRecords)
     }
 
     private init(source: LogSource, path: String) {
@@ -67,7 +71,7 @@ struct EventLogReader {
         }
         var strings: [UInt32: String] = [:]
         var stringsCut = false
-        let (runs, problems, end) = scan { raw, bytes in
+        let (runs, problems, end, skippedInBatches) = scan { raw, bytes in
             if let string = raw.stored.string(bytes) {
                 let capped = EventLogFormat.capped(string.text, limit: EventLogFormat.stackReadLimit)
                 if capped.wasCut { stringsCut = true }
@@ -95,6 +99,7 @@ struct EventLogReader {
             visit(TraceRecord(sequence: prefix.sequence, timestamp: prefix.timestamp, thread: prefix.thread, event: event, cause: prefix.cause))
         }
         warnings = malformed + problems
+        skippedRecords = skippedInBatches || !malformed.isEmpty || shrunk != nil
         if stringsCut || logStrings.wereCut {
             warnings.append(
                 "\(path): names or values longer than \(EventLogFormat.stringReadLimit) characters were cut, ending in …")
@@ -250,8 +255,9 @@ struct EventLogReader {
     /// Walks the records and visits the whole ones with their bytes (a batch's one by one:
     /// its compact records are checked and skipped); returns the runs of each thread's
     /// records, warnings where it stopped at a truncated or corrupt record or skipped the
-    /// rest of a batch, and where the records it read end.
-    private func scan(_ visit: (Raw, UnsafeRawBufferPointer) -> Void) -> (runs: [Run], warnings: [String], end: Int) {
+    /// rest of a batch, where the records it read end, and whether it skipped any batch's
+    /// rest.
+    private func scan(_ visit: (Raw, UnsafeRawBufferPointer) -> Void) -> (runs: [Run], warnings: [String], end: Int, skippedInBatches: Bool) {
         var window = LogWindow(chunk: 1 << 20)
         var offset = EventLogFormat.headerSize
         var runs: [Run] = []
@@ -264,17 +270,17 @@ struct EventLogReader {
             let remaining = count - offset
             let prefix = offset..<(offset + EventLogFormat.prefixSize)
             guard remaining >= EventLogFormat.prefixSize, window.load(prefix, from: source, limit: count) else {
-                return (runs, warnings + [truncated(at: offset, size: nil)], offset)
+                return (runs, warnings + [truncated(at: offset, size: nil)], offset, !warnings.isEmpty)
             }
             let raw = window.withBytes(prefix) { Raw(at: offset, StoredRecord(full: $0)) }
             let size = raw.size
             guard EventLogFormat.isPlausibleRecordSize(size) else {
                 let warning = "\(path): corrupt record at byte offset \(offset) (size \(size)); the last \(remaining) bytes were skipped"
-                return (runs, warnings + [warning], offset)
+                return (runs, warnings + [warning], offset, !warnings.isEmpty)
             }
             guard raw.stored.prefix.kind == EventLogFormat.batchKind else {
                 guard size <= remaining, window.load(raw.range, from: source, limit: count) else {
-                    return (runs, warnings + [truncated(at: offset, size: size)], offset)
+                    return (runs, warnings + [truncated(at: offset, size: size)], offset, !warnings.isEmpty)
                 }
                 window.withBytes(raw.range) { visit(raw, $0) }
                 extend(&runs, thread: raw.stored.prefix.thread, from: offset, to: offset + size, holdsBatches: false)
@@ -314,10 +320,10 @@ struct EventLogReader {
             }
             extend(&runs, thread: batch.thread, from: offset, to: nested, holdsBatches: true)
             if stop == nil, batchEnd > count { stop = truncated(at: offset, size: size) }
-            if let stop { return (runs, warnings + [stop], nested) }
+            if let stop { return (runs, warnings + [stop], nested, !warnings.isEmpty) }
             offset = batchEnd
         }
-        return (runs, warnings, offset)
+        return (runs, warnings, offset, !warnings.isEmpty)
     }
 
     /// Adds the stretch `start..<end` of `thread`'s records to `runs`, as part of the last run

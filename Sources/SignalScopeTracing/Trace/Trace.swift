@@ -128,6 +128,10 @@ public struct Trace: Sendable {
     }
     /// Problems met while reading (a truncated or damaged tail); empty for a sound log.
     public private(set) var warnings: [String] = []
+    /// Whether reading skipped records and went on past them (a malformed record, the rest
+    /// of a damaged batch, records the file no longer held when it was read): what they said
+    /// is missing, even from a log that ends cleanly.
+    public private(set) var skippedRecords = false
     /// Every node the trace saw created, by id.
     public private(set) var nodes: [NodeID: Node] = [:]
     /// The subscriptions (with ``Detail/liveEntities``, only those still live at the end).
@@ -205,7 +209,7 @@ public struct Trace: Sendable {
         descriptor: Int32, path: String, progress: (Double) -> Void = { _ in }, _ body: (TraceRecord) -> Void
     ) throws(TraceReadError) -> [String] {
         try withSource(descriptor: descriptor, path: path) { source throws(TraceReadError) in
-            try EventLogReader.visit(source, path: path, progress: progress, body)
+            try EventLogReader.visit(source, path: path, progress: progress, body).warnings
         }
     }
 
@@ -316,10 +320,11 @@ public struct Trace: Sendable {
 
     private init(source: LogSource, path: String, detail: Detail, progress: (Double) -> Void = { _ in }) throws(TraceReadError) {
         var trace = Trace(growing: detail)
-        let warnings = try EventLogReader.visit(source, path: path, progress: progress) { record in trace.add(record) }
+        let read = try EventLogReader.visit(source, path: path, progress: progress) { record in trace.add(record) }
         trace.finish()
         self = trace
-        self.warnings = warnings
+        warnings = read.warnings
+        skippedRecords = read.skippedRecords
         if !isComplete {
             self.warnings.append("\(path) has no end record: the recording was cut off (the process was killed or crashed, or the disk filled), so what happened after its last record is missing")
         }
