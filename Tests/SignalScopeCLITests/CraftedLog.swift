@@ -1,4 +1,5 @@
 import Foundation
+import SignalScope
 @testable import SignalScopeTracing
 
 /// Writes an event log record by record through the format's own record types, with any
@@ -50,7 +51,9 @@ struct CraftedLog {
         record(ErrorRecord(subscription: subscription, description: description))
     }
 
-    mutating func disposed(_ subscription: UInt64) { record(DisposedRecord(subscription: subscription)) }
+    mutating func disposed(_ subscription: UInt64, cause: DisposalCause = .explicit) {
+        record(DisposedRecord(subscription: subscription, cause: cause.rawValue))
+    }
 
     mutating func violation(node: UInt64, stack: String, file: String, function: String, line: UInt32) {
         let ids = (string(stack), string(file), string(function))

@@ -444,7 +444,9 @@ public struct Trace: Sendable {
     private static let violationLimit = 10_000
 
     private mutating func end(_ id: SubscriptionID) {
-        guard detail == .liveEntities else { return }
+        // Once the closing snapshot has begun, what it saw alive is judged as it saw it (a
+        // disposal another thread recorded while it was written), as with every detail.
+        guard detail == .liveEntities, !hasSnapshot else { return }
         subscriptions.removeValue(forKey: id)
         roots.removeValue(forKey: id)
         ended.insert(id)
