@@ -109,10 +109,10 @@ public struct TraceCause: Sendable, Hashable {
 
 /// What a record says happened.
 public enum TraceEvent: Sendable, Hashable {
-    case node(NodeID, kind: NodeKind, name: String, site: TraceSite, parents: [NodeEdge], traits: NodeTraits)
+    indirect case node(NodeID, kind: NodeKind, name: String, site: TraceSite, parents: [NodeEdge], traits: NodeTraits)
     case nodeNamed(NodeID, name: String)
     case edge(NodeEdge, to: NodeID)
-    case subscribe(SubscriptionID, node: NodeID, parent: SubscriptionID?, site: TraceSite, bindingTarget: NodeID?)
+    indirect case subscribe(SubscriptionID, node: NodeID, parent: SubscriptionID?, site: TraceSite, bindingTarget: NodeID?)
     case observerStored(SubscriptionID, handlers: ObserverHandlers)
     case observerReleased(SubscriptionID)
     /// `value` is the value's summary when values were recorded.
@@ -123,7 +123,7 @@ public enum TraceEvent: Sendable, Hashable {
     /// `stack` is the call stack of the send that came too late, innermost first, one frame
     /// a line (`image(+offset)` where the binary exports no symbols: symbolicate with
     /// `addr2line`); its first frames are SignalScope's own.
-    case violation(node: NodeID, subscription: SubscriptionID?, event: DroppedEvent.Kind, site: TraceSite?, stack: String)
+    indirect case violation(node: NodeID, subscription: SubscriptionID?, event: DroppedEvent.Kind, site: TraceSite?, stack: String)
     /// The recording stopped cleanly after `recordCount` records.
     case end(recordCount: UInt64)
     /// The records that follow, up to `end`, describe what was alive when recording stopped;
@@ -149,9 +149,11 @@ public enum TraceEvent: Sendable, Hashable {
     /// In the snapshot: where a class of the program's is declared (the line of its
     /// declaration, or of its `deinit`), for findings located at the class that holds a
     /// reference to change.
-    case typeSite(typeName: String, site: TraceSite)
-    /// A record of a kind that defines its own payload (``TraceEventPayload``).
-    case extended(ExtendedEvent)
+    indirect case typeSite(typeName: String, site: TraceSite)
+    /// A record of a kind that defines its own payload (``TraceEventPayload``). (Boxed: its
+    /// payload is an existential, which would make every event a value the compiler can
+    /// only copy and switch on through its value witnesses.)
+    indirect case extended(ExtendedEvent)
 
     /// The subscription the event is about, if it is about one.
     public var subscription: SubscriptionID? {
