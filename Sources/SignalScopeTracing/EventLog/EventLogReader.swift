@@ -61,11 +61,12 @@ struct EventLogReader {
     private mutating func read(progress: (Double) -> Void, _ visit: (TraceRecord) -> Void) throws(TraceReadError) {
         var header = LogWindow(chunk: EventLogFormat.headerSize)
         guard header.load(0..<EventLogFormat.headerSize, from: source, limit: EventLogFormat.headerSize),
-            header.withBytes(0..<8, { Array($0) }) == EventLogFormat.magic
+            Array(header.bytes(0..<8)) == EventLogFormat.magic
         else {
             throw .notAnEventLog(path: path)
         }
-        let (major, minor) = header.withBytes(8..<12) { ($0.u16(0), $0.u16(2)) }
+        let version = header.bytes(8..<12)
+        let (major, minor) = (version.u16(0), version.u16(2))
         guard EventLogFormat.readableMajorVersions.contains(major) else {
             throw .unsupportedVersion(path: path, major: major, minor: minor)
         }
@@ -91,12 +92,11 @@ struct EventLogReader {
                 nextReport = read + step
             }
             guard raw.record != nil, raw.stored.prefix.kind != StringRecord.kind else { return }
-            guard let event = raw.stored.event(bytes, strings: logStrings) else {
+            guard let record = raw.stored.record(bytes, strings: logStrings) else {
                 malformed.append("\(path): record at byte offset \(raw.offset) is malformed and was skipped")
                 return
             }
-            let prefix = raw.stored.prefix
-            visit(TraceRecord(sequence: prefix.sequence, timestamp: prefix.timestamp, thread: prefix.thread, event: event, cause: prefix.cause))
+            visit(record)
         }
         warnings = malformed + problems
         skippedRecords = skippedInBatches || !malformed.isEmpty || shrunk != nil
@@ -146,19 +146,23 @@ struct EventLogReader {
         }
         var pending: [Raw?] = lanes.indices.map { lanes[$0].next(in: self) }
         var heap = Heap(pending.indices.compactMap { thread in pending[thread].map { Cursor(sequence: $0.sequence, thread: thread) } })
-        while let cursor = heap.popMin() {
-            let thread = cursor.thread
-            var raw = pending[thread]!
-            while true {
-                lanes[thread].window.withBytes(raw.range) { visit(raw, $0) }
-                guard let following = lanes[thread].next(in: self) else { break }
-                let resumed = Cursor(sequence: following.sequence, thread: thread)
-                if let other = heap.min, other < resumed {
-                    pending[thread] = following
-                    heap.insert(resumed)
-                    break
+        // Through a buffer pointer: an array's element mutated in place checks the array's
+        // uniqueness on every record.
+        lanes.withUnsafeMutableBufferPointer { lanes in
+            while let cursor = heap.popMin() {
+                let thread = cursor.thread
+                var raw = pending[thread]!
+                while true {
+                    visit(raw, lanes[thread].window.bytes(raw.range))
+                    guard let following = lanes[thread].next(in: self) else { break }
+                    let resumed = Cursor(sequence: following.sequence, thread: thread)
+                    if let other = heap.min, other < resumed {
+                        pending[thread] = following
+                        heap.insert(resumed)
+                        break
+                    }
+                    raw = following
                 }
-                raw = following
             }
         }
         return lanes.contains(where: \.shrunk) ? Self.currentSize(of: source) : nil
@@ -205,19 +209,18 @@ struct EventLogReader {
                     let end = current.holdsBatches ? min(batchEnd, current.end) : current.end
                     let head = offset..<min(offset + EventLogFormat.prefixSize, end)
                     guard window.load(head, from: reader.source, limit: end),
-                        let size = window.withBytes(head, { Self.size(of: $0, inBatch: current.holdsBatches) }),
+                        let size = Self.size(of: window.bytes(head), inBatch: current.holdsBatches),
                         size >= EventLogFormat.compactSize, offset + size <= end,
                         window.load(offset..<(offset + size), from: reader.source, limit: current.end)
                     else {
                         shrunk = true
                         return nil
                     }
-                    let raw = window.withBytes(offset..<(offset + size)) { bytes in
-                        Raw(
-                            at: offset,
-                            current.holdsBatches
-                                ? StoredRecord(nested: bytes, thread: current.thread, position: &position) : StoredRecord(full: bytes))
-                    }
+                    let bytes = window.bytes(offset..<(offset + size))
+                    let raw = Raw(
+                        at: offset,
+                        current.holdsBatches
+                            ? StoredRecord(nested: bytes, thread: current.thread, position: &position) : StoredRecord(full: bytes))
                     offset += raw.size
                     if raw.record != nil { return raw }
                 }
@@ -238,7 +241,7 @@ struct EventLogReader {
                 shrunk = true
                 return nil
             }
-            let prefix = window.withBytes(range) { StoredRecord(full: $0).prefix }
+            let prefix = StoredRecord(full: window.bytes(range)).prefix
             guard prefix.kind == EventLogFormat.batchKind, EventLogFormat.isPlausibleRecordSize(Int(prefix.size)) else {
                 shrunk = true
                 return nil
@@ -272,7 +275,7 @@ struct EventLogReader {
             guard remaining >= EventLogFormat.prefixSize, window.load(prefix, from: source, limit: count) else {
                 return (runs, warnings + [truncated(at: offset, size: nil)], offset, !warnings.isEmpty)
             }
-            let raw = window.withBytes(prefix) { Raw(at: offset, StoredRecord(full: $0)) }
+            let raw = Raw(at: offset, StoredRecord(full: window.bytes(prefix)))
             let size = raw.size
             guard EventLogFormat.isPlausibleRecordSize(size) else {
                 let warning = "\(path): corrupt record at byte offset \(offset) (size \(size)); the last \(remaining) bytes were skipped"
@@ -282,7 +285,7 @@ struct EventLogReader {
                 guard size <= remaining, window.load(raw.range, from: source, limit: count) else {
                     return (runs, warnings + [truncated(at: offset, size: size)], offset, !warnings.isEmpty)
                 }
-                window.withBytes(raw.range) { visit(raw, $0) }
+                visit(raw, window.bytes(raw.range))
                 extend(&runs, thread: raw.stored.prefix.thread, from: offset, to: offset + size, holdsBatches: false)
                 offset += size
                 continue
@@ -299,7 +302,7 @@ struct EventLogReader {
                     break
                 }
                 let head = nested..<min(nested + EventLogFormat.prefixSize, batchEnd, count)
-                guard window.load(head, from: source, limit: count), let found = window.withBytes(head, EventLogFormat.nestedRecordSize) else {
+                guard window.load(head, from: source, limit: count), let found = EventLogFormat.nestedRecordSize(window.bytes(head)) else {
                     stop = truncated(at: nested, size: nil)
                     break
                 }
@@ -315,7 +318,10 @@ struct EventLogReader {
                 }
                 // A compact record holds no string, and where its thread had got to matters
                 // only to the second pass.
-                if !isCompact { window.withBytes(range) { visit(Raw(at: nested, StoredRecord(full: $0)), $0) } }
+                if !isCompact {
+                    let bytes = window.bytes(range)
+                    visit(Raw(at: nested, StoredRecord(full: bytes)), bytes)
+                }
                 nested += recordSize
             }
             extend(&runs, thread: batch.thread, from: offset, to: nested, holdsBatches: true)

@@ -47,12 +47,7 @@ public final class LiveLogReader {
         offset += position
         let names = LogStrings(strings)
         return bytes.withUnsafeBytes { buffer in
-            decoded.compactMap { stored, range in
-                stored.event(UnsafeRawBufferPointer(rebasing: buffer[range]), strings: names).map { event in
-                    let prefix = stored.prefix
-                    return TraceRecord(sequence: prefix.sequence, timestamp: prefix.timestamp, thread: prefix.thread, event: event, cause: prefix.cause)
-                }
-            }
+            decoded.compactMap { stored, range in stored.record(UnsafeRawBufferPointer(rebasing: buffer[range]), strings: names) }
         }.sorted { $0.sequence < $1.sequence }
     }
 

@@ -45,10 +45,22 @@ enum LogSource {
 /// A stretch of the log held in memory, from byte offset `start`.
 struct LogWindow {
     private var start = 0
-    private var storage: [UInt8] = []
+    /// The window's bytes; `storage` owns them. Reading goes through this pointer rather
+    /// than through an array, whose buffer would be retained and released around each
+    /// record's read.
+    private var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+    private var storage: Storage?
     /// How many bytes a reload reads beyond what was asked, so that small records are read
     /// a window at a time rather than one system call each.
     private let chunk: Int
+
+    /// The memory a window's bytes are in, freed with the last copy of the window.
+    private final class Storage {
+        let memory: UnsafeMutableRawBufferPointer
+
+        init(count: Int) { memory = .allocate(byteCount: count, alignment: 8) }
+        deinit { memory.deallocate() }
+    }
 
     init(chunk: Int) {
         self.chunk = chunk
@@ -58,19 +70,25 @@ struct LogWindow {
     /// a chunk but not past `limit`) if it does not; `false` if the log ends, or the file
     /// shrank, before its end. The limit keeps a window to the stretch it serves: a log
     /// of many threads' short runs must not cost a whole chunk per thread.
-    mutating func load(_ range: Range<Int>, from source: LogSource, limit: Int) -> Bool {
-        if range.lowerBound >= start, range.upperBound <= start + storage.count { return true }
-        start = range.lowerBound
-        let wanted = max(range.count, min(chunk, limit - range.lowerBound))
-        storage = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, count in
-            count = source.read(into: UnsafeMutableRawBufferPointer(buffer), at: range.lowerBound)
-        }
-        return range.count <= storage.count
+    @inline(__always) mutating func load(_ range: Range<Int>, from source: LogSource, limit: Int) -> Bool {
+        if range.lowerBound >= start, range.upperBound <= start + bytes.count { return true }
+        return reload(range, from: source, limit: limit)
     }
 
-    /// Calls `body` with the bytes of `range`, which a successful `load` put in the window.
-    func withBytes<Result>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        storage.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[(range.lowerBound - start)..<(range.upperBound - start)])) }
+    private mutating func reload(_ range: Range<Int>, from source: LogSource, limit: Int) -> Bool {
+        start = range.lowerBound
+        let wanted = max(range.count, min(chunk, limit - range.lowerBound))
+        // Memory another copy of the window still reads is left to it.
+        if !isKnownUniquelyReferenced(&storage) || storage!.memory.count < wanted { storage = Storage(count: max(wanted, 1)) }
+        let memory = UnsafeMutableRawBufferPointer(rebasing: storage!.memory[..<wanted])
+        bytes = UnsafeRawBufferPointer(start: memory.baseAddress, count: source.read(into: memory, at: range.lowerBound))
+        return range.count <= bytes.count
+    }
+
+    /// The bytes of `range`, which a successful `load` put in the window: valid until the
+    /// window loads again or is dropped.
+    func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[(range.lowerBound - start)..<(range.upperBound - start)])
     }
 }
 

@@ -4,10 +4,13 @@ struct StoredRecord {
     let prefix: RecordPrefix
     /// The record in its compact form; `nil` for a full record.
     let compact: CompactRecord?
+    /// The kind's record type; `nil` for padding, a batch, or a kind of a newer minor version.
+    let type: (any EventRecord.Type)?
 
     private init(prefix: RecordPrefix, compact: CompactRecord?) {
         self.prefix = prefix
         self.compact = compact
+        type = EventRecords.byKind[Int(prefix.kind)]
     }
 
     /// The full record whose bytes (at least a prefix) are `bytes`.
@@ -29,13 +32,14 @@ struct StoredRecord {
         position = ThreadPosition(sequence: prefix.sequence, timestamp: prefix.timestamp)
     }
 
-    /// The kind's record type; `nil` for padding, a batch, or a kind of a newer minor version.
-    var type: (any EventRecord.Type)? { EventRecords.byKind[Int(prefix.kind)] }
-
-    /// What the record whose whole bytes are `bytes` says; `nil` when it does not decode.
-    func event(_ bytes: UnsafeRawBufferPointer, strings: LogStrings) -> TraceEvent? {
-        if let compact { return compact.event(strings: strings) }
-        return type?.decode(UnsafeRawBufferPointer(rebasing: bytes[EventLogFormat.prefixSize...]), strings: strings)
+    /// The record whose whole bytes are `bytes`, decoded; `nil` when it does not decode.
+    func record(_ bytes: UnsafeRawBufferPointer, strings: LogStrings) -> TraceRecord? {
+        let event =
+            if let compact { compact.event(strings: strings) } else {
+                type?.decode(UnsafeRawBufferPointer(rebasing: bytes[EventLogFormat.prefixSize...]), strings: strings)
+            }
+        guard let event else { return nil }
+        return TraceRecord(sequence: prefix.sequence, timestamp: prefix.timestamp, thread: prefix.thread, event: event, cause: prefix.cause)
     }
 
     /// The string a string record defines.

@@ -453,9 +453,8 @@ public struct Trace: Sendable {
     }
 
     private mutating func apply(_ record: TraceRecord) {
-        let event = record.event
-        if let id = event.subscription, ended.contains(id) { return }
-        switch event {
+        if !ended.isEmpty, let id = record.event.subscription, ended.contains(id) { return }
+        switch record.event {
         case .node(let id, let kind, let name, let site, let parents, let traits):
             coldRuns.nodeMade(id, at: record.sequence)
             for edge in parents { knownParents.insert(ParentKey(node: id, edge: edge)) }
