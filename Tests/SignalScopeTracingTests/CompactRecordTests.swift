@@ -196,6 +196,13 @@ import Testing
         #expect(stored(split).filter { $0.batch == nil }.count == 2)
     }
 
+    @Test("Each kind says it has a compact form exactly when it conforms to the compact-record protocol")
+    func compactFormMatchesTheConformance() {
+        for type in EventRecords.all {
+            #expect(type.compactForm.map(ObjectIdentifier.init) == (type as? any CompactEventRecord.Type).map(ObjectIdentifier.init), "\(type.name)")
+        }
+    }
+
     @Test("A compact record of a kind that has no compact form is skipped with a warning; one of an unknown kind, silently")
     func compactKindsAreChecked() throws {
         var log = EventLogFormat.header()

@@ -30,6 +30,8 @@ extension SubscriptionEventRecord {
 }
 
 extension CompactEventRecord {
+    static var compactForm: (any CompactEventRecord.Type)? { self }
+
     static func compactEvent(subscription: UInt64, detail: UInt8, strings: LogStrings) -> TraceEvent? {
         Self(subscription: subscription, detail: detail)?.event(strings: strings)
     }

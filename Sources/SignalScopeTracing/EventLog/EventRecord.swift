@@ -27,12 +27,19 @@ protocol EventRecord: RecordFields {
     /// record, and an extension method on an existential type runs unspecialized, asking
     /// the runtime for `Optional<Self>`'s metadata each time (about 300 instructions).
     static func decode(_ payload: UnsafeRawBufferPointer, strings: LogStrings) -> TraceEvent?
+
+    /// The kind as a ``CompactEventRecord``, `nil` when it has no compact form: what a cast
+    /// would say, without the runtime's conformance lookup (the first for each kind scans
+    /// the program's conformances: 5.5 million instructions for the kinds of a log).
+    static var compactForm: (any CompactEventRecord.Type)? { get }
 }
 
 extension EventRecord {
     static func decode(_ payload: UnsafeRawBufferPointer, strings: LogStrings) -> TraceEvent? {
         Self(payload: payload)?.event(strings: strings)
     }
+
+    static var compactForm: (any CompactEventRecord.Type)? { nil }
 }
 
 /// Every record kind this version writes and reads.
@@ -48,7 +55,7 @@ enum EventRecords {
     /// The record types that have a compact form, by kind byte: looked up for every compact
     /// record read, where a cast to the protocol would ask the runtime for the conformance
     /// each time (about 650 instructions a record).
-    static let compactByKind: [(any CompactEventRecord.Type)?] = byKind.map { $0 as? any CompactEventRecord.Type }
+    static let compactByKind: [(any CompactEventRecord.Type)?] = byKind.map { $0?.compactForm }
 
     /// The record types by kind byte (`nil`: padding, or a kind a newer minor version added).
     static let byKind: [(any EventRecord.Type)?] = {
