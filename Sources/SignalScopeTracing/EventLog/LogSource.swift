@@ -45,10 +45,10 @@ enum LogSource {
 /// A stretch of the log held in memory, from byte offset `start`.
 struct LogWindow {
     private var start = 0
-    /// The window's bytes; `storage` owns them. Reading goes through this pointer rather
-    /// than through an array, whose buffer would be retained and released around each
+    /// The bytes the window holds; `storage` owns them. Reading goes through this pointer
+    /// rather than through an array, whose buffer would be retained and released around each
     /// record's read.
-    private var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+    private var held = UnsafeRawBufferPointer(start: nil, count: 0)
     private var storage: Storage?
     /// How many bytes a reload reads beyond what was asked, so that small records are read
     /// a window at a time rather than one system call each.
@@ -71,7 +71,7 @@ struct LogWindow {
     /// shrank, before its end. The limit keeps a window to the stretch it serves: a log
     /// of many threads' short runs must not cost a whole chunk per thread.
     @inline(__always) mutating func load(_ range: Range<Int>, from source: LogSource, limit: Int) -> Bool {
-        if range.lowerBound >= start, range.upperBound <= start + bytes.count { return true }
+        if range.lowerBound >= start, range.upperBound <= start + held.count { return true }
         return reload(range, from: source, limit: limit)
     }
 
@@ -81,14 +81,14 @@ struct LogWindow {
         // Memory another copy of the window still reads is left to it.
         if !isKnownUniquelyReferenced(&storage) || storage!.memory.count < wanted { storage = Storage(count: max(wanted, 1)) }
         let memory = UnsafeMutableRawBufferPointer(rebasing: storage!.memory[..<wanted])
-        bytes = UnsafeRawBufferPointer(start: memory.baseAddress, count: source.read(into: memory, at: range.lowerBound))
-        return range.count <= bytes.count
+        held = UnsafeRawBufferPointer(start: memory.baseAddress, count: source.read(into: memory, at: range.lowerBound))
+        return range.count <= held.count
     }
 
     /// The bytes of `range`, which a successful `load` put in the window: valid until the
     /// window loads again or is dropped.
     func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: bytes[(range.lowerBound - start)..<(range.upperBound - start)])
+        UnsafeRawBufferPointer(rebasing: held[(range.lowerBound - start)..<(range.upperBound - start)])
     }
 }
 

@@ -109,6 +109,9 @@ public struct TraceCause: Sendable, Hashable {
 
 /// What a record says happened.
 public enum TraceEvent: Sendable, Hashable {
+    // Payloads of more than three words are boxed (`indirect`): an event is then three
+    // words and a tag, which the compiler copies inline, and reading copies every event.
+    // Left unboxed, the large cases make it copied out of line through value witnesses.
     indirect case node(NodeID, kind: NodeKind, name: String, site: TraceSite, parents: [NodeEdge], traits: NodeTraits)
     case nodeNamed(NodeID, name: String)
     case edge(NodeEdge, to: NodeID)
