@@ -88,6 +88,14 @@ final class LiveEntities: Sendable {
         _ = tracked.withLock { $0.subscriptions.removeValue(forKey: id) }
     }
 
+    /// Forgets everything, once the closing snapshot is taken: the subscriptions a finished
+    /// recording traced outlive it and keep telling it that they release their observers and
+    /// end, and the table (a weak reference and the kept closures of every live entity)
+    /// would live as long as the last of them.
+    func clear() {
+        tracked.withLock { $0 = Tracked() }
+    }
+
     /// Walks the heap from everything still alive and describes what it found: each object
     /// with its strong retain count (not counting the walk's own references), what runtime
     /// entity it is, and each strong reference, named.

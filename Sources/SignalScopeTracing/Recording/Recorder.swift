@@ -110,6 +110,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         let count = sequence.load(ordering: .acquiring) + 1
         append(EndRecord(recordCount: count))
         active.stop()
+        live.clear()
         Self.finishedRecordings.withLock { _ = $0.insert(identity) }
         try writer.finish()
     }
@@ -169,6 +170,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func observerReleased(_ subscription: SubscriptionID) {
+        // Subscriptions outlive a stopped recording and still tell it they end.
+        guard isActive else { return }
         live.releasedObserver(subscription)
         appendCompactly(ObserverReleasedRecord(subscription: subscription.rawValue))
     }
@@ -238,6 +241,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
+        guard isActive else { return }
         live.ended(subscription)
         appendCompactly(DisposedRecord(subscription: subscription.rawValue, cause: cause.rawValue))
     }
