@@ -34,6 +34,7 @@ struct InstructionCounter {
     /// operation recorded when the variant traces.
     func measure(_ scenario: ThroughputScenario, _ variant: Variant) throws -> (instructions: Double, eventsPerOp: Double?) {
         let profile = folder.appendingPathComponent("callgrind-\(UUID().uuidString).out").path
+        let scale = max(scale, Double(scenario.countedAtLeast) / Double(scenario.operations))
         let output = try Self.execute("valgrind", [
             "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=signalscope_bench_measured_region",
             "--callgrind-out-file=\(profile)", strippedBinary, "run", "--json", "--repetitions", "1", "--warmups", "0",

@@ -65,7 +65,7 @@ enum InstructionReport {
     static func table(_ rows: [InstructionMeasurement], targets: [Target], machine: Machine, scale: Double) -> String {
         var lines = [
             "SignalScope instruction counts (callgrind): \(machine.cpu), \(machine.system), \(machine.date)",
-            "instructions per operation in the measured region, scale \(Format.number(scale)); they repeat from run to run",
+            "instructions per operation in the measured region, scale \(Format.number(scale)) (more where a scenario counts a floor of operations); they repeat from run to run",
             "",
         ]
         let widths = [20, 14, 8, 11, 14, 11, 10, 9]

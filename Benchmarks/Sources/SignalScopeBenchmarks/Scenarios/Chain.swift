@@ -5,7 +5,7 @@ extension ThroughputScenario {
     /// Six map + filter pairs; every value passes every stage.
     static let chain = ThroughputScenario(
         id: "chain-12", unit: "value",
-        operations: 1_000_000, variants: Variant.streaming,
+        operations: 1_000_000, variants: Variant.streaming, countedAtLeast: 20_000,
         signalScope: { count in
             let subject = Subject<Int>()
             var signal: Signal<Int> = subject

@@ -5,7 +5,7 @@ extension ThroughputScenario {
     /// One subject, 100 subscribers; an operation is one value reaching one subscriber.
     static let fanOut = ThroughputScenario(
         id: "fanout-100", unit: "delivery",
-        operations: 10_000_000, variants: Variant.streaming,
+        operations: 10_000_000, variants: Variant.streaming, countedAtLeast: 200_000,
         signalScope: { count in
             let subject = Subject<Int>()
             var sum = 0
