@@ -8,10 +8,6 @@ protocol CompactEventRecord: EventRecord {
     /// The subscription and the one byte more the compact form stores, `nil` when this
     /// record says more than that (a `next` with a summary).
     var compactPayload: (subscription: UInt64, detail: UInt8)? { get }
-
-    /// What a compact record of this kind says (a requirement for the reason
-    /// ``EventRecord/decode(_:strings:)`` is one).
-    static func compactEvent(subscription: UInt64, detail: UInt8, strings: LogStrings) -> TraceEvent?
 }
 
 /// A record kind whose payload is its subscription alone (`completed`, `observerReleased`).
@@ -30,8 +26,6 @@ extension SubscriptionEventRecord {
 }
 
 extension CompactEventRecord {
-    static var compactForm: (any CompactEventRecord.Type)? { self }
-
     static func compactEvent(subscription: UInt64, detail: UInt8, strings: LogStrings) -> TraceEvent? {
         Self(subscription: subscription, detail: detail)?.event(strings: strings)
     }
@@ -98,12 +92,6 @@ struct CompactRecord: RecordFields {
             size: UInt32(EventLogFormat.compactSize), kind: kind, causeKind: causeKind, thread: thread,
             causeDistance: UInt32(causeDistance), sequence: previous.sequence &+ UInt64(sequenceDelta),
             timestamp: previous.timestamp &+ UInt64(timestampDelta))
-    }
-
-    /// What it says, `nil` for a kind that has no compact form or a detail it does not have.
-    func event(strings: LogStrings) -> TraceEvent? {
-        guard let type = EventRecords.compactByKind[Int(kind)] else { return nil }
-        return type.compactEvent(subscription: UInt64(subscription), detail: detail, strings: strings)
     }
 }
 

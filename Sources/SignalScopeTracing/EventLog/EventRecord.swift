@@ -28,10 +28,12 @@ protocol EventRecord: RecordFields {
     /// the runtime for `Optional<Self>`'s metadata each time (about 300 instructions).
     static func decode(_ payload: UnsafeRawBufferPointer, strings: LogStrings) -> TraceEvent?
 
-    /// The kind as a ``CompactEventRecord``, `nil` when it has no compact form: what a cast
-    /// would say, without the runtime's conformance lookup (the first for each kind scans
-    /// the program's conformances: 5.5 million instructions for the kinds of a log).
-    static var compactForm: (any CompactEventRecord.Type)? { get }
+    /// What a compact record of this kind says (``CompactEventRecord`` gives it); `nil` for a
+    /// kind without a compact form, or a detail the kind does not have. A requirement rather
+    /// than a cast to ``CompactEventRecord``, which would ask the runtime for the conformance
+    /// on every record read (and the first time for each kind, scan the program's
+    /// conformances).
+    static func compactEvent(subscription: UInt64, detail: UInt8, strings: LogStrings) -> TraceEvent?
 }
 
 extension EventRecord {
@@ -39,7 +41,7 @@ extension EventRecord {
         Self(payload: payload)?.event(strings: strings)
     }
 
-    static var compactForm: (any CompactEventRecord.Type)? { nil }
+    static func compactEvent(subscription: UInt64, detail: UInt8, strings: LogStrings) -> TraceEvent? { nil }
 }
 
 /// Every record kind this version writes and reads.
@@ -51,11 +53,6 @@ enum EventRecords {
         HeapObjectRecord.self, ReferenceRecord.self, VirtualTimeRecord.self, TypeSiteRecord.self, RetainedRecord.self,
         ReleasedRecord.self,
     ]
-
-    /// The record types that have a compact form, by kind byte: looked up for every compact
-    /// record read, where a cast to the protocol would ask the runtime for the conformance
-    /// each time (about 650 instructions a record).
-    static let compactByKind: [(any CompactEventRecord.Type)?] = byKind.map { $0?.compactForm }
 
     /// The record types by kind byte (`nil`: padding, or a kind a newer minor version added).
     static let byKind: [(any EventRecord.Type)?] = {

@@ -35,7 +35,9 @@ struct StoredRecord {
     /// The record whose whole bytes are `bytes`, decoded; `nil` when it does not decode.
     func record(_ bytes: UnsafeRawBufferPointer, strings: LogStrings) -> TraceRecord? {
         let event =
-            if let compact { compact.event(strings: strings) } else {
+            if let compact {
+                type?.compactEvent(subscription: UInt64(compact.subscription), detail: compact.detail, strings: strings)
+            } else {
                 type?.decode(UnsafeRawBufferPointer(rebasing: bytes[EventLogFormat.prefixSize...]), strings: strings)
             }
         guard let event else { return nil }
