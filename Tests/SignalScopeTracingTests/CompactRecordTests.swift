@@ -28,6 +28,19 @@ import Testing
         return try Trace(contentsOf: url)
     }
 
+    /// `record` whole, with its prefix, as `thread`'s record at `sequence` and `timestamp`
+    /// (by default a microsecond a sequence number).
+    private func whole<Record: EventRecord>(_ record: Record, thread: UInt32 = 1, sequence: UInt64, timestamp: UInt64? = nil) -> [UInt8] {
+        let timestamp = timestamp ?? 1_000 * sequence
+        let size = EventLogFormat.aligned(EventLogFormat.prefixSize + record.payloadSize)
+        var bytes = [UInt8](repeating: 0, count: size)
+        bytes.withUnsafeMutableBytes { raw in
+            RecordPrefix(size: UInt32(size), kind: Record.kind, thread: thread, sequence: sequence, timestamp: timestamp).write(to: raw.baseAddress!)
+            record.write(to: raw.baseAddress! + EventLogFormat.prefixSize)
+        }
+        return bytes
+    }
+
     /// Every stored record of `bytes` with the batch holding it.
     private func stored(_ bytes: [UInt8]) -> [(record: StoredRecord, size: Int, batch: Int?)] {
         var found: [(StoredRecord, Int, Int?)] = []
@@ -140,14 +153,8 @@ import Testing
         // whole one whose gap is too long, and a compact one after that.
         var buffer: [[UInt8]] = []
         var position = ThreadPosition()
-        func whole<Record: EventRecord>(_ record: Record, sequence: UInt64, timestamp: UInt64) {
-            let size = EventLogFormat.aligned(EventLogFormat.prefixSize + record.payloadSize)
-            var bytes = [UInt8](repeating: 0, count: size)
-            bytes.withUnsafeMutableBytes { raw in
-                RecordPrefix(size: UInt32(size), kind: Record.kind, thread: 4, sequence: sequence, timestamp: timestamp).write(to: raw.baseAddress!)
-                record.write(to: raw.baseAddress! + EventLogFormat.prefixSize)
-            }
-            buffer.append(bytes)
+        func full<Record: EventRecord>(_ record: Record, sequence: UInt64, timestamp: UInt64) {
+            buffer.append(whole(record, thread: 4, sequence: sequence, timestamp: timestamp))
             position = ThreadPosition(sequence: sequence, timestamp: timestamp)
         }
         func compact<Record: CompactEventRecord>(_ record: Record, sequence: UInt64, timestamp: UInt64, cause: UInt32 = 0) throws {
@@ -158,10 +165,10 @@ import Testing
             buffer.append(bytes)
             position = ThreadPosition(sequence: sequence, timestamp: timestamp)
         }
-        whole(NextRecord(subscription: 9, summary: "a"), sequence: 10, timestamp: 1_000_000)
+        full(NextRecord(subscription: 9, summary: "a"), sequence: 10, timestamp: 1_000_000)
         try compact(NextRecord(subscription: 9, summary: nil), sequence: 12, timestamp: 1_000_250, cause: 2)
         try compact(DisposedRecord(subscription: 9, cause: DisposalCause.explicit.rawValue), sequence: 13, timestamp: 1_000_300)
-        whole(CompletedRecord(subscription: 9), sequence: 900_000, timestamp: 9_000_000_000)
+        full(CompletedRecord(subscription: 9), sequence: 900_000, timestamp: 9_000_000_000)
         try compact(ObserverReleasedRecord(subscription: 9), sequence: 900_001, timestamp: 9_000_000_016, cause: 1)
 
         // Framed by the writer into batches that start where the thread had got to: one
@@ -232,16 +239,6 @@ import Testing
 
     @Test("A damaged record loses the rest of its batch only, and a trace that ends cleanly after it is still judged incomplete: what the skipped records said is missing")
     func aDamagedBatchMakesTheAnalysisIncomplete() throws {
-        func whole<Record: EventRecord>(_ record: Record, sequence: UInt64) -> [UInt8] {
-            let size = EventLogFormat.aligned(EventLogFormat.prefixSize + record.payloadSize)
-            var bytes = [UInt8](repeating: 0, count: size)
-            bytes.withUnsafeMutableBytes { raw in
-                RecordPrefix(size: UInt32(size), kind: Record.kind, thread: 1, sequence: sequence, timestamp: 1_000 * sequence)
-                    .write(to: raw.baseAddress!)
-                record.write(to: raw.baseAddress! + EventLogFormat.prefixSize)
-            }
-            return bytes
-        }
         var damaged = whole(CompletedRecord(subscription: 3), sequence: 2)
         damaged.replaceSubrange(0..<4, with: [3, 0, 0, 0])
         var log = EventLogFormat.header()
@@ -292,14 +289,7 @@ import Testing
         log[8] = 2
         var sequence: UInt64 = 1
         func append<Record: EventRecord>(_ record: Record) {
-            let size = EventLogFormat.aligned(EventLogFormat.prefixSize + record.payloadSize)
-            var bytes = [UInt8](repeating: 0, count: size)
-            bytes.withUnsafeMutableBytes { raw in
-                RecordPrefix(size: UInt32(size), kind: Record.kind, thread: 1, sequence: sequence, timestamp: 1_000 * sequence)
-                    .write(to: raw.baseAddress!)
-                record.write(to: raw.baseAddress! + EventLogFormat.prefixSize)
-            }
-            log += bytes
+            log += whole(record, sequence: sequence)
             sequence += 1
         }
         append(NextRecord(subscription: 3, summary: nil))
