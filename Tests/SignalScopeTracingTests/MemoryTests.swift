@@ -6,7 +6,7 @@ import Testing
 /// table does to tell which objects are gone: words packed on a few pages are read a page at
 /// a time, words spread thinly one element each, and either way every readable word reads
 /// back and every unreadable one is `nil`.
-@Suite(.timeLimit(.minutes(1))) struct MemoryTests {
+@Suite(.timeLimit(.minutes(10))) struct MemoryTests {
     @Test("Words read back whether packed on one page or spread one to a page, with unreadable addresses among them")
     func wordsReadBackPackedOrSpread() {
         let pageSize = 4096
