@@ -24,6 +24,18 @@ public struct FindingStep: Sendable, Hashable, CustomStringConvertible, Expressi
     /// The strong references this step crosses, in order, each true of the heap at the
     /// snapshot (empty for a step about events, not references).
     public private(set) var references: [TraceHeap.Reference]
+    /// For a step of a leak's chain of references: whether it is the reference to cut or one
+    /// meant to hold while its holder lives (`nil` for a step that is not such a link).
+    public var mark: Mark?
+
+    /// What a link of a leak's chain is, as LeakCanary labels its leak traces.
+    public enum Mark: String, Sendable, Hashable {
+        /// A reference meant to hold while its holder is live: a subject's subscriber list,
+        /// an observation token's block, a container's elements, an owner's property.
+        case expected
+        /// The reference that closes the loop, blamed for the leak: the one to cut.
+        case suspect
+    }
 
     /// A step of `parts` crossing `references`.
     public init(parts: [Part], references: [TraceHeap.Reference] = []) {

@@ -41,6 +41,8 @@ struct LeakModel {
     /// subject each name it.
     private var untracedLabels: [NodeID: String] = [:]
     private let boundedNodes: Set<NodeID>
+    /// What the program still uses (``inUse(_:)``).
+    private var used: Set<ObjectID> = []
 
     init(_ trace: Trace) {
         self.trace = trace
@@ -69,6 +71,7 @@ struct LeakModel {
             untracedLabels[subscription.node] = describeUntracedNode(subscription.node)
         }
         judge()
+        used = findInUse()
     }
 
     /// Trial deletion, then the cycles among what it leaves; then trial deletion again with
@@ -117,6 +120,88 @@ struct LeakModel {
 
     /// The counted references to `object`.
     func references(to object: ObjectID) -> [TraceHeap.Reference] { countedIn[object] ?? [] }
+
+    // MARK: What the program still uses
+
+    /// Whether the program still uses `object`: something it holds from outside what the walk
+    /// saw (a global, a static, a local, an object made before recording started), or a
+    /// handle it keeps, reaches it without passing through a signal's subscriber list, and
+    /// through a subscription only by way of that subscription's disposable (the handle
+    /// that can end it). An object alive at the end that the program still uses is held by
+    /// the program, signals or not, and no rule about objects alive at the end speaks of it.
+    func inUse(_ object: ObjectID) -> Bool { used.contains(object) }
+
+    private func findInUse() -> Set<ObjectID> {
+        var subscriptionObjects: [SubscriptionID: ObjectID] = [:]
+        for object in heap.objects.values {
+            if case .subscription(let id)? = object.entity { subscriptionObjects[id] = object.id }
+        }
+        var reached: Set<ObjectID> = []
+        var pending = heap.objects.keys.filter { id in
+            guard !garbage.contains(id), isHeldFromOutside(id) else { return false }
+            if case .subscription? = heap.objects[id]?.entity { return false }
+            return true
+        }
+        while let next = pending.popLast() {
+            guard reached.insert(next).inserted else { continue }
+            if case .disposable(let subscription)? = heap.objects[next]?.entity, let object = subscriptionObjects[subscription] {
+                pending.append(object)
+            }
+            for reference in references(from: next) {
+                if case .subscription? = heap.objects[reference.to]?.entity { continue }
+                pending.append(reference.to)
+            }
+        }
+        return reached
+    }
+
+    // MARK: Owners
+
+    /// Whether `object` was allocated before `other`, as far as the trace says: an object with
+    /// no rank was made before recording started (or the trace does not say), which makes it
+    /// older than every ranked one; two unranked objects are of no known order.
+    func isOlder(_ object: ObjectID, than other: ObjectID) -> Bool {
+        let mine = heap.objects[object]?.allocationOrder, theirs = heap.objects[other]?.allocationOrder
+        switch (mine, theirs) {
+        case (let mine?, let theirs?): return mine < theirs
+        case (nil, _?): return true
+        case (_, nil): return false
+        }
+    }
+
+    /// A user object that exists for a subscription's sake (an observation token a signal's
+    /// creation block made, a library's state object a disposable captures): nothing but the
+    /// runtime's objects, closures, boxes and collections hold it, and they are held by a
+    /// subscription of `members` made before it (so it was made while that subscription
+    /// started, for it). A person fixes the code that made the subscription, never such an
+    /// object's references.
+    func isInternal(_ object: ObjectID, in members: Set<ObjectID>) -> Bool {
+        guard isUser(object), let made = heap.objects[object]?.allocationOrder else { return false }
+        var seen: Set<ObjectID> = [object]
+        var pending = [object]
+        while let next = pending.popLast() {
+            for reference in references(to: next) where members.contains(reference.from) {
+                let holder = reference.from
+                if isUser(holder) { return false }
+                if case .subscription? = heap.objects[holder]?.entity {
+                    if let order = heap.objects[holder]?.allocationOrder, order < made { return true }
+                    continue
+                }
+                if seen.insert(holder).inserted { pending.append(holder) }
+            }
+        }
+        return false
+    }
+
+    /// The objects of a leaked set that a person would recognise as its owners, the oldest
+    /// first: its user objects that are not a subscription's internals. The oldest is the one
+    /// the others were made for, so the reference back to it is the one to cut.
+    func owners(of set: [ObjectID]) -> [ObjectID] {
+        let members = Set(set)
+        return set.filter { isUser($0) && !isInternal($0, in: members) }.sorted { lhs, rhs in
+            isOlder(lhs, than: rhs) || (!isOlder(rhs, than: lhs) && lhs < rhs)
+        }
+    }
 
     // MARK: What objects are
 
@@ -450,6 +535,44 @@ extension LeakModel {
         let names = Set(dependents(of: set).map(objectLabel)).sorted()
         return names.isEmpty ? [] : ["it keeps alive with it: \(names.joined(separator: ", "))"]
     }
+
+    /// What `roots` keep alive that the program no longer uses and that is not garbage (a
+    /// leak through live signals): the roots, and everything they reach through counted
+    /// references that is not in use.
+    /// Objects of `known` are included but not walked past (what they keep was named already).
+    func keptAlive(by roots: [ObjectID], stoppingAt known: Set<ObjectID> = []) -> Set<ObjectID> {
+        var seen = Set(roots)
+        var pending = roots
+        while let next = pending.popLast() {
+            if known.contains(next) && !roots.contains(next) { continue }
+            for reference in references(from: next)
+            where !inUse(reference.to) && !garbage.contains(reference.to) && seen.insert(reference.to).inserted {
+                pending.append(reference.to)
+            }
+        }
+        return seen
+    }
+
+    /// A path line naming the user objects of `set` besides `except`, as leaking with them.
+    func keptAliveLine(_ set: Set<ObjectID>, except: Set<ObjectID>) -> [FindingStep] {
+        let names = Set(set.subtracting(except).filter(isUser).map(objectLabel)).sorted()
+        return names.isEmpty ? [] : ["it keeps alive with it: \(names.joined(separator: ", "))"]
+    }
+
+    /// A path line naming the other closures that capture the same object, by role and site:
+    /// one leak is one finding, and each closure to fix is named in it.
+    func alsoCapturedLine(_ closures: [(site: TraceSite, closure: TraceHeap.Closure)], name: String) -> [FindingStep] {
+        guard !closures.isEmpty else { return [] }
+        let shown = closures.prefix(Self.instancesShown).map { PathDescription.closureWords($0.closure, isFirst: false) }
+        var line: FindingStep = "\(name) is also captured by "
+        for (index, words) in shown.enumerated() { line = index == 0 ? line + words : line + ", " + words }
+        if closures.count > shown.count { line = line + " and \(closures.count - shown.count) more like them" }
+        return [line]
+    }
+
+    /// How many instances of one thing a path spells out before it counts the rest (the
+    /// finding's data keeps them all).
+    static let instancesShown = 3
 
     /// The trace entities (nodes, subscriptions, user objects) among heap objects.
     func traceEntities(_ objects: some Sequence<ObjectID>) -> [TraceEntity] {

@@ -16,9 +16,13 @@ struct PathDescription {
     let model: LeakModel
     /// Subscriptions already named in full: later lines call them by number.
     private var named: Set<SubscriptionID> = []
+    /// The references blamed for the leak: a line crossing one is the suspect step, every
+    /// other line of the chain an expected one.
+    private let blamed: Set<TraceHeap.Reference>
 
-    init(_ model: LeakModel) {
+    init(_ model: LeakModel, blamed: [TraceHeap.Reference] = []) {
         self.model = model
+        self.blamed = Set(blamed)
     }
 
     /// The steps for `chain`, each with the references it crosses.
@@ -34,6 +38,12 @@ struct PathDescription {
 
     /// From one landmark to the next.
     private mutating func line(_ steps: [TraceHeap.Reference]) -> FindingStep {
+        var line = words(steps)
+        if !blamed.isEmpty { line.mark = steps.contains(where: blamed.contains) ? .suspect : .expected }
+        return line
+    }
+
+    private mutating func words(_ steps: [TraceHeap.Reference]) -> FindingStep {
         let holder = steps[0].from
         let target = steps[steps.count - 1].to
         let crossed = FindingStep(parts: [], references: steps)

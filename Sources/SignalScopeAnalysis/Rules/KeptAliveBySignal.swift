@@ -1,8 +1,10 @@
 import SignalScopeTracing
 
 /// A user object is alive at the end only because closures of live signals hold it (every
-/// strong reference to it comes from them), but those signals are themselves held from
-/// outside, so it is not a definite leak.
+/// strong reference to it comes from them), those signals are themselves held from outside,
+/// and nothing the program still uses reaches it but through a signal's subscriber list
+/// (``LeakModel/inUse(_:)``): what keeps it outlived its purpose. What it keeps alive leaks
+/// with it, in the same finding.
 struct KeptAliveBySignal: Analyzer {
     static let rule = RuleID.keptAliveBySignal
     static let severity = Severity.warning
@@ -10,23 +12,30 @@ struct KeptAliveBySignal: Analyzer {
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
-        for object in model.heap.objects.keys.sorted() where model.isUser(object) && !model.claimed.contains(object) {
+        let candidates = model.heap.objects.keys.filter { model.isUser($0) && !model.inUse($0) }
+        // The oldest first: an owner is made before what it keeps, which leaks with it.
+        for object in model.owners(of: candidates) where !model.claimed.contains(object) {
             guard let keepers = model.runtimeKeepers(of: object), model.concernsThisTrace(keepers.union([object])) else {
                 continue
             }
             let name = model.objectLabel(object)
             let chains = keepers.sorted().map { model.chain(from: $0, to: object) }.filter { !$0.isEmpty }
-            var description = PathDescription(model)
-            let path = chains.flatMap { description.lines($0) }
+            let shown = chains.prefix(LeakModel.instancesShown)
+            var description = PathDescription(model, blamed: shown.compactMap(\.last))
+            var path = shown.flatMap { description.lines($0) }
+            if chains.count > shown.count { path.append("and \(chains.count - shown.count) more like it") }
+            let kept = model.keptAlive(by: [object])
+            path.append("nothing the program still uses holds \(name): every strong reference to it comes from closures of live signals, reached only through their subscriber lists")
+            path += model.keptAliveLine(kept, except: [object])
             findings.append(Finding(
                 rule: Self.rule, severity: Self.severity,
                 message: "\(name) is alive only because live signals capture it",
                 subject: model.objectsSubject([object]),
                 location: chains.lazy.compactMap(model.fixSite).first?.site ?? model.site(near: keepers.sorted()),
-                steps: path + ["nothing else holds \(name)"],
+                steps: path,
                 hint: "capture [weak self], or end the subscriptions when \(name) goes away",
                 entities: model.traceEntities([object] + keepers.sorted()), evidence: chains.flatMap { $0 }))
-            model.claimed.insert(object)
+            model.claimed.formUnion(kept)
         }
         return findings
     }

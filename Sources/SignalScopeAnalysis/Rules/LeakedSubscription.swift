@@ -18,16 +18,19 @@ struct LeakedSubscription: Analyzer {
                 !model.garbage.contains(object), let disposable = model.object(for: .disposable(subscription.id)),
                 model.runtimeKeepers(of: disposable) == [object]
             else { continue }
+            // What only this subscription keeps (the observer's captures the program no longer
+            // uses) leaks with it: one leak, one finding.
+            let kept = model.keptAlive(by: [object], stoppingAt: model.claimed)
             findings.append(Finding(
                 rule: Self.rule, severity: Self.severity,
                 message: "a subscription to \(model.nodeSubject(subscription.node).name) never ends and its disposable was dropped",
                 subject: model.nodeSubject(subscription.node),
                 location: subscription.site,
                 steps: ["\(model.subscriptionLabel(subscription.id)) is still live: its source never terminated",
-                       "nothing but the subscription itself holds its disposable"],
+                       "nothing but the subscription itself holds its disposable"] + model.keptAliveLine(kept, except: [object]),
                 hint: "keep the disposable and dispose it, or end the subscription with takeUntil(lifetime.ended)",
                 entities: [.subscription(subscription.id)]))
-            model.claimed.insert(object)
+            model.claimed.formUnion(kept)
         }
         return findings + supersededBindings(&model)
     }

@@ -1,40 +1,51 @@
 import SignalScope
 import SignalScopeTracing
 
-/// One cold signal's work ran more than once at the same time, for separate subscriptions
-/// user code made: its side effects (a network request, say) repeated. Evidence, not a
-/// count: two runs for different user subscriptions alive at once, each doing work of its
-/// own (a value its creation block produced rather than forwarded, a timer's tick). A
-/// custom operator written as a `Signal { }` block that only forwards its source, or a
-/// subscription made again after the last one ended, is no evidence.
+/// One cold signal's work ran once per consumer, for two or more consumers: its side
+/// effects (a network request, say) repeated. Evidence, not a count: runs for subscriptions
+/// user code made at different sites, or from one site while an earlier run from it was
+/// still alive, each doing work of its own (a value its creation block produced rather than
+/// forwarded, a timer's tick). A custom operator written as a `Signal { }` block that only
+/// forwards its source, or a subscription made again from the same site after the last one
+/// ended (a refresh, a re-activation, a retry), is no evidence.
 struct RepeatedColdSubscription: Analyzer {
     static let rule = RuleID.repeatedColdSubscription
     static let severity = Severity.warning
-    static let summary = "A cold signal's work ran for several subscriptions at once, so its side effects (a request, say) repeated."
+    static let summary = "A cold signal's work ran once for each of several consumers, so its side effects (a request, say) repeated."
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
-        model.trace.concurrentColdRuns.keys.sorted().compactMap { node in
+        model.trace.repeatedColdRuns.keys.sorted().compactMap { node in
             guard let site = model.trace.nodes[node]?.site,
-                let runs = Self.evidence(model.trace.concurrentColdRuns[node] ?? [])
+                let runs = Self.evidence(model.trace.repeatedColdRuns[node] ?? [])
             else { return nil }
             let sites = runs.prefix(8).map { run -> FindingStep in
                 run.rootSite.map { "subscribed at \($0)" } ?? .name(Trace.name(of: run.root), of: .subscription(run.root))
             }
             return Finding(
                 rule: Self.rule, severity: Self.severity,
-                message: "the work of \(model.nodeSubject(node).name) ran for separate subscriptions at the same time",
+                message: "the work of \(model.nodeSubject(node).name) ran once for each of its consumers",
                 subject: model.nodeSubject(node),
                 location: site,
-                steps: sites + ["these subscriptions were alive at the same time, and the work ran for each: it sent values of its own, not only ones forwarded from its sources"],
+                steps: sites + ["the work ran for each of these consumers: it sent values of its own, not only ones forwarded from its sources"],
                 hint: "subscribe once and share the result with replay() or publish()",
                 entities: [.node(node)] + runs.map { .subscription($0.root) })
         }
     }
 
-    /// The runs that did work and overlapped another such run for another root (at most
-    /// eight): by start, each is compared with those still running when it started.
+    /// The runs that did work for two or more consumers (at most eight): one for each site
+    /// user code subscribed from when there are several; else, from one site, each run that
+    /// started while a run for another subscription was still alive. A subscription made again
+    /// from the same site after the last one ended re-runs on purpose (refresh, re-activation).
     static func evidence(_ runs: [Trace.ColdRun]) -> [Trace.ColdRun]? {
         let working = runs.filter(\.didWork).sorted { $0.start < $1.start }
+        var bySite: [TraceSite: Trace.ColdRun] = [:]
+        var sites: [Trace.ColdRun] = []
+        for run in working {
+            guard let site = run.rootSite, bySite[site] == nil else { continue }
+            bySite[site] = run
+            sites.append(run)
+        }
+        if sites.count > 1 { return Array(sites.prefix(8)) }
         var evidence: [Trace.ColdRun] = []
         var running: [Trace.ColdRun] = []
         for run in working {

@@ -16,26 +16,39 @@ struct RetainCycle: Analyzer {
             let landmarks = cycle.filter { model.isUser($0) && !model.claimed.contains($0) }
             let anchors = landmarks.isEmpty ? cycle.filter { model.isLandmark($0) && !model.claimed.contains($0) } : landmarks
             guard let start = anchors.first, model.concernsThisTrace(cycle) else { continue }
-            let around = model.path(from: start, to: { $0 == start }, through: members.contains)
+            let blame = model.blame(cycle)
+            let around = blame?.around ?? model.path(from: start, to: { $0 == start }, through: members.contains)
             guard !around.isEmpty else { continue }
             let names = Set(cycle.filter(model.isUser).map(model.objectLabel)).sorted()
             let who = names.isEmpty ? "signals and subscriptions" : names.joined(separator: " and ")
-            var description = PathDescription(model)
+            var description = PathDescription(model, blamed: blame?.references ?? [])
             var path = description.lines(around)
             path.append("nothing else holds them: every strong reference to them comes from this cycle")
             path += model.dependentsLine(cycle)
-            let fix = model.fixSite(of: around)
-            var location = fix?.site
+            var location: TraceSite?
             var hint = "break the cycle: make one of these references weak (a back-reference, or self in a closure), or end the subscription when its owner goes away"
-            if let closure = fix?.closure {
-                let named = closure.role.map { "the \($0)" } ?? closure.name ?? "the closure the path names"
+            if let blame, let first = blame.closures.first {
+                let named = first.closure.role.map { "the \($0)" } ?? first.closure.name ?? "the closure the path names"
+                path += model.alsoCapturedLine(blame.closures.dropFirst().map { ($0.site, $0.closure) }, name: model.objectLabel(blame.owner))
+                hint = "capture [weak self] (or the object it captures) weakly in \(named)\(blame.closures.count > 1 ? " and in each other closure named above" : ""), or make another reference of the cycle weak"
+                location = first.site
+            } else if let blame, let (holder, property) = blame.property {
+                let name = "\(model.objectLabel(holder)).\(property)"
+                path.append("\(name) leads back to \(model.objectLabel(blame.owner)), which holds \(model.objectLabel(holder)) through this cycle: the reference to make weak")
+                hint = "make \(name) weak (or unowned), or break another reference of the cycle"
+                location = model.declarationSite(of: holder)
+            } else if let fix = model.fixSite(of: around) {
+                let named = fix.closure.role.map { "the \($0)" } ?? fix.closure.name ?? "the closure the path names"
                 hint = "capture [weak self] (or the object it captures) weakly in \(named), or make another reference of the cycle weak"
+                location = fix.site
             } else if let cut = model.cut(of: around) {
                 // No closure captures anything here: the fix is a stored property's.
                 let property = "\(model.objectLabel(cut.holder)).\(cut.reference.path)"
                 path.append("\(property) leads back to \(model.objectLabel(cut.target)), which holds \(model.objectLabel(cut.holder)) through this cycle: the reference to make weak")
                 hint = "make \(property) weak (or unowned), or break another reference of the cycle"
                 location = model.declarationSite(of: cut.holder)
+            } else if names.isEmpty {
+                hint = "no reference in the program's own code closes this cycle: it runs through signals and subscriptions only; end the subscriptions (dispose them, or complete their sources) when their owner goes away"
             }
             findings.append(Finding(
                 rule: Self.rule, severity: Self.severity,

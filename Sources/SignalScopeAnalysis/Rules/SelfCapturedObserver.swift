@@ -17,96 +17,105 @@ struct SelfCapturedObserver: Analyzer {
     static let summary = "An object is captured by a closure the runtime keeps (an observer, an operator, a creation block, a command) that it keeps alive itself, so neither is freed."
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
-        var captures: [Capture] = []
-        for cycle in model.cycles {
-            let members = Set(cycle)
-            for object in cycle where model.isUser(object) {
-                captures += garbageCaptures(of: object, in: members, model)
-            }
+        var findings: [Finding] = []
+        for cycle in model.cycles where model.concernsThisTrace(cycle) {
+            guard let blame = model.blame(cycle), blame.isSelfCapture, !blame.closures.isEmpty else { continue }
+            let capture = Capture(
+                object: blame.owner, captures: blame.closures.map { ($0.site, $0.closure, $0.around) }, handle: [], isGarbage: true,
+                claims: Set(cycle))
+            findings.append(finding(for: capture, model))
+            model.claimed.formUnion(capture.claims)
         }
-        captures = captures.filter { model.concernsThisTrace($0.chain.map(\.from) + [$0.object]) }
-        var findings = captures.map { finding(for: $0, model) }
-        for capture in captures { model.claimed.formUnion(capture.claims) }
         findings += logicalCaptures(&model)
         return findings
     }
 
-    /// One object captured by one closure the runtime keeps, and the chain that proves it.
+    /// One object captured by closures the runtime keeps, and the chains that prove it: one
+    /// finding however many closures capture it, located at the first (the others are named
+    /// in it).
     private struct Capture {
         let object: ObjectID
-        let site: TraceSite
-        let closure: TraceHeap.Closure
+        /// Each closure that captures it, by site, with the chain from the object (or the
+        /// subscription that keeps the closure) to the capture.
+        let captures: [(site: TraceSite, closure: TraceHeap.Closure, chain: [TraceHeap.Reference])]
         /// How the object holds the subscription's disposable (for a capture that is not
-        /// garbage), then from the object (or the subscription) to the capture.
+        /// garbage).
         let handle: [TraceHeap.Reference]
-        let chain: [TraceHeap.Reference]
         let isGarbage: Bool
         let claims: Set<ObjectID>
+        /// The references to cut: each closure's capture of the object.
+        var blamed: [TraceHeap.Reference] { captures.compactMap(\.chain.last) }
     }
 
-    /// The cycles through `object` that pass no other user object, one per closure site.
-    private func garbageCaptures(of object: ObjectID, in members: Set<ObjectID>, _ model: LeakModel) -> [Capture] {
-        var bySite: [TraceSite: Capture] = [:]
-        let plumbing = { (id: ObjectID) in members.contains(id) && !model.isUser(id) }
-        for reference in model.references(to: object) where plumbing(reference.from) {
-            let back = model.path(from: object, to: { $0 == reference.from }, through: plumbing)
-            guard !back.isEmpty else { continue }
-            let chain = back + [reference]
-            guard let (site, closure) = model.fixSite(of: chain) else { continue }
-            if let known = bySite[site], known.chain.count <= chain.count { continue }
-            // The cycle's other plumbing (a subject's own cycle with its subscribers) is the
-            // same leak: fixing this capture is what the user does first.
-            bySite[site] = Capture(
-                object: object, site: site, closure: closure, handle: [], chain: chain, isGarbage: true,
-                claims: members.filter { !model.isUser($0) }.union([object]))
-        }
-        return bySite.values.sorted { ($0.site.file, $0.site.line) < ($1.site.file, $1.site.line) }
-    }
-
-    /// Objects nothing but the runtime holds, that hold the disposable of the subscription
-    /// whose closures capture them.
+    /// Objects nothing but the runtime holds, that the program no longer uses, and that hold
+    /// the disposable of a subscription whose closures capture them (or of one that keeps
+    /// the signal whose closure captures them): `self.bag += timer.map(format).subscribeNext(show)`.
     private func logicalCaptures(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
-        for object in model.heap.objects.keys.sorted() where model.isUser(object) && !model.claimed.contains(object) {
+        for object in model.heap.objects.keys.sorted()
+        where model.isUser(object) && !model.claimed.contains(object) && !model.inUse(object) {
             guard let keepers = model.runtimeKeepers(of: object) else { continue }
-            var bySite: [TraceSite: Capture] = [:]
+            var bySite: [TraceSite: (site: TraceSite, closure: TraceHeap.Closure, chain: [TraceHeap.Reference])] = [:]
+            var handle: [TraceHeap.Reference]?
             for keeper in keepers.sorted() {
-                guard case .subscription(let subscription)? = model.object(keeper)?.entity,
-                    let handle = heldHandle(of: subscription, by: object, model)
-                else { continue }
+                guard let held = heldHandle(ending: keeper, by: object, model) else { continue }
                 let chain = model.chain(from: keeper, to: object)
                 guard let (site, closure) = model.fixSite(of: chain), bySite[site] == nil else { continue }
-                bySite[site] = Capture(
-                    object: object, site: site, closure: closure, handle: handle, chain: chain, isGarbage: false,
-                    claims: Set(chain.map(\.from)).union([object]))
+                bySite[site] = (site, closure, chain)
+                if handle == nil { handle = held }
             }
-            for capture in bySite.values.sorted(by: { ($0.site.file, $0.site.line) < ($1.site.file, $1.site.line) })
-            where model.concernsThisTrace(capture.handle.map(\.from) + capture.chain.map(\.from)) {
-                findings.append(finding(for: capture, model))
-                model.claimed.formUnion(capture.claims)
-            }
+            let captures = bySite.values.sorted { ($0.site.file, $0.site.line) < ($1.site.file, $1.site.line) }
+            guard let handle, !captures.isEmpty,
+                model.concernsThisTrace(handle.map(\.from) + captures.flatMap { $0.chain.map(\.from) })
+            else { continue }
+            let capture = Capture(
+                object: object, captures: captures, handle: handle, isGarbage: false,
+                claims: Set(captures.flatMap { $0.chain.map(\.from) }).union([object]).union(model.keptAlive(by: [object])))
+            findings.append(finding(for: capture, model))
+            model.claimed.formUnion(capture.claims)
         }
         return findings
     }
 
-    /// The chain by which `object` holds the disposable of `subscription` or of a
-    /// subscription that led to it (through its own plumbing), if it does.
-    private func heldHandle(of subscription: SubscriptionID, by object: ObjectID, _ model: LeakModel) -> [TraceHeap.Reference]? {
-        var current: SubscriptionID? = subscription
-        var handles: Set<ObjectID> = []
-        while let id = current {
-            if let disposable = model.object(for: .disposable(id)) { handles.insert(disposable) }
-            current = model.trace.subscriptions[id]?.parent
+    /// The chain by which `object` holds a handle that ends `keeper`: the disposable of the
+    /// subscription it is (or of a subscription that led to it), or, for a signal, of a
+    /// subscription to it. The chain may pass the object's own helpers (a dispose bag of its
+    /// own class), never another signal or subscription.
+    private func heldHandle(ending keeper: ObjectID, by object: ObjectID, _ model: LeakModel) -> [TraceHeap.Reference]? {
+        var subscriptions: [SubscriptionID] = []
+        switch model.object(keeper)?.entity {
+        case .subscription(let id)?: subscriptions = [id]
+        case .node(let node)?:
+            subscriptions = model.references(to: keeper).compactMap { reference in
+                guard case .subscription(let id)? = model.object(reference.from)?.entity,
+                    model.trace.subscriptions[id]?.node == node
+                else { return nil }
+                return id
+            }
+        default: return nil
         }
-        let chain = model.path(from: object, to: handles.contains, through: { !model.isLandmark($0) })
+        var handles: Set<ObjectID> = []
+        for subscription in subscriptions {
+            var current: SubscriptionID? = subscription
+            var depth = 0
+            while let id = current, depth < 64 {
+                if let disposable = model.object(for: .disposable(id)) { handles.insert(disposable) }
+                current = model.trace.subscriptions[id]?.parent
+                depth += 1
+            }
+        }
+        guard !handles.isEmpty else { return nil }
+        let chain = model.path(from: object, to: handles.contains, through: { model.object($0)?.entity == nil })
         return chain.isEmpty ? nil : chain
     }
 
     private func finding(for capture: Capture, _ model: LeakModel) -> Finding {
-        var description = PathDescription(model)
+        var description = PathDescription(model, blamed: capture.blamed)
         let name = model.objectLabel(capture.object)
-        let (what, hint) = Self.wording(capture.closure.role)
-        var path = description.lines(capture.handle) + description.lines(capture.chain)
+        let first = capture.captures[0]
+        let (what, hint) = Self.wording(first.closure.role)
+        var path = description.lines(capture.handle) + description.lines(first.chain)
+        path += model.alsoCapturedLine(capture.captures.dropFirst().map { ($0.site, $0.closure) }, name: name)
         let message: String
         if capture.isGarbage {
             message = "\(name) is captured by \(what) it keeps alive, so neither is ever freed"
@@ -116,11 +125,12 @@ struct SelfCapturedObserver: Analyzer {
             message = "\(name) is captured by \(what) it keeps running by holding its disposable, so neither is freed while the signal runs"
             path.append("nothing else holds \(name): every strong reference to it comes from closures of live signals")
         }
+        let chains = capture.captures.flatMap(\.chain)
         return Finding(
             rule: Self.rule, severity: Self.severity, message: message, subject: model.objectsSubject([capture.object]),
-            location: capture.site, steps: path, hint: hint,
-            entities: model.traceEntities(capture.handle.map(\.from) + capture.chain.map(\.from) + [capture.object]),
-            evidence: capture.handle + capture.chain)
+            location: first.site, steps: path, hint: capture.captures.count > 1 ? "\(hint), and in each other closure named above" : hint,
+            entities: model.traceEntities(capture.handle.map(\.from) + chains.map(\.from) + [capture.object]),
+            evidence: capture.handle + first.chain)
     }
 
     /// What kind of closure captured the object, and the usual fix.

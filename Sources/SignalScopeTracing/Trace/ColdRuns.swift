@@ -2,8 +2,9 @@ import SignalScope
 
 extension Trace {
     /// One run of a cold signal's work: a subscription to a cold node (its creation block, a
-    /// `defer` factory, an `interval` timer ran for it), which overlapped in time a run for
-    /// another subscription made by user code.
+    /// `defer` factory, an `interval` timer ran for it) that may have repeated another's: it
+    /// overlapped in time a run for another subscription made by user code, or it did work of
+    /// its own for a subscription user code made at a site of its own.
     public struct ColdRun: Sendable, Hashable {
         /// The subscription to the cold node.
         public let subscription: SubscriptionID
@@ -23,9 +24,11 @@ extension Trace {
 }
 
 /// Follows cold signals' runs while a log is read, so that `repeated-cold-subscription` can
-/// speak only with evidence: two runs for different user subscriptions, alive at the same
-/// time, each doing work of its own. Memory grows with what is alive: runs that never
-/// overlapped another are forgotten when they end.
+/// speak only with evidence: runs for two consumers, each doing work of its own, where a
+/// consumer is a user subscription made at a site of its own, or one made from the same site
+/// while an earlier run from it was still alive. Memory grows with what is alive and with
+/// the sites: of the runs that never overlapped another, one that did work is kept for each
+/// of the first few sites its node was subscribed from, the rest forgotten when they end.
 struct ColdRunTracker {
     private struct Run {
         let node: NodeID
@@ -49,7 +52,12 @@ struct ColdRunTracker {
     /// The latest deliveries by sequence number, to tell which subscription a cause was
     /// delivered to. A cause older than the window is unknown: no evidence either way.
     private var deliveries = [(sequence: UInt64, subscription: SubscriptionID)](repeating: (0, .untraced), count: 1 << 16)
-    private(set) var overlapping: [NodeID: [Trace.ColdRun]] = [:]
+    private(set) var candidates: [NodeID: [Trace.ColdRun]] = [:]
+    /// For each node, a finished run that did work for each site its root was made at (at
+    /// most ``sitesKept``), that overlapped no other: the runs of consumers one after the other.
+    private var finishedBySite: [NodeID: [TraceSite?: Trace.ColdRun]] = [:]
+    /// Sites kept per node: evidence needs two, and a path names at most eight.
+    private static let sitesKept = 8
 
     /// How far up a subscription tree the tracker looks (crafted logs may chain without end).
     private static let depthLimit = 64
@@ -115,12 +123,25 @@ struct ColdRunTracker {
         workFor.removeValue(forKey: id)
         guard let run = open.removeValue(forKey: id) else { return }
         openByNode[run.node]?.remove(id)
-        if run.overlapped { keep(id, run, end: sequence) }
+        if run.overlapped {
+            keep(id, run, end: sequence)
+        } else if run.didWork, run.rootSite != nil {
+            var bySite = finishedBySite[run.node, default: [:]]
+            if bySite[run.rootSite] == nil, bySite.count < Self.sitesKept {
+                bySite[run.rootSite] = Trace.ColdRun(
+                    subscription: id, root: run.root, rootSite: run.rootSite, start: run.start, end: sequence, didWork: true)
+                finishedBySite[run.node] = bySite
+            }
+        }
     }
 
     /// Keeps the runs still open that overlapped another (live at the end of the log).
     mutating func finish() {
         for (id, run) in open.sorted(by: { $0.key < $1.key }) where run.overlapped { keep(id, run, end: nil) }
+        for (node, bySite) in finishedBySite {
+            candidates[node, default: []] += bySite.values.sorted { $0.start < $1.start }
+        }
+        finishedBySite = [:]
         open = [:]
         openByNode = [:]
         parents = [:]
@@ -128,7 +149,7 @@ struct ColdRunTracker {
     }
 
     private mutating func keep(_ id: SubscriptionID, _ run: Run, end: UInt64?) {
-        overlapping[run.node, default: []].append(Trace.ColdRun(
+        candidates[run.node, default: []].append(Trace.ColdRun(
             subscription: id, root: run.root, rootSite: run.rootSite, start: run.start, end: end, didWork: run.didWork))
     }
 }

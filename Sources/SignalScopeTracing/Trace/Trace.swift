@@ -143,10 +143,12 @@ public struct Trace: Sendable {
     /// live entities.
     public private(set) var erroredSubscriptions: [Subscription] = []
     /// For each cold node (its traits say it runs the user's work again for every
-    /// subscription: a creation block, `defer`, `interval`), its runs that overlapped in time
-    /// a run for another subscription made by user code (retries are one), with whether each
-    /// did work of its own; kept even when the trace keeps only live entities.
-    public private(set) var concurrentColdRuns: [NodeID: [ColdRun]] = [:]
+    /// subscription: a creation block, `defer`, `interval`), its runs that may have repeated
+    /// another's: those that overlapped in time a run for another subscription made by user
+    /// code (retries are one), and, of those that did not, one that did work for each site
+    /// user code subscribed from; with whether each did work of its own. Kept even when the
+    /// trace keeps only live entities.
+    public private(set) var repeatedColdRuns: [NodeID: [ColdRun]] = [:]
     /// The records of kinds that define their own payload (``TraceEvent/extended(_:)``),
     /// in order; kept even when the trace keeps only live entities, for the analyzers of
     /// those kinds.
@@ -356,7 +358,7 @@ public struct Trace: Sendable {
     /// log read to its end, whose storage is then copied no more).
     private mutating func finish() {
         coldRuns.finish()
-        concurrentColdRuns = coldRuns.overlapping
+        repeatedColdRuns = coldRuns.candidates
         coldRuns = ColdRunTracker()
         knownParents = []
         heap.index()
@@ -401,7 +403,7 @@ public struct Trace: Sendable {
         }
         copy.violations = violations.filter { copy.nodes[$0.node] != nil }
         copy.erroredSubscriptions = erroredSubscriptions.filter { copy.nodes[$0.node] != nil }
-        copy.concurrentColdRuns = concurrentColdRuns.filter { copy.nodes[$0.key] != nil }
+        copy.repeatedColdRuns = repeatedColdRuns.filter { copy.nodes[$0.key] != nil }
         copy.extendedEvents = extendedEvents.filter { record in record.event.subscription.map { copy.subscriptions[$0] != nil } ?? true }
         return copy
     }
