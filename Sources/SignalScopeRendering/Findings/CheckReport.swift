@@ -15,6 +15,8 @@ public struct CheckReport: Sendable {
         /// The finding's proving path, one step each, with every source site in it resolved
         /// as ``path`` is: one style of path throughout a report.
         public var steps: [String] { located.map(\.text) }
+        /// The positions in ``steps`` of the suspect links: the references to cut.
+        public var suspectSteps: [Int] { located.indices.filter { located[$0].mark == .suspect } }
         /// The proving steps with the place each one is at: its first source site, resolved.
         public let located: [LocatedStep]
 
@@ -50,7 +52,7 @@ public struct CheckReport: Sendable {
                 located: finding.steps.map { step in
                     LocatedStep(
                         text: step.phrased { "\(resolver.path(for: $0.file)):\($0.line)" },
-                        site: step.sites.first.map { (resolver.path(for: $0.file), $0.line) })
+                        site: step.sites.first.map { (resolver.path(for: $0.file), $0.line) }, mark: step.mark)
                 })
         }
         self.traceWarnings = traceWarnings
@@ -72,11 +74,14 @@ public struct LocatedStep: Sendable, Hashable {
     /// The step's first site: its file relative to the current directory, and the line.
     public let path: String?
     public let line: Int?
+    /// For a link of a leak's chain: expected, or the suspect reference to cut.
+    public let mark: FindingStep.Mark?
 
-    init(text: String, site: (path: String, line: Int)?) {
+    init(text: String, site: (path: String, line: Int)?, mark: FindingStep.Mark?) {
         self.text = text
         path = site?.path
         line = site?.line
+        self.mark = mark
     }
 }
 

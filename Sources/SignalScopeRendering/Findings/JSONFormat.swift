@@ -17,6 +17,7 @@ public struct JSONFormat: FindingsFormat {
                 "subject": subject(finding.subject),
                 "location": ["file": entry.path, "line": finding.location.line, "function": finding.location.function],
                 "path": entry.steps,
+                "suspectSteps": entry.suspectSteps,
                 "hint": finding.hint,
                 "count": finding.count,
                 "baseline": entry.isBaseline,

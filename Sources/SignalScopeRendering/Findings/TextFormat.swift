@@ -28,8 +28,10 @@ public struct TextFormat: FindingsFormat {
             lines.append(
                 "\(paint("\(safe(entry.path)):\(finding.location.line)", "1")): "
                     + "\(paint(finding.severity.rawValue, severityColor)): [\(finding.rule)] \(safe(finding.message))\(times)\(baseline)")
+            let suspects = Set(entry.suspectSteps)
             for (index, step) in entry.steps.enumerated() {
-                lines.append("    \(index == 0 ? "  " : "→ ")\(safe(step))")
+                let suspect = suspects.contains(index) ? paint("  ← suspect: the reference to cut", "31") : ""
+                lines.append("    \(index == 0 ? "  " : "→ ")\(safe(step))\(suspect)")
             }
             lines.append("    \(paint("fix:", "32")) \(safe(finding.hint))")
             lines.append("")

@@ -62,6 +62,7 @@ struct ReportElements {
             ("message", .string(finding.message)),
             ("site", site(finding.location)),
             ("path", .array(finding.steps.map { step in .string(step.phrased(site: sitePath)) })),
+            ("suspect", .array(finding.steps.indices.filter { finding.steps[$0].mark == .suspect }.map { .number(String($0)) })),
             ("hint", .string(finding.hint)),
             ("baseline", .bool(options.baseline.contains(finding.fingerprint))),
             ("nodes", .array(graph.nodes.map(\.id).filter(nodes.contains).map(JSONValue.string))),

@@ -164,13 +164,21 @@ if (typeof document === 'object') (function (R) {
     $('summary').textContent = counts.error + ' errors, ' + counts.warning + ' warnings, ' + counts.note + ' notes · ' +
       data.nodes.length + ' graph nodes · ' + data.lanes.length + ' lanes · ' + data.events.length + ' events';
   }
+  // A finding's proof, its suspect link (the reference to cut) marked as such.
+  function proofList(f) {
+    var proof = el('ol', {class: 'proof'});
+    f.path.forEach(function (step, index) {
+      var suspect = (f.suspect || []).indexOf(index) >= 0;
+      proof.appendChild(el('li', suspect ? {class: 'suspect', title: 'the reference to cut', text: step} : {text: step}));
+    });
+    return proof;
+  }
   function renderFindings() {
     $('limitations').textContent = ''; $('finding-list').textContent = '';
     data.limitations.concat(data.warnings).forEach(function (text) { $('limitations').appendChild(el('p', {text: text})); });
     if (data.findings.length === 0) $('finding-list').appendChild(el('li', {class: 'none', text: data.live ? 'No findings so far.' : 'No findings.'}));
     data.findings.forEach(function (f, index) {
-      var proof = el('ol', {class: 'proof'});
-      f.path.forEach(function (step) { proof.appendChild(el('li', {text: step})); });
+      var proof = proofList(f);
       var item = el('li', {'data-index': String(index), 'data-rule': f.rule, onclick: function () { selectFinding(index); }},
         el('div', null, el('span', {class: 'sev ' + f.severity, text: f.severity}), el('span', {class: 'rule', text: f.rule}),
           f.baseline ? el('span', {class: 'baseline', text: 'baseline'}) : null),
@@ -286,8 +294,7 @@ if (typeof document === 'object') (function (R) {
     body.appendChild(el('p', null, el('span', {class: 'sev ' + f.severity, text: f.severity}), el('span', {class: 'rule', text: f.rule})));
     body.appendChild(el('p', {text: f.message}));
     body.appendChild(siteLink(f.site));
-    var proof = el('ol', {class: 'proof'}); f.path.forEach(function (s) { proof.appendChild(el('li', {text: s})); });
-    body.appendChild(proof);
+    body.appendChild(proofList(f));
     body.appendChild(el('p', {class: 'fix', text: 'fix: ' + f.hint}));
     var nodes = el('ul'); f.nodes.forEach(function (id) {
       var n = nodesById[id]; if (n) nodes.appendChild(el('li', null, el('a', {href: '#', text: n.title, onclick: function (e) { e.preventDefault(); selectNode(id, true); }})));
