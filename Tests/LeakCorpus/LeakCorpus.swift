@@ -131,9 +131,11 @@ public enum LeakCorpus {
     typealias Expected = CorpusOutcome.Expected
     typealias Watched = CorpusOutcome.Watched
 
-    public static let scenarios = coreScenarios + operatorClosureScenarios + commandBlockScenarios + creationBlockScenarios
+    public static let scenarios: [(name: String, run: @Sendable () -> CorpusOutcome)] = coreScenarios + operatorClosureScenarios + commandBlockScenarios + creationBlockScenarios
         + containerScenarios + cycleScenarios + heldDisposableScenarios + plainObjectCycleScenarios + genericHelperScenarios
         + recycledBindingScenarios + coldEvidenceScenarios + watchedObjectScenarios
+        + keyValuePublisherScenarios + navigationStackScenarios + methodReferenceScenarios + sharedStateScenarios
+        + globalOwnerScenarios + coldTrapScenarios + reactivationScenarios + manySubscriptionScenarios
         + outlivedOwnerScenarios
 
     static let coreScenarios: [(name: String, run: @Sendable () -> CorpusOutcome)] = [

@@ -52,8 +52,10 @@ struct SelfCapturedObserver: Analyzer {
     /// the signal whose closure captures them): `self.bag += timer.map(format).subscribeNext(show)`.
     private func logicalCaptures(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
-        for object in model.heap.objects.keys.sorted()
-        where model.isUser(object) && !model.claimed.contains(object) && !model.inUse(object) {
+        let candidates = model.heap.objects.keys.filter { model.isUser($0) && !model.inUse($0) }
+        // The oldest first: an owner is made before the helpers it keeps (a sharing
+        // operator's state), which leak with it and are named in its finding.
+        for object in model.owners(of: candidates) where !model.claimed.contains(object) {
             guard let keepers = model.runtimeKeepers(of: object) else { continue }
             var bySite: [TraceSite: (site: TraceSite, closure: TraceHeap.Closure, chain: [TraceHeap.Reference])] = [:]
             var handle: [TraceHeap.Reference]?

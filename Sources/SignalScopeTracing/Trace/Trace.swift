@@ -479,6 +479,9 @@ public struct Trace: Sendable {
             subscriptions[id]?.handlers = handlers
         case .observerReleased(let id):
             subscriptions[id]?.holdsObserver = false
+            // A subscription freed without being disposed (nothing kept its subscriber) can
+            // receive nothing more: its run of a cold signal ended here.
+            coldRuns.ended(id, at: record.sequence)
         case .next(let id, let value):
             coldRuns.delivered(to: id, at: record.sequence, cause: record.cause)
             if detail == .everything { subscriptions[id]?.values.append(value) }
