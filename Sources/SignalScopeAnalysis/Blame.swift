@@ -12,7 +12,8 @@ import SignalScopeTracing
 /// oldest owner, whose removal frees every owner of the set (no cycle through an owner is
 /// left: what remains is the runtime's own plumbing, which the owners' going away ends). When
 /// no single group does, every capture of the oldest owner together (four operators of one
-/// chain capturing `self`), else the old rule of thumb (``LeakModel/cut(of:)``).
+/// chain capturing `self`). When nothing can be blamed, the rules fall back on the closure
+/// or property a chain round the set passes (``LeakModel/fixSite(of:)``, ``LeakModel/cut(of:)``).
 struct Blame {
     /// The owner the blamed references point back to.
     let owner: ObjectID
@@ -32,14 +33,22 @@ struct Blame {
 }
 
 extension LeakModel {
-    /// The blame for a leaked set, when it has an owner a reference can be blamed on.
-    func blame(_ set: [ObjectID]) -> Blame? {
+    /// The blame for the leaked set `cycles[index]`, when it has an owner a reference can be
+    /// blamed on: worked out once, whichever rule asks first.
+    mutating func blame(ofCycle index: Int) -> Blame? {
+        if let known = blames[index] { return known }
+        let blame = blame(cycles[index])
+        blames[index] = .some(blame)
+        return blame
+    }
+
+    private func blame(_ set: [ObjectID]) -> Blame? {
         let members = Set(set)
         let owners = owners(of: set)
         guard !owners.isEmpty else { return nil }
         let ownerSet = Set(owners)
         // Checking every group against the whole set is quadratic; a set this large is blamed
-        // by preference alone.
+        // by preference alone (which reference is blamed, never whether the set is reported).
         let checksFreeing = set.count <= 20_000
         func frees(_ removed: Set<TraceHeap.Reference>) -> Bool {
             guard checksFreeing else { return true }
@@ -54,14 +63,12 @@ extension LeakModel {
         for owner in owners {
             let groups = referenceGroups(into: owner, within: members)
             for group in groups where frees(Set(group.references)) {
-                if let blame = makeBlame(owner: owner, group.references, isCapture: group.key.isCapture, members: members) {
-                    return blame
-                }
+                if let blame = makeBlame(owner: owner, [group], members: members) { return blame }
             }
             // Several closures capturing the owner (each stage of one chain): together.
-            let captures = groups.filter(\.key.isCapture)
+            let captures = groups.filter { $0.key.closure != nil }
             if captures.count > 1, frees(Set(captures.flatMap(\.references))),
-                let blame = makeBlame(owner: owner, captures.flatMap(\.references), isCapture: true, members: members)
+                let blame = makeBlame(owner: owner, captures, members: members)
             {
                 return blame
             }
@@ -69,86 +76,88 @@ extension LeakModel {
         return nil
     }
 
-    /// What a person edits to remove a reference into an owner: a closure (by the site of the
-    /// closure the runtime keeps, else its name), or a stored property (by class and name).
+    /// What a person edits to remove a reference into an owner: a closure (the one the
+    /// runtime keeps on the way up from the capture, else the innermost with a site), or a
+    /// stored property (by class and name).
     private struct GroupKey: Hashable, Comparable {
-        let isCapture: Bool
-        let file: String
-        let line: Int
+        let site: TraceSite?
+        let closure: TraceHeap.Closure?
+        /// `Type.property` for a property; a closure's name when it has no site.
         let name: String
 
         /// Captures first (the fix is in the closure), then by where they are.
         static func < (lhs: Self, rhs: Self) -> Bool {
-            (lhs.isCapture ? 0 : 1, lhs.file, lhs.line, lhs.name) < (rhs.isCapture ? 0 : 1, rhs.file, rhs.line, rhs.name)
+            func order(_ key: Self) -> (Int, String, Int, String) {
+                (key.closure == nil ? 1 : 0, key.site?.file ?? "", key.site?.line ?? 0, key.name)
+            }
+            return order(lhs) < order(rhs)
         }
     }
 
-    /// The references into `owner` from inside `members`, grouped by what a person edits: a
-    /// capture by the closure whose context holds it (through boxes), a stored property by
-    /// the holder's class and the property's name (through collections and boxes).
-    private func referenceGroups(
-        into owner: ObjectID, within members: Set<ObjectID>
-    ) -> [(key: GroupKey, references: [TraceHeap.Reference])] {
+    private typealias Group = (key: GroupKey, references: [TraceHeap.Reference])
+
+    /// The references into `owner` from inside `members`, grouped by what a person edits.
+    private func referenceGroups(into owner: ObjectID, within members: Set<ObjectID>) -> [Group] {
         var groups: [GroupKey: [TraceHeap.Reference]] = [:]
         for reference in references(to: owner) where members.contains(reference.from) {
-            guard let key = groupKey(of: reference, owner: owner, members: members) else { continue }
+            guard let key = groupKey(of: reference, within: members) else { continue }
             groups[key, default: []].append(reference)
         }
         return groups.map { ($0.key, $0.value) }.sorted { $0.key < $1.key }
     }
 
-    private func groupKey(of reference: TraceHeap.Reference, owner: ObjectID, members: Set<ObjectID>) -> GroupKey? {
-        // Walk back from the reference's holder through what is neither a user object nor a
-        // runtime entity, to the closure or property a person wrote.
-        var holder = reference.from
+    /// Walks up from the reference's holder through what is neither a user object nor a
+    /// runtime entity (closure contexts, boxes, collections), noting the closures it passes:
+    /// a capture is fixed in the closure the runtime keeps (as ``fixSite(of:)`` chooses on a
+    /// chain), a reference a user object's property leads to in that property.
+    private func groupKey(of reference: TraceHeap.Reference, within members: Set<ObjectID>) -> GroupKey? {
         var step = reference
+        var closures: [TraceHeap.Closure] = []
         var seen: Set<ObjectID> = []
-        while seen.insert(holder).inserted {
-            // A closure whose context is the captured object itself (it captures nothing else),
-            // or a reference into a closure's context: the closure's capture.
-            if step.closure != nil || object(holder)?.category == .closureContext {
-                let around = path(from: owner, to: { $0 == reference.from }, through: members.contains) + [reference]
-                let closure = step.closure ?? references(to: holder).lazy.compactMap(\.closure).first
-                let site = fixSite(of: around)?.site ?? closure?.site
-                return GroupKey(isCapture: true, file: site?.file ?? "", line: site?.line ?? 0, name: site == nil ? closure?.name ?? "" : "")
+        while seen.insert(step.from).inserted {
+            if let closure = step.closure { closures.append(closure) }
+            let holder = step.from
+            let isPlumbing = !isUser(holder) && object(holder)?.entity == nil
+            if !isPlumbing {
+                if let closure = closures.first(where: { $0.role != nil && $0.site != nil }) ?? closures.first(where: { $0.site != nil }) {
+                    return GroupKey(site: closure.site, closure: closure, name: "")
+                }
+                if let closure = closures.first { return GroupKey(site: nil, closure: closure, name: closure.name ?? "") }
+                guard isUser(holder), step.kind == .storedProperty else { return nil }
+                return GroupKey(site: nil, closure: nil, name: "\(objectLabel(holder)).\(step.path)")
             }
-            if isUser(holder) {
-                guard step.kind == .storedProperty else { return nil }
-                return GroupKey(isCapture: false, file: "", line: 0, name: "\(objectLabel(holder)).\(step.path)")
-            }
-            guard let object = object(holder) else { return nil }
-            guard object.entity == nil, let up = references(to: holder).first(where: { members.contains($0.from) }) else { return nil }
+            guard let up = references(to: holder).first(where: { members.contains($0.from) }) else { return nil }
             step = up
-            holder = up.from
         }
         return nil
     }
 
-    private func makeBlame(
-        owner: ObjectID, _ blamed: [TraceHeap.Reference], isCapture: Bool, members: Set<ObjectID>
-    ) -> Blame? {
-        let arounds = blamed.map { reference in
-            path(from: owner, to: { $0 == reference.from }, through: members.contains) + [reference]
+    /// The blame for `groups` of references into `owner`: the way round from the owner
+    /// through each group's first reference (one search per group, however many instances).
+    private func makeBlame(owner: ObjectID, _ groups: [Group], members: Set<ObjectID>) -> Blame? {
+        let blamed = groups.flatMap(\.references)
+        let arounds = groups.compactMap { group -> (key: GroupKey, around: [TraceHeap.Reference])? in
+            let reference = group.references[0]
+            let back = path(from: owner, to: { $0 == reference.from }, through: members.contains)
+            guard !back.isEmpty || reference.from == owner else { return nil }
+            return (group.key, back + [reference])
         }
-        guard let first = arounds.first(where: { $0.count > 1 || $0.first?.from == owner }) else { return nil }
-        var closures: [TraceSite: (site: TraceSite, closure: TraceHeap.Closure, around: [TraceHeap.Reference])] = [:]
-        for around in arounds {
-            guard let (site, closure) = fixSite(of: around) else { continue }
-            if let known = closures[site], known.around.count <= around.count { continue }
-            closures[site] = (site, closure, around)
-        }
-        let sortedClosures = closures.values.sorted { ($0.site.file, $0.site.line) < ($1.site.file, $1.site.line) }
-        if isCapture, let chosen = sortedClosures.first {
+        guard let first = arounds.first else { return nil }
+        if first.key.closure != nil {
+            let closures = arounds.compactMap { entry in
+                entry.key.closure.flatMap { closure in entry.key.site.map { (site: $0, closure: closure, around: entry.around) } }
+            }
+            // A closure with no site cannot be pointed at: the rules' own fallbacks place it.
+            guard let chosen = closures.first else { return nil }
             let plumbing = { (id: ObjectID) in id == owner || !self.isUser(id) || self.isInternal(id, in: members) }
-            let selfCapture = chosen.around.allSatisfy { plumbing($0.from) && plumbing($0.to) }
             return Blame(
-                owner: owner, references: blamed, around: chosen.around, closures: sortedClosures, property: nil,
-                isSelfCapture: selfCapture)
+                owner: owner, references: blamed, around: chosen.around, closures: closures, property: nil,
+                isSelfCapture: chosen.around.allSatisfy { plumbing($0.from) && plumbing($0.to) })
         }
         // A stored property: the last one of a user object on the way back to the owner.
-        guard let property = first.last(where: { isUser($0.from) && $0.kind == .storedProperty }) else { return nil }
+        guard let property = first.around.last(where: { isUser($0.from) && $0.kind == .storedProperty }) else { return nil }
         return Blame(
-            owner: owner, references: blamed, around: first, closures: [], property: (property.from, property.path),
+            owner: owner, references: blamed, around: first.around, closures: [], property: (property.from, property.path),
             isSelfCapture: false)
     }
 }

@@ -26,7 +26,7 @@ public struct FindingStep: Sendable, Hashable, CustomStringConvertible, Expressi
     public private(set) var references: [TraceHeap.Reference]
     /// For a step of a leak's chain of references: whether it is the reference to cut or one
     /// meant to hold while its holder lives (`nil` for a step that is not such a link).
-    public var mark: Mark?
+    public internal(set) var mark: Mark?
 
     /// What a link of a leak's chain is, as LeakCanary labels its leak traces.
     public enum Mark: String, Sendable, Hashable {

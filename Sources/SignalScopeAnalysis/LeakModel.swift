@@ -43,6 +43,8 @@ struct LeakModel {
     private let boundedNodes: Set<NodeID>
     /// What the program still uses (``inUse(_:)``).
     private var used: Set<ObjectID> = []
+    /// Each cycle's blame once a rule has asked for it (``blame(ofCycle:)``), by index.
+    var blames: [Int: Blame?] = [:]
 
     init(_ trace: Trace) {
         self.trace = trace
@@ -198,9 +200,47 @@ struct LeakModel {
     /// the others were made for, so the reference back to it is the one to cut.
     func owners(of set: [ObjectID]) -> [ObjectID] {
         let members = Set(set)
-        return set.filter { isUser($0) && !isInternal($0, in: members) }.sorted { lhs, rhs in
-            isOlder(lhs, than: rhs) || (!isOlder(rhs, than: lhs) && lhs < rhs)
+        return oldestFirst(set.filter { isUser($0) && !isInternal($0, in: members) })
+    }
+
+    /// The objects a live leak is made of, in the order their findings are made, so that
+    /// each finding's object claims what it keeps: first those that only subscriptions
+    /// capture (through their observers' closures: the object the user's own observer
+    /// captured), then those a signal's own closures or another object hold (a sharing
+    /// operator's state, which a signal's creation block captures); each part oldest first.
+    func leakOrder(_ objects: [ObjectID]) -> [ObjectID] {
+        let (captured, held) = oldestFirst(objects).reduce(into: ([ObjectID](), [ObjectID]())) { parts, object in
+            if isCapturedOnlyBySubscriptions(object) { parts.0.append(object) } else { parts.1.append(object) }
         }
+        return captured + held
+    }
+
+    /// Whether every strong reference to `object` comes, through closures, boxes and
+    /// collections, from subscriptions (their observers' or operators' closures), never from
+    /// a signal, a disposable, a command or one of the program's objects.
+    private func isCapturedOnlyBySubscriptions(_ object: ObjectID) -> Bool {
+        var seen: Set<ObjectID> = [object]
+        var pending = [object]
+        var holders = 0
+        while let next = pending.popLast() {
+            for reference in references(to: next) {
+                let holder = reference.from
+                holders += 1
+                switch heap.objects[holder]?.entity {
+                case .subscription?: continue
+                case .some: return false
+                case nil:
+                    if isUser(holder) { return false }
+                    if seen.insert(holder).inserted { pending.append(holder) }
+                }
+            }
+        }
+        return holders > 0
+    }
+
+    /// `objects` by age, the oldest first (``isOlder(_:than:)``; of no known order, by id).
+    func oldestFirst(_ objects: [ObjectID]) -> [ObjectID] {
+        objects.sorted { lhs, rhs in isOlder(lhs, than: rhs) || (!isOlder(rhs, than: lhs) && lhs < rhs) }
     }
 
     // MARK: What objects are
@@ -532,8 +572,7 @@ extension LeakModel {
 
     /// A path line naming what leaks along with a cycle, if anything.
     func dependentsLine(_ set: [ObjectID]) -> [FindingStep] {
-        let names = Set(dependents(of: set).map(objectLabel)).sorted()
-        return names.isEmpty ? [] : ["it keeps alive with it: \(names.joined(separator: ", "))"]
+        keptAliveLine(Set(dependents(of: set)), except: [])
     }
 
     /// What `roots` keep alive that the program no longer uses and that is not garbage (a

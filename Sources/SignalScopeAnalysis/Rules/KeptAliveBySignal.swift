@@ -13,8 +13,8 @@ struct KeptAliveBySignal: Analyzer {
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
         let candidates = model.heap.objects.keys.filter { model.isUser($0) && !model.inUse($0) }
-        // The oldest first: an owner is made before what it keeps, which leaks with it.
-        for object in model.owners(of: candidates) where !model.claimed.contains(object) {
+        // An owner before what it keeps, which leaks with it and is named in its finding.
+        for object in model.leakOrder(candidates) where !model.claimed.contains(object) {
             guard let keepers = model.runtimeKeepers(of: object), model.concernsThisTrace(keepers.union([object])) else {
                 continue
             }
@@ -25,7 +25,7 @@ struct KeptAliveBySignal: Analyzer {
             var path = shown.flatMap { description.lines($0) }
             if chains.count > shown.count { path.append("and \(chains.count - shown.count) more like it") }
             let kept = model.keptAlive(by: [object])
-            path.append("nothing the program still uses holds \(name): every strong reference to it comes from closures of live signals, reached only through their subscriber lists")
+            path.append("nothing the program still uses reaches \(name) but through a signal's subscriber list or a subscription it cannot end: every strong reference to it comes from closures of live signals")
             path += model.keptAliveLine(kept, except: [object])
             findings.append(Finding(
                 rule: Self.rule, severity: Self.severity,

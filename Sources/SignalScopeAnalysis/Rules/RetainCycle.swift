@@ -10,13 +10,13 @@ struct RetainCycle: Analyzer {
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
-        for cycle in model.cycles where cycle.contains(where: { !model.claimed.contains($0) }) {
+        for (index, cycle) in model.cycles.enumerated() where cycle.contains(where: { !model.claimed.contains($0) }) {
             let members = Set(cycle)
             // What a user would recognise: their own objects, or else the runtime's entities.
             let landmarks = cycle.filter { model.isUser($0) && !model.claimed.contains($0) }
             let anchors = landmarks.isEmpty ? cycle.filter { model.isLandmark($0) && !model.claimed.contains($0) } : landmarks
             guard let start = anchors.first, model.concernsThisTrace(cycle) else { continue }
-            let blame = model.blame(cycle)
+            let blame = model.blame(ofCycle: index)
             let around = blame?.around ?? model.path(from: start, to: { $0 == start }, through: members.contains)
             guard !around.isEmpty else { continue }
             let names = Set(cycle.filter(model.isUser).map(model.objectLabel)).sorted()

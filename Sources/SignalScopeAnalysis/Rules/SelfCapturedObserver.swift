@@ -18,8 +18,8 @@ struct SelfCapturedObserver: Analyzer {
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
-        for cycle in model.cycles where model.concernsThisTrace(cycle) {
-            guard let blame = model.blame(cycle), blame.isSelfCapture, !blame.closures.isEmpty else { continue }
+        for (index, cycle) in model.cycles.enumerated() where model.concernsThisTrace(cycle) {
+            guard let blame = model.blame(ofCycle: index), blame.isSelfCapture, !blame.closures.isEmpty else { continue }
             let capture = Capture(
                 object: blame.owner, captures: blame.closures.map { ($0.site, $0.closure, $0.around) }, handle: [], isGarbage: true,
                 claims: Set(cycle))
@@ -53,14 +53,18 @@ struct SelfCapturedObserver: Analyzer {
     private func logicalCaptures(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
         let candidates = model.heap.objects.keys.filter { model.isUser($0) && !model.inUse($0) }
-        // The oldest first: an owner is made before the helpers it keeps (a sharing
-        // operator's state), which leak with it and are named in its finding.
-        for object in model.owners(of: candidates) where !model.claimed.contains(object) {
+        // An owner before the helpers it keeps (a sharing operator's state, however early
+        // it was made), which leak with it and are named in its finding.
+        for object in model.leakOrder(candidates) where !model.claimed.contains(object) {
             guard let keepers = model.runtimeKeepers(of: object) else { continue }
+            // Found once per object, not per keeper: thousands of subscriptions capturing one
+            // screen that holds none of their handles cost one walk.
+            let handles = heldDisposables(by: object, model)
+            guard !handles.isEmpty else { continue }
             var bySite: [TraceSite: (site: TraceSite, closure: TraceHeap.Closure, chain: [TraceHeap.Reference])] = [:]
             var handle: [TraceHeap.Reference]?
             for keeper in keepers.sorted() {
-                guard let held = heldHandle(ending: keeper, by: object, model) else { continue }
+                guard let held = handleChain(ending: keeper, among: handles, model) else { continue }
                 let chain = model.chain(from: keeper, to: object)
                 guard let (site, closure) = model.fixSite(of: chain), bySite[site] == nil else { continue }
                 bySite[site] = (site, closure, chain)
@@ -79,11 +83,40 @@ struct SelfCapturedObserver: Analyzer {
         return findings
     }
 
-    /// The chain by which `object` holds a handle that ends `keeper`: the disposable of the
+    /// The disposables of subscriptions that `object` holds, each with the chain by which
+    /// it does: through anything but a signal, a subscription or another disposable (its own
+    /// helpers, a dispose bag of its own class, included).
+    private func heldDisposables(by object: ObjectID, _ model: LeakModel) -> [ObjectID: [TraceHeap.Reference]] {
+        var previous: [ObjectID: TraceHeap.Reference] = [:]
+        var seen: Set<ObjectID> = [object]
+        var frontier = [object]
+        var found: [ObjectID: [TraceHeap.Reference]] = [:]
+        while !frontier.isEmpty {
+            var next: [ObjectID] = []
+            for holder in frontier {
+                for reference in model.references(from: holder) where seen.insert(reference.to).inserted {
+                    previous[reference.to] = reference
+                    switch model.object(reference.to)?.entity {
+                    case .disposable?:
+                        var chain = [reference]
+                        while let step = previous[chain[0].from] { chain.insert(step, at: 0) }
+                        found[reference.to] = chain
+                    case nil: next.append(reference.to)
+                    case .some: continue
+                    }
+                }
+            }
+            frontier = next
+        }
+        return found
+    }
+
+    /// The chain to the handle among `handles` that ends `keeper`: the disposable of the
     /// subscription it is (or of a subscription that led to it), or, for a signal, of a
-    /// subscription to it. The chain may pass the object's own helpers (a dispose bag of its
-    /// own class), never another signal or subscription.
-    private func heldHandle(ending keeper: ObjectID, by object: ObjectID, _ model: LeakModel) -> [TraceHeap.Reference]? {
+    /// subscription to it.
+    private func handleChain(
+        ending keeper: ObjectID, among handles: [ObjectID: [TraceHeap.Reference]], _ model: LeakModel
+    ) -> [TraceHeap.Reference]? {
         var subscriptions: [SubscriptionID] = []
         switch model.object(keeper)?.entity {
         case .subscription(let id)?: subscriptions = [id]
@@ -96,19 +129,16 @@ struct SelfCapturedObserver: Analyzer {
             }
         default: return nil
         }
-        var handles: Set<ObjectID> = []
         for subscription in subscriptions {
             var current: SubscriptionID? = subscription
             var depth = 0
             while let id = current, depth < 64 {
-                if let disposable = model.object(for: .disposable(id)) { handles.insert(disposable) }
+                if let disposable = model.object(for: .disposable(id)), let chain = handles[disposable] { return chain }
                 current = model.trace.subscriptions[id]?.parent
                 depth += 1
             }
         }
-        guard !handles.isEmpty else { return nil }
-        let chain = model.path(from: object, to: handles.contains, through: { model.object($0)?.entity == nil })
-        return chain.isEmpty ? nil : chain
+        return nil
     }
 
     private func finding(for capture: Capture, _ model: LeakModel) -> Finding {
