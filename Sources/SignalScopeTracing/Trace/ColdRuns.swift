@@ -35,6 +35,10 @@ struct ColdRunTracker {
         let root: SubscriptionID
         let rootSite: TraceSite?
         let start: UInt64
+        /// The sequence number of its latest event (its subscription or a delivery in it): a
+        /// run whose subscription was freed without a disposal (nothing held its subscriber)
+        /// ended somewhere after it, at a moment the log does not say.
+        var lastSeen: UInt64
         var didWork = false
         var overlapped = false
     }
@@ -73,7 +77,7 @@ struct ColdRunTracker {
         parents[id] = .some(parent)
         var runs: [SubscriptionID] = []
         if isCold {
-            let run = Run(node: node, root: root, rootSite: rootSite, start: sequence)
+            let run = Run(node: node, root: root, rootSite: rootSite, start: sequence, lastSeen: sequence)
             for other in openByNode[node] ?? [] where open[other]?.root != root {
                 open[other]?.overlapped = true
                 open[id, default: run].overlapped = true
@@ -97,7 +101,9 @@ struct ColdRunTracker {
 
     mutating func delivered(to id: SubscriptionID, at sequence: UInt64, cause: TraceCause?) {
         deliveries[Int(sequence & UInt64(deliveries.count - 1))] = (sequence, id)
-        guard let runs = workFor[id], isOwnWork(of: id, cause: cause) else { return }
+        guard let runs = workFor[id] else { return }
+        for run in runs { open[run]?.lastSeen = sequence }
+        guard isOwnWork(of: id, cause: cause) else { return }
         for run in runs { open[run]?.didWork = true }
     }
 
@@ -123,21 +129,14 @@ struct ColdRunTracker {
         workFor.removeValue(forKey: id)
         guard let run = open.removeValue(forKey: id) else { return }
         openByNode[run.node]?.remove(id)
-        if run.overlapped {
-            keep(id, run, end: sequence)
-        } else if run.didWork, run.rootSite != nil {
-            var bySite = finishedBySite[run.node, default: [:]]
-            if bySite[run.rootSite] == nil, bySite.count < Self.sitesKept {
-                bySite[run.rootSite] = Trace.ColdRun(
-                    subscription: id, root: run.root, rootSite: run.rootSite, start: run.start, end: sequence, didWork: true)
-                finishedBySite[run.node] = bySite
-            }
-        }
+        close(id, run, end: sequence)
     }
 
-    /// Keeps the runs still open that overlapped another (live at the end of the log).
-    mutating func finish() {
-        for (id, run) in open.sorted(by: { $0.key < $1.key }) where run.overlapped { keep(id, run, end: nil) }
+    /// Closes the runs still open: live at the end of the log when `aliveAtEnd` says their
+    /// subscription is (the closing snapshot found it), else ended at their latest event,
+    /// since nothing proves they lasted longer (a subscription freed without a disposal).
+    mutating func finish(aliveAtEnd: (SubscriptionID) -> Bool) {
+        for (id, run) in open.sorted(by: { $0.key < $1.key }) { close(id, run, end: aliveAtEnd(id) ? nil : run.lastSeen) }
         for (node, bySite) in finishedBySite {
             candidates[node, default: []] += bySite.values.sorted { $0.start < $1.start }
         }
@@ -146,6 +145,18 @@ struct ColdRunTracker {
         openByNode = [:]
         parents = [:]
         workFor = [:]
+    }
+
+    /// Keeps a run that may be evidence: one that overlapped another, or the first that did
+    /// work for its site; forgets the rest.
+    private mutating func close(_ id: SubscriptionID, _ run: Run, end: UInt64?) {
+        if run.overlapped { return keep(id, run, end: end) }
+        guard run.didWork, run.rootSite != nil else { return }
+        var bySite = finishedBySite[run.node, default: [:]]
+        guard bySite[run.rootSite] == nil, bySite.count < Self.sitesKept else { return }
+        bySite[run.rootSite] = Trace.ColdRun(
+            subscription: id, root: run.root, rootSite: run.rootSite, start: run.start, end: end, didWork: true)
+        finishedBySite[run.node] = bySite
     }
 
     private mutating func keep(_ id: SubscriptionID, _ run: Run, end: UInt64?) {

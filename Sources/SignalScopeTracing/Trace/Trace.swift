@@ -357,7 +357,7 @@ public struct Trace: Sendable {
     /// Finishes the trace as a read log is finished (a copy, for ``soFar``; in place, for a
     /// log read to its end, whose storage is then copied no more).
     private mutating func finish() {
-        coldRuns.finish()
+        coldRuns.finish(aliveAtEnd: { self.subscriptions[$0]?.retainCountAtEnd != nil })
         repeatedColdRuns = coldRuns.candidates
         coldRuns = ColdRunTracker()
         knownParents = []
@@ -479,9 +479,6 @@ public struct Trace: Sendable {
             subscriptions[id]?.handlers = handlers
         case .observerReleased(let id):
             subscriptions[id]?.holdsObserver = false
-            // A subscription freed without being disposed (nothing kept its subscriber) can
-            // receive nothing more: its run of a cold signal ended here.
-            coldRuns.ended(id, at: record.sequence)
         case .next(let id, let value):
             coldRuns.delivered(to: id, at: record.sequence, cause: record.cause)
             if detail == .everything { subscriptions[id]?.values.append(value) }
