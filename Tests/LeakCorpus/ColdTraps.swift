@@ -36,46 +36,31 @@ final class ProfilePageViewModel {
 
 extension LeakCorpus {
     static let coldTrapScenarios: [(name: String, run: @Sendable () -> CorpusOutcome)] = [
-        ("the articles' cold signal subscribed by two consumers, one after the other", articleSignalTwice),
-        ("the articles' cold signal shared with replay by two consumers", articleSignalReplayed),
+        ("the articles' cold signal subscribed by two consumers, one after the other", { articleSignal(replayed: false) }),
+        ("the articles' cold signal shared with replay by two consumers", { articleSignal(replayed: true) }),
         ("the articles' cold signal loaded three times from one line", articleSignalReloaded),
         ("a profile request subscribed by the header, then by the list once the response came", { profilePage(sharing: false) }),
         ("a profile request shared with replay by the header and the list", { profilePage(sharing: true) }),
     ]
 
-    /// Ground truth: the block's log says it ran for each consumer.
-    private static func articleSignalTwice() -> CorpusOutcome {
+    /// Ground truth: the block's log says whether it ran for each consumer.
+    private static func articleSignal(replayed: Bool) -> CorpusOutcome {
         let start = #line
         var log: [String] = []
         let trace = Tracer.record {
-            let signal = Signal<Int> { subscriber in
+            let created = Signal<Int> { subscriber in
                 log.append("triggered")
                 subscriber.sendNext(1)
                 subscriber.sendCompleted()
                 return nil
             }
+            let signal = replayed ? created.replay() : created
             signal.subscribeNext { log.append("first consumer got \($0)") }
             signal.subscribeNext { log.append("second consumer got \($0)") }
         }
         return CorpusOutcome(
-            trace: trace, expected: [Expected(rule: .repeatedColdSubscription, line: start + 3)],
-            watched: Watched(survived: log.filter { $0 == "triggered" }.count > 1, shouldSurvive: true))
-    }
-
-    private static func articleSignalReplayed() -> CorpusOutcome {
-        var log: [String] = []
-        let trace = Tracer.record {
-            let signal = Signal<Int> { subscriber in
-                log.append("triggered")
-                subscriber.sendNext(1)
-                subscriber.sendCompleted()
-                return nil
-            }.replay()
-            signal.subscribeNext { log.append("first consumer got \($0)") }
-            signal.subscribeNext { log.append("second consumer got \($0)") }
-        }
-        return CorpusOutcome(
-            trace: trace, expected: [], watched: Watched(survived: log.filter { $0 == "triggered" }.count > 1, shouldSurvive: false))
+            trace: trace, expected: replayed ? [] : [Expected(rule: .repeatedColdSubscription, line: start + 3)],
+            watched: Watched(survived: log.filter { $0 == "triggered" }.count > 1, shouldSurvive: !replayed))
     }
 
     /// A refresh: one consumer, the same line each time, each load over before the next.

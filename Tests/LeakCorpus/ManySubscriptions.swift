@@ -15,7 +15,7 @@ final class FeedUpdates {
 
 final class FeedScreen {
     /// How many rows the screen configures: one subscription each.
-    static let count = 20_000
+    static let count = 2_000
 
     let updates: FeedUpdates
     let bag = CompoundDisposable()
@@ -41,10 +41,10 @@ final class FeedScreen {
 
 extension LeakCorpus {
     static let manySubscriptionScenarios: [(name: String, run: @Sendable () -> CorpusOutcome)] = [
-        ("a dismissed feed screen subscribed 20,000 times to the app's feed, capturing itself, each disposable dropped", {
+        ("a dismissed feed screen subscribed 2,000 times to the app's feed, capturing itself, each disposable dropped", {
             feedRows(FeedScreen.configureRowsCapturingSelf, leakAt: 28)
         }),
-        ("a dismissed feed screen subscribed 20,000 times weakly, each subscription ended with it", {
+        ("a dismissed feed screen subscribed 2,000 times weakly, each subscription ended with it", {
             feedRows(FeedScreen.configureRowsWeakly, leakAt: nil)
         }),
     ]

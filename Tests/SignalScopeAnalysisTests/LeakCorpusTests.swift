@@ -82,6 +82,39 @@ struct LeakCorpusTests {
         }
     }
 
+    @Test("One leak is one finding with a short path: thousands of subscriptions capturing one screen are one finding with a count")
+    func pathsStayShort() throws {
+        for (name, outcome) in Self.outcomes {
+            for finding in outcome.findings {
+                #expect(finding.steps.count <= 12, "\(name): a path of \(finding.steps.count) steps\n\(finding)")
+            }
+        }
+        let many = try #require(Self.outcomes.first { $0.name.hasPrefix("a dismissed feed screen subscribed") && $0.name.contains("capturing itself") }?.outcome)
+        #expect(many.findings.map(\.count) == [FeedScreen.count], "\(many.findings)")
+    }
+
+    @Test("A leak proven on the heap marks the reference to cut, and only that step")
+    func suspectStepIsMarked() throws {
+        for (name, outcome) in Self.outcomes {
+            for finding in outcome.findings where [.selfCapturedObserver, .retainCycle].contains(finding.rule) {
+                let suspects = finding.steps.filter { $0.mark == .suspect }
+                #expect(!suspects.isEmpty, "\(name): no suspect step\n\(finding)")
+                #expect(finding.steps.filter { $0.mark == .expected }.count + suspects.count
+                    == finding.steps.filter { !$0.references.isEmpty }.count, "\(name): a link without a mark\n\(finding)")
+            }
+        }
+        // A stored back-reference: the suspect step is the property to make weak, not the
+        // navigation controller's stack that holds the screens.
+        let stack = try #require(Self.outcomes.first { $0.name == "network models holding the root navigation controller made at launch" }?.outcome)
+        let finding = try #require(stack.findings.first)
+        let suspect = finding.steps.filter { $0.mark == .suspect }.map(\.description)
+        #expect(suspect.count == 1 && suspect[0].hasPrefix("NetworkModel.navigation holds"), "\(finding)")
+        // A self-capture: the observer's capture of the view model.
+        let observer = try #require(Self.outcomes.first { $0.name == "RACObserve capturing self" }?.outcome.findings.first)
+        #expect(observer.steps.filter { $0.mark == .suspect }.map(\.description).allSatisfy { $0.hasSuffix("which captures SearchViewModel") },
+                "\(observer)")
+    }
+
     @Test("Every rule has a leaky scenario in the corpus")
     func everyRuleIsExercised() {
         let exercised = Set(Self.outcomes.flatMap { $0.outcome.expected.map(\.rule) })
