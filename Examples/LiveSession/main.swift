@@ -4,15 +4,16 @@
 // half a second of its dismissal (Tracer.expectDeallocation), so a recording proves it while
 // the session still runs. `--fixed` ends the observation with the screen's lifetime;
 // `--updates N` sends N updates over the same three seconds (30 by default), to measure the
-// live page at scale.
+// live page at scale; `--seconds S` runs the session for S seconds instead of three.
 import Foundation
 import SignalScope
 import SignalScopeTracing
 
 let fixed = CommandLine.arguments.contains("--fixed")
-let updates = CommandLine.arguments.firstIndex(of: "--updates").flatMap { index in
-    CommandLine.arguments.dropFirst(index + 1).first.flatMap { Int($0) }
-} ?? 30
+func option(_ name: String) -> Int? {
+    CommandLine.arguments.firstIndex(of: name).flatMap { CommandLine.arguments.dropFirst($0 + 1).first.flatMap { Int($0) } }
+}
+let updates = option("--updates") ?? 30, ticks = 10 * max(1, option("--seconds") ?? 3)
 
 final class Session {
     let updates = Subject<String>()
@@ -40,8 +41,8 @@ var screen: ProfileScreen? = ProfileScreen(session: session)
 session.updates.sendNext("signed in")
 Tracer.expectDeallocation(of: screen!, within: .milliseconds(500), because: "ProfileScreen dismissed")
 screen = nil
-for tick in 0..<30 {
-    for update in (updates * tick / 30)..<(updates * (tick + 1) / 30) { session.updates.sendNext("update \(update + 1)") }
+for tick in 0..<ticks {
+    for update in (updates * tick / ticks)..<(updates * (tick + 1) / ticks) { session.updates.sendNext("update \(update + 1)") }
     Thread.sleep(forTimeInterval: 0.1)
 }
 // The session lives as long as the app: the dismissed screen is still held at exit.

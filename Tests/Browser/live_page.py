@@ -66,7 +66,9 @@ def main():
     screenshot = sys.argv[3] if len(sys.argv) > 3 else None
     seen = {}
     started = time.monotonic()
-    live = subprocess.Popen([signalscope, "live", "--exit-when-done", "--", program],
+    # The session runs ten seconds, not its default three: the page is inspected while the
+    # program runs, and on a loaded two-core machine Chromium alone can take seconds to start.
+    live = subprocess.Popen([signalscope, "live", "--exit-when-done", "--", program, "--seconds", "10"],
                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     line = live.stderr.readline()
     match = re.match(r"signalscope: live at (http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32}))$", line.strip())

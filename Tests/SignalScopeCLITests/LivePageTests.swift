@@ -37,7 +37,7 @@ struct LivePageTests {
         #expect((seen["frames"] as? Int ?? 0) >= 1, "the page draws its timeline as messages come")
         #expect(seen["programRunningWhenFindingShown"] as? Bool == true, "the retained screen shows before the program ends")
         let text = try #require(seen["findingText"] as? String)
-        #expect(text.contains("retained-after-release") && text.contains("ProfileScreen") && text.contains("LiveSession/main.swift:41"))
+        #expect(text.contains("retained-after-release") && text.contains("ProfileScreen") && text.contains("LiveSession/main.swift:42"))
         let limitations = try #require(seen["limitationsWhileRunning"] as? String)
         #expect(!limitations.contains("killed or crashed") && limitations.contains("While the program runs"),
             "a running program's page does not say it crashed, and says what it judges: \(limitations)")
@@ -49,7 +49,7 @@ struct LivePageTests {
             "a value map sent on shows the value the subject sent that caused it: \(chain)")
         #expect(seen["programRunningWhenInspected"] as? Bool == true)
         let final = try #require(seen["finalFindings"] as? [String])
-        #expect(final.contains("retained-after-release@41"), "the final report has the same finding: \(final)")
+        #expect(final.contains("retained-after-release@42"), "the final report has the same finding: \(final)")
         #expect(seen["exitStatus"] as? Int == 0, "--exit-when-done exits once the page has the end")
         // The deadline is half a second; the page has the finding within a second of it
         // (measured from signalscope's start, which the program's start follows).

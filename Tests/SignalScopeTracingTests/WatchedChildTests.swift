@@ -53,8 +53,10 @@ struct WatchedChildTests {
 
     @Test("A child at work that counts no progress is waited for while it uses the processor")
     func busyChild() throws {
-        let result = try outcome { _ in
-            busy(for: .milliseconds(1_500))
+        // Busy for three stall limits; the limit is a second, not the suite's 0.3, so that a
+        // loaded machine leaving the child without a processor for a moment is no stall.
+        let result = try outcome(stallLimit: .seconds(1)) { _ in
+            busy(for: .seconds(3))
             return [7]
         }
         guard case .finished(let bytes) = result else {
