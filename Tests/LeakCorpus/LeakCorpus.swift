@@ -100,6 +100,7 @@ public struct CorpusOutcome {
         self.expected = expected
         self.watched = watched
         self.file = file
+        findings = trace.analyze().findings.filter { $0.location.file == file }
     }
 
     public struct Expected: Hashable, CustomStringConvertible {
@@ -121,10 +122,9 @@ public struct CorpusOutcome {
     }
 
     /// The findings located in this scenario's file: the trace reports only what the
-    /// scenario made, and no other suite makes anything in the corpus's files.
-    public var findings: [Finding] {
-        trace.analyze().findings.filter { $0.location.file == file }
-    }
+    /// scenario made, and no other suite makes anything in the corpus's files. Analysed once,
+    /// when the scenario ends: every test of the corpus reads them.
+    public let findings: [Finding]
 }
 
 public enum LeakCorpus {
