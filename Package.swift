@@ -42,8 +42,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        // The live page's server (signalscope live), in the command-line tool only.
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         .target(
@@ -81,7 +79,6 @@ let package = Package(
             dependencies: [
                 "SignalScopeTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CommandLineTool"])),
-                .product(name: "FlyingFox", package: "FlyingFox", condition: .when(traits: ["CommandLineTool"])),
             ]
         ),
         // The fuzz target for the reader and everything that consumes a trace; `make fuzz`

@@ -34,5 +34,5 @@ public func signalscopeBootstrapFromEnvironment(_ pattern: UnsafePointer<CChar>)
 }
 
 private func reportToStandardError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    try? FileHandle.standardError.write(contentsOf: Data((line + "\n").utf8))
 }

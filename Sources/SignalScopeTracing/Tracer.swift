@@ -67,7 +67,7 @@ public enum Tracer {
             let hint = ProcessInfo.processInfo.environment["SIGNALSCOPE_ANNOUNCE_HINT"] ?? "see it with: signalscope report \(path)"
             let recorder = try Recorder(
                 sink: FileSink(path: path), recordsValues: values, heapLimits: heapLimits,
-                announce: { line in FileHandle.standardError.write(Data("\(line); \(hint)\n".utf8)) })
+                announce: { line in try? FileHandle.standardError.write(contentsOf: Data("\(line); \(hint)\n".utf8)) })
             Instrumentation.install(recorder)
             current = recorder
         }

@@ -35,6 +35,8 @@ struct SignalScopeCommand: ParsableCommand {
     /// Runs the command with SignalScope's exit codes: argument errors exit 1, not
     /// ArgumentParser's 64, so that CI scripts see one code for "could not run".
     static func main() {
+        StandardStreams.holdClosedOnes()
+        Interruptions.install()
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -67,20 +69,41 @@ struct SignalScopeCommand: ParsableCommand {
 }
 
 /// Writes `text` and `terminator` to standard output, unbuffered. A failed write (a full
-/// disk, a closed descriptor) is remembered, not thrown: the command goes on, and exits 1
-/// with the reason once it is done (``SignalScopeCommand/main()``).
-func standardOutput(_ text: String, terminator: String = "\n") {
+/// disk, a closed descriptor) of what the command was asked for is remembered, not thrown:
+/// the command goes on, and exits 1 with the reason once it is done
+/// (``SignalScopeCommand/main()``). A failed write of a mere `notice` (where a file was
+/// written) loses the notice alone: the file is what was asked for, and it is there.
+func standardOutput(_ text: String, terminator: String = "\n", notice: Bool = false) {
     do {
         try FileHandle.standardOutput.write(contentsOf: Data((text + terminator).utf8))
     } catch {
-        standardOutputFailure.withLock { failure in failure = failure ?? reason(error) }
+        if !notice { standardOutputFailure.withLock { failure in failure = failure ?? reason(error) } }
     }
 }
 
 private let standardOutputFailure = LockedValue<String?>(nil)
 
 /// Writes one line to standard error. Messages name files and quote traces and arguments,
-/// any of which may hold escape sequences or line breaks: they are shown, not obeyed.
+/// any of which may hold escape sequences or line breaks: they are shown, not obeyed. A
+/// standard error that cannot be written (closed, a full disk) loses the line and nothing
+/// else: there is nowhere left to say so.
 func standardError(_ line: String) {
-    FileHandle.standardError.write(Data((TerminalText.sanitized(line) + "\n").utf8))
+    try? FileHandle.standardError.write(contentsOf: Data((TerminalText.sanitized(line) + "\n").utf8))
+}
+
+enum StandardStreams {
+    /// Puts a placeholder that cannot be written (`/dev/null`, read-only) on each of the
+    /// standard descriptors signalscope was started without (`2>&-`, as some CI wrappers and
+    /// daemons run tools). Writes to it fail as they would on the closed descriptor, but the
+    /// number is taken: a trace or report signalscope opens can never become its "standard
+    /// error", and the wrapped program inherits the same.
+    static func holdClosedOnes() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let placeholder = open("/dev/null", O_RDONLY)
+            if placeholder >= 0, placeholder != descriptor {
+                dup2(placeholder, descriptor)
+                close(placeholder)
+            }
+        }
+    }
 }

@@ -75,7 +75,7 @@ struct Check: ParsableCommand {
 
         var commandStatus: Int32 = 0
         var temporaryFolder: String?
-        defer { if let temporaryFolder { try? FileManager.default.removeItem(atPath: temporaryFolder) } }
+        defer { if let temporaryFolder { TracedRun.removeTemporaryFolder(temporaryFolder) } }
         let tracePaths: [String]
         switch (trace, command.isEmpty) {
         case (nil, true): throw CLIError("give a trace file, or a command after -- to run traced")

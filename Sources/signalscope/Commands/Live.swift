@@ -37,7 +37,7 @@ struct Live: ParsableCommand {
     func run() throws {
         guard !command.isEmpty else { throw CLIError("give the command to run after --") }
         let folder = try TracedRun.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { TracedRun.removeTemporaryFolder(folder) }
         let session = LiveSession(command: command, folder: folder, port: port, values: values, exitWhenDone: exitWhenDone)
         let status = try session.run()
         if status != 0 {

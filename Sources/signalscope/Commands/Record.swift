@@ -39,14 +39,23 @@ struct Record: ParsableCommand {
             // Every process writes into a private folder first, so that a second one cannot
             // silently replace the first's trace.
             let folder = try TracedRun.temporaryFolder()
-            defer { try? FileManager.default.removeItem(atPath: folder) }
+            defer { TracedRun.removeTemporaryFolder(folder) }
             let run = TracedRun(
                 command: command, tracePath: "\(folder)/trace-%p.sslog", values: values,
                 announceHint: "see it with: signalscope report \(output)")
-            status = try run.run()
+            do {
+                status = try run.run()
+            } catch let interrupted as TracedRun.Interrupted {
+                // What the program recorded before it was stopped is kept where it was asked
+                // for (its trace says it was cut off).
+                if let kept = lastWritten(in: folder), (try? copyEventLog(from: kept, to: output)) != nil {
+                    standardError("signalscope: the trace recorded before the interruption is written to \(output)")
+                }
+                throw interrupted
+            }
             reportStatus(status)
             let written = TracedRun.tracesWritten(in: folder)
-            guard let kept = written.max(by: { modified($0) < modified($1) }) else { throw run.wroteNoTrace(status: status) }
+            guard let kept = lastWritten(in: folder) else { throw run.wroteNoTrace(status: status) }
             if written.count > 1 {
                 standardError("signalscope: warning: \(written.count) traced processes wrote traces; \(output) keeps the last to finish. Put %p in the name to keep each: -o '\(Self.perProcess(output))'")
             }
@@ -84,6 +93,11 @@ struct Record: ParsableCommand {
             let middle = entry.dropFirst(parts[0].count).dropLast(parts[parts.count - 1].count)
             return parts.count == 2 && !middle.isEmpty && middle.allSatisfy(\.isNumber)
         }.sorted().map { folder.isEmpty ? $0 : "\(folder)/\($0)" }
+    }
+
+    /// The trace in `folder` whose process finished last.
+    private func lastWritten(in folder: String) -> String? {
+        TracedRun.tracesWritten(in: folder).max { modified($0) < modified($1) }
     }
 
     private func modified(_ path: String) -> Date {

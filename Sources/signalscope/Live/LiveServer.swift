@@ -1,59 +1,38 @@
-// The live page's server is FlyingFox: a small HTTP and WebSocket server on plain sockets
-// and Swift concurrency, which builds in seconds, where Hummingbird or Vapor would bring
-// SwiftNIO and minutes to every fresh build of the tool. It is the command-line tool's
-// alone: an app that depends on the runtime never builds it.
-import FlyingFox
 import Foundation
-import Glibc
-import SignalScopeTools
 
-/// Serves one live run on 127.0.0.1 only. Every request needs the run's token in its query
-/// (`?token=`), and a `Host` of the loopback address and port (a page elsewhere cannot
-/// reach it by a name that resolves to the loopback address); the push channel also refuses
-/// any `Origin` but its own. Pages are not cacheable, carry no referrer and may fetch
-/// nothing but from here.
+/// Serves one live run on 127.0.0.1 only (``LiveHTTPServer``). Every request needs the run's
+/// token in its query (`?token=`), and one `Host`, the loopback address and port (a page
+/// elsewhere cannot reach it by a name that resolves to the loopback address); the push
+/// channel also refuses any `Origin` but its own. Pages are not cacheable, carry no referrer
+/// and may fetch nothing but from here.
 final class LiveServer: Sendable {
     let token: String
     let hub = LiveHub()
-    private let server: HTTPServer
-    private let handler: RequestHandler
-    private let report = LockedReport()
-    private let requestedPort: UInt16
+    private let server: LiveHTTPServer
+    private let report = LockedReportPath()
 
-    /// A server of `page` on `port` (0: any free one), not yet started.
+    /// A server of `page` on `port` (0: any free one), listening but not yet serving; throws
+    /// one line saying why it cannot listen (the port is taken, say).
     init(port: UInt16, page: String) throws {
-        requestedPort = port
         let token = Self.randomToken()
         self.token = token
-        handler = RequestHandler(token: token, page: page, report: report, hub: hub)
-        server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), logger: .disabled, handler: handler)
+        let routes = LiveRoutes(token: token, page: Array(page.utf8), report: report)
+        server = try LiveHTTPServer(
+            port: port, channel: hub,
+            onFailure: { standardError("signalscope: warning: \($0)") },
+            answer: { routes.answer($0) })
+        routes.port = server.port
     }
 
-    /// Starts serving; returns the port once the server listens, or says in one line why it
-    /// cannot (the port is taken, say).
-    func start() async throws -> UInt16 {
-        let failure = LockedFailure()
-        Task { [server] in
-            do { try await server.run() } catch { failure.set(error) }
-        }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if let error = failure.current {
-                throw CLIError("cannot serve the live page on 127.0.0.1:\(requestedPort): \(error)")
-            }
-            if case .ip4(_, let port)? = await server.listeningAddress {
-                handler.port.set(port)
-                return port
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw CLIError("the live page's server did not start listening on 127.0.0.1:\(requestedPort) within 10 seconds")
-    }
+    /// The port it listens on.
+    var port: UInt16 { server.port }
 
-    /// The final report, served at `/report` once the program has ended.
-    func setReport(_ html: String) { report.set(html) }
+    func start() { server.start() }
 
-    func stop() async { await server.stop(timeout: 1) }
+    /// The final report, served at `/report` from `path` once the program has ended.
+    func setReport(path: String) { report.set(path) }
+
+    func stop() { server.stop() }
 
     /// 32 hexadecimal digits from the system's random source.
     private static func randomToken() -> String {
@@ -62,61 +41,62 @@ final class LiveServer: Sendable {
     }
 }
 
-/// The final report, once there is one.
-final class LockedReport: @unchecked Sendable {
+/// The final report's file, once there is one.
+final class LockedReportPath: @unchecked Sendable {
     private let lock = NSLock()
-    private var html: String?
-    func set(_ html: String) { lock.withLock { self.html = html } }
-    var current: String? { lock.withLock { html } }
+    private var path: String?
+    func set(_ path: String) { lock.withLock { self.path = path } }
+    var current: String? { lock.withLock { path } }
 }
 
-/// Why the server stopped, if it did.
-final class LockedFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var error: (any Error)?
-    func set(_ error: any Error) { lock.withLock { self.error = error } }
-    var current: (any Error)? { lock.withLock { error } }
-}
-
-/// The port, once known (the Host check needs it).
-final class LockedPort: @unchecked Sendable {
-    private let lock = NSLock()
-    private var port: UInt16 = 0
-    func set(_ port: UInt16) { lock.withLock { self.port = port } }
-    var current: UInt16 { lock.withLock { port } }
-}
-
-private struct RequestHandler: HTTPHandler {
+/// What each request is answered with (on the server's thread).
+private final class LiveRoutes: @unchecked Sendable {
     let token: String
-    let page: String
-    let report: LockedReport
-    let hub: LiveHub
-    let port = LockedPort()
+    let page: [UInt8]
+    let report: LockedReportPath
+    var port: UInt16 = 0
 
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard Self.equal(request.query["token"] ?? "", token), isLoopbackHost(request.headers[.host]) else {
-            return Self.text(.forbidden, "forbidden\n")
+    init(token: String, page: [UInt8], report: LockedReportPath) {
+        self.token = token
+        self.page = page
+        self.report = report
+    }
+
+    func answer(_ request: HTTPRequestHead) -> HTTPAnswer {
+        let host = request.values("host").first ?? ""
+        guard host == "127.0.0.1:\(port)" else {
+            let hint = Self.isLoopbackName(host) ? "; open the address signalscope printed, http://127.0.0.1:\(port)/?token=…" : ""
+            return Self.text(.forbidden, "forbidden: the live page answers to 127.0.0.1:\(port) only\(hint)\n")
         }
+        guard Self.equal(request.query["token"] ?? "", token) else { return Self.text(.forbidden, "forbidden\n") }
         switch request.path {
         case "/":
-            return Self.html(page)
+            return .body(.ok, headers: Self.headers + [("Content-Type", "text/html; charset=utf-8")], page)
         case "/report":
-            guard let html = report.current else { return Self.text(.notFound, "the program is still running\n") }
-            return Self.html(html)
+            guard let path = report.current else { return Self.text(.notFound, "the program is still running\n") }
+            return .file(.ok, headers: Self.headers + [("Content-Type", "text/html; charset=utf-8")], path: path)
         case "/live":
             // A browser sends its page's origin with a WebSocket handshake; nothing but this
             // server's own page may open one.
-            if let origin = request.headers[HTTPHeader("Origin")], origin != "http://127.0.0.1:\(port.current)" {
+            if let origin = request.values("origin").first, origin != "http://127.0.0.1:\(port)" {
                 return Self.text(.forbidden, "forbidden origin\n")
             }
-            return try await WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: LiveMessages(hub: hub))).handleRequest(request)
+            let upgrade = request.values("upgrade").first?.lowercased()
+            let connection = request.values("connection").joined(separator: ",").lowercased()
+            guard request.method == "GET", upgrade == "websocket", connection.contains("upgrade"),
+                request.values("sec-websocket-version").first == "13",
+                let key = request.values("sec-websocket-key").first, !key.isEmpty
+            else { return Self.text(.badRequest, "the push channel takes a WebSocket handshake (version 13) only\n") }
+            return .webSocket(key: key, headers: Self.headers)
         default:
             return Self.text(.notFound, "not found\n")
         }
     }
 
-    private func isLoopbackHost(_ host: String?) -> Bool {
-        host == "127.0.0.1:\(port.current)"
+    /// `localhost`, `[::1]` and the like: the right machine by a name the server refuses.
+    private static func isLoopbackName(_ host: String) -> Bool {
+        let name = host.hasPrefix("[") ? String(host.prefix { $0 != "]" }.dropFirst()) : String(host.prefix { $0 != ":" })
+        return ["localhost", "::1", "0.0.0.0"].contains(name.lowercased()) || name.hasPrefix("127.")
     }
 
     /// Compares in time independent of where the strings differ.
@@ -126,23 +106,15 @@ private struct RequestHandler: HTTPHandler {
         return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
-    private static let headers: HTTPHeaders = [
-        HTTPHeader("Cache-Control"): "no-store",
-        HTTPHeader("Referrer-Policy"): "no-referrer",
-        HTTPHeader("X-Content-Type-Options"): "nosniff",
-        HTTPHeader("Content-Security-Policy"):
-            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    private static let headers: [(String, String)] = [
+        ("Cache-Control", "no-store"),
+        ("Referrer-Policy", "no-referrer"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Content-Security-Policy",
+         "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
     ]
 
-    private static func html(_ html: String) -> HTTPResponse {
-        var headers = headers
-        headers[.contentType] = "text/html; charset=utf-8"
-        return HTTPResponse(statusCode: .ok, headers: headers, body: Data(html.utf8))
-    }
-
-    private static func text(_ status: HTTPStatusCode, _ text: String) -> HTTPResponse {
-        var headers = headers
-        headers[.contentType] = "text/plain; charset=utf-8"
-        return HTTPResponse(statusCode: status, headers: headers, body: Data(text.utf8))
+    private static func text(_ status: HTTPStatus, _ text: String) -> HTTPAnswer {
+        .body(status, headers: headers + [("Content-Type", "text/plain; charset=utf-8")], Array(text.utf8))
     }
 }

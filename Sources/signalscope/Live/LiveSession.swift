@@ -16,8 +16,9 @@ struct LiveSession {
         let title = command.joined(separator: " ")
         let live = LiveReport(options: ReportPageMaking.options(title: title, editor: nil))
         let server = try LiveServer(port: port, page: live.page())
-        let port = try Blocking { try await server.start() }.wait()
-        standardError("signalscope: live at http://127.0.0.1:\(port)/?token=\(server.token)")
+        server.start()
+        defer { server.stop() }
+        standardError("signalscope: live at http://127.0.0.1:\(server.port)/?token=\(server.token)")
         let tracePath = "\(folder)/trace-%p.sslog"
         let streaming = Streaming(folder: folder, hub: server.hub, live: live)
         let stream = Thread { streaming.loop() }
@@ -31,34 +32,44 @@ struct LiveSession {
         }
         streaming.stop()
         streaming.finish()
+        // The page says at once that the program ended: the final report can take a while.
+        server.hub.publish(#"{"kind":"ended","status":\#(status)}"#)
         if let trace = TracedRun.tracesWritten(in: folder).first {
-            server.setReport(Self.finalReport(of: trace, title: title))
+            let reportPath = "\(folder)/report.html"
+            Self.writeFinalReport(of: trace, title: title, to: reportPath)
+            server.setReport(path: reportPath)
         }
-        Blocking { await server.hub.finish(#"{"kind":"end","status":\#(status)}"#) }.waitIgnoringErrors()
+        server.hub.finish(#"{"kind":"end","status":\#(status)}"#)
         if exitWhenDone {
             // Every page connected at the end says it received it; a page that never does is
             // given ten seconds.
             let deadline = Date().addingTimeInterval(10)
-            while !Blocking({ await server.hub.everyPageHasTheEnd }).waitOrFalse(), Date() < deadline {
+            while !server.hub.everyPageHasTheEnd, Date() < deadline {
                 Thread.sleep(forTimeInterval: 0.05)
             }
             // Let the pages load the report they were sent to.
             Thread.sleep(forTimeInterval: 0.5)
-            Blocking { await server.stop() }.waitIgnoringErrors()
             return status
         }
         standardError("signalscope: \(command[0]) ended (status \(status)); the final report is on the page; Ctrl-C to stop serving")
-        SignalWaiting.waitForInterrupt()
-        Blocking { await server.stop() }.waitIgnoringErrors()
+        Interruptions.waitForStop()
         return status
     }
 
-    private static func finalReport(of path: String, title: String) -> String {
+    /// Writes the final report to `path`, from where the server streams it: it is not held
+    /// in memory while pages load it.
+    private static func writeFinalReport(of trace: String, title: String, to path: String) {
+        let html: String
         do {
-            let trace = try Trace(contentsOf: URL(fileURLWithPath: path))
-            return ReportPageMaking.page(trace: trace, analysis: trace.analyze(), title: title, editor: nil)
+            let trace = try Trace(contentsOf: URL(fileURLWithPath: trace))
+            html = ReportPageMaking.page(trace: trace, analysis: trace.analyze(), title: title, editor: nil)
         } catch {
-            return "<!DOCTYPE html><title>SignalScope</title><p>The trace could not be read: \(XMLText.escaped("\(error)"))</p>"
+            html = "<!DOCTYPE html><title>SignalScope</title><p>The trace could not be read: \(XMLText.escaped("\(error)"))</p>"
+        }
+        do {
+            try Data(html.utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            standardError("signalscope: warning: cannot write the final report to \(path): \(reason(error))")
         }
     }
 }
@@ -103,14 +114,6 @@ final class Streaming: @unchecked Sendable {
     /// One last read, after the command ended.
     func finish() { pollOnce() }
 
-    private func publish(_ message: String) {
-        Blocking { await self.hub.publish(message) }.waitIgnoringErrors()
-    }
-
-    private func publishLatest(_ message: String) {
-        Blocking { await self.hub.publishLatest(message) }.waitIgnoringErrors()
-    }
-
     private func pollOnce() {
         if reader == nil, let first = TracedRun.tracesWritten(in: folder).first {
             reader = LiveLogReader(path: first)
@@ -125,9 +128,9 @@ final class Streaming: @unchecked Sendable {
             message.raw(#"{"kind":"warning","text":"#)
             message.string(problem)
             message.raw("}")
-            publish(String(decoding: message.bytes, as: UTF8.self))
+            hub.publish(String(decoding: message.bytes, as: UTF8.self))
         }
-        if let timeline = live.add(records) { publish(timeline) }
+        if let timeline = live.add(records) { hub.publish(timeline) }
         if (live.findingsAreStale && graphIsDue(urgent: true)) || (live.graphIsStale && graphIsDue(urgent: false)) { publishGraph() }
     }
 
@@ -158,6 +161,6 @@ final class Streaming: @unchecked Sendable {
         let message = live.graphMessage(analysis: Self.analyzeRunning, render: ReportPageMaking.svg(of:))
         lastGraph = .now
         graphCost = started.duration(to: lastGraph!)
-        publishLatest(message)
+        hub.publishLatest(message)
     }
 }

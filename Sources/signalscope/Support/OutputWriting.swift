@@ -162,7 +162,7 @@ func announceWritten(_ path: String, _ details: String? = nil) {
     if path == "-" {
         standardError("signalscope: \(line)")
     } else {
-        standardOutput(TerminalText.sanitized(line))
+        standardOutput(TerminalText.sanitized(line), notice: true)
     }
 }
 

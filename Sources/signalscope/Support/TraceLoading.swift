@@ -51,11 +51,11 @@ struct TerminalStatus {
         let filled = Int((min(max(fraction, 0), 1) * Double(width)).rounded())
         let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
         let percent = Int((fraction * 100).rounded())
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(label) [\(bar)] \(percent)%".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[2K\(label) [\(bar)] \(percent)%".utf8))
     }
 
     func clear() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[2K".utf8))
     }
 }

@@ -34,11 +34,9 @@ struct TracedRun {
         environment["SIGNALSCOPE_TRACE"] = tracePath
         if values { environment["SIGNALSCOPE_VALUES"] = "1" }
         if let announceHint { environment["SIGNALSCOPE_ANNOUNCE_HINT"] = announceHint }
-        let forwarding = SignalForwarding()
-        defer { forwarding.stop() }
         let child = try spawn(executable, environment: environment)
-        let status = forwarding.wait(for: child)
-        if let signal = forwarding.received {
+        let status = Interruptions.wait(for: child)
+        if let signal = Interruptions.received {
             throw Interrupted(signal: signal, command: name)
         }
         return status
@@ -50,7 +48,7 @@ struct TracedRun {
         let signal: Int32
         let command: String
         var description: String {
-            "interrupted by \(SignalForwarding.names[signal] ?? "signal \(signal)"): \(command) was sent the same signal and has ended; nothing was analysed"
+            "interrupted by \(Interruptions.name(of: signal)): \(command) was sent the same signal and has ended; nothing was analysed"
         }
     }
 
@@ -66,7 +64,7 @@ struct TracedRun {
         var defaults = sigset_t(), empty = sigset_t()
         sigemptyset(&empty)
         sigemptyset(&defaults)
-        for signal in SignalForwarding.forwarded + [SIGTTOU, SIGPIPE] { sigaddset(&defaults, signal) }
+        for signal in Interruptions.handled + [SIGTTOU, SIGPIPE] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setpgroup(&attributes, 0)
@@ -93,7 +91,9 @@ struct TracedRun {
         return ExitCode(ExitStatus.commandFailed)
     }
 
-    /// A fresh private folder for the traces of one run, removed by the caller.
+    /// A fresh private folder for the traces of one run, removed by the caller with
+    /// ``removeTemporaryFolder(_:)``, or by ``Interruptions`` if signalscope is interrupted
+    /// before.
     static func temporaryFolder() throws -> String {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("signalscope-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)").path
@@ -102,7 +102,14 @@ struct TracedRun {
         } catch {
             throw CLIError("cannot create trace folder \(folder): \(reason(error))")
         }
+        Interruptions.removeWhenInterrupted(folder)
         return folder
+    }
+
+    /// Removes a folder ``temporaryFolder()`` made.
+    static func removeTemporaryFolder(_ folder: String) {
+        Interruptions.forget(folder)
+        try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// The traces the processes of a run wrote into `folder` (named `trace-%p.sslog`).
@@ -137,76 +144,3 @@ private func withCStrings<Result>(_ strings: [String], _ body: ([UnsafeMutablePo
     return body(pointers)
 }
 
-/// While a wrapped program runs: the signals that should stop it are caught (they would
-/// otherwise end signalscope alone) and sent to its process group; the terminal, if
-/// signalscope has it, is the program's.
-final class SignalForwarding {
-    static let forwarded = [SIGINT, SIGTERM, SIGHUP]
-    static let names = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"]
-
-    private let sources: [DispatchSourceSignal]
-    private let child = LockedValue<pid_t>(0)
-    private let signal = LockedValue<Int32?>(nil)
-
-    /// The first signal that was forwarded, if any.
-    var received: Int32? { signal.withLock { $0 } }
-
-    init() {
-        var sources: [DispatchSourceSignal] = []
-        for number in Self.forwarded {
-            Glibc.signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            sources.append(source)
-        }
-        self.sources = sources
-        for (number, source) in zip(Self.forwarded, sources) {
-            source.setEventHandler { [weak self] in
-                guard let self else { return }
-                signal.withLock { $0 = $0 ?? number }
-                let group = child.withLock { $0 }
-                if group > 0 { kill(-group, number) }
-            }
-            source.resume()
-        }
-    }
-
-    /// Waits for `pid` to end and returns its status as a shell reports it.
-    func wait(for pid: pid_t) -> Int32 {
-        child.withLock { $0 = pid }
-        // A signal that came before the program existed is its too.
-        if let early = received { kill(-pid, early) }
-        let terminal = isatty(STDIN_FILENO) == 1 && tcgetpgrp(STDIN_FILENO) == getpgrp()
-        if terminal {
-            Glibc.signal(SIGTTOU, SIG_IGN)
-            tcsetpgrp(STDIN_FILENO, pid)
-            // It may have stopped reading a terminal that was not yet its own.
-            kill(-pid, SIGCONT)
-        }
-        var status: Int32 = 0
-        while true {
-            guard waitpid(pid, &status, terminal ? WUNTRACED : 0) >= 0 else {
-                if errno == EINTR { continue }
-                break
-            }
-            // Stopped from the terminal (^Z): signalscope stops too, as the shell expects of
-            // its job, and when continued gives the program the terminal again.
-            guard terminal, status & 0xFF == 0x7F else { break }
-            tcsetpgrp(STDIN_FILENO, getpgrp())
-            kill(getpid(), SIGSTOP)
-            tcsetpgrp(STDIN_FILENO, pid)
-            kill(-pid, SIGCONT)
-        }
-        if terminal {
-            tcsetpgrp(STDIN_FILENO, getpgrp())
-            Glibc.signal(SIGTTOU, SIG_DFL)
-        }
-        let termination = status & 0x7F
-        return termination == 0 ? (status >> 8) & 0xFF : 128 + termination
-    }
-
-    /// Stops catching the signals: they act on signalscope as usual again.
-    func stop() {
-        for source in sources { source.cancel() }
-        for number in Self.forwarded { Glibc.signal(number, SIG_DFL) }
-    }
-}

@@ -559,7 +559,7 @@ if (typeof document === 'object') (function (R) {
     // timeline message arrived (wall clock, milliseconds) with its last record's monotonic
     // timestamp, how long handling each took, and how long each drawing of the lanes took.
     var stats = window.signalscopeLive = {arrivals: [], batches: 0, handledMs: 0, longestMs: 0, frames: 0, frameMs: 0, longestFrameMs: 0};
-    var stale = null, drawPending = false;
+    var stale = null, drawPending = false, phase = 'running';
     var status = $('live-status');
     status.hidden = false;
     var setStatus = function (text) { status.textContent = stale ? text + ' (not updating: ' + stale + ')' : text; };
@@ -611,7 +611,7 @@ if (typeof document === 'object') (function (R) {
     socket.onopen = function () {
       stats.connectedAt = performance.timeOrigin + performance.now();
       document.body.setAttribute('data-live', 'connected');
-      setStatus('running');
+      setStatus(phase);
     };
     socket.onmessage = function (event) {
       var started = performance.now();
@@ -623,6 +623,9 @@ if (typeof document === 'object') (function (R) {
         replaceGraph(message);
       } else if (message.kind === 'warning') {
         stale = message.text;
+      } else if (message.kind === 'ended') {
+        phase = 'program ended: status ' + message.status + ' · preparing the final report';
+        document.body.setAttribute('data-live', 'ending');
       } else if (message.kind === 'end') {
         setStatus('ended: status ' + message.status + ' · opening the final report');
         socket.send('received end');
@@ -630,11 +633,11 @@ if (typeof document === 'object') (function (R) {
         location.replace('/report?token=' + encodeURIComponent(token));
         return;
       }
-      setStatus('running');
+      setStatus(phase);
       var took = performance.now() - started;
       stats.batches += 1; stats.handledMs += took; stats.longestMs = Math.max(stats.longestMs, took);
     };
-    socket.onclose = function () { if (document.body.getAttribute('data-live') !== 'ended') setStatus('disconnected'); };
+    socket.onclose = function () { if (document.body.getAttribute('data-live') !== 'ended') setStatus('disconnected (' + phase + ')'); };
   }
   document.body.setAttribute('data-ready', 'true');
   // From navigation to ready: parsing the page and its data, and the first drawing.

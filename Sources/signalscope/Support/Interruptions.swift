@@ -1,0 +1,124 @@
+import Foundation
+@_spi(Locking) import SignalScope
+
+/// SIGINT, SIGTERM and SIGHUP, from signalscope's start to its exit (``install()``).
+///
+/// - While a wrapped program runs (``wait(for:)``), a signal is sent on to its process group
+///   and remembered (``received``); signalscope waits for the program, and the command's
+///   own cleanup runs as it unwinds.
+/// - While `live` waits to be stopped (``waitForStop()``), a signal ends the wait.
+/// - Anywhere else (reading a trace, analysing it, writing the final report), signalscope
+///   removes the temporary folders it made, says so in one line, and exits 128 + the signal.
+///   Without that, a Ctrl-C or a CI timeout while a large trace was analysed killed it with no
+///   word and left the whole trace in `$TMPDIR`.
+enum Interruptions {
+    static let handled = [SIGINT, SIGTERM, SIGHUP]
+
+    private enum Mode {
+        case exit
+        case forward(group: pid_t)
+        case wake(DispatchSemaphore)
+    }
+
+    private struct State {
+        var mode = Mode.exit
+        var received: Int32?
+        var folders: Set<String> = []
+        var sources: [DispatchSourceSignal] = []
+    }
+
+    private static let state = LockedValue(State())
+
+    /// Catches the signals; called once, before any command runs.
+    static func install() {
+        let sources = handled.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { arrived(number) }
+            source.resume()
+            return source
+        }
+        state.withLock { $0.sources = sources }
+    }
+
+    /// The first signal sent on to a wrapped program, if any.
+    static var received: Int32? { state.withLock { $0.received } }
+
+    static func name(of signal: Int32) -> String {
+        [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"][signal] ?? "signal \(signal)"
+    }
+
+    /// Removes `folder` if signalscope is interrupted before ``forget(_:)``.
+    static func removeWhenInterrupted(_ folder: String) { state.withLock { _ = $0.folders.insert(folder) } }
+
+    static func forget(_ folder: String) { state.withLock { _ = $0.folders.remove(folder) } }
+
+    private static func arrived(_ number: Int32) {
+        let action: () -> Void = state.withLock { state in
+            switch state.mode {
+            case .forward(let group):
+                state.received = state.received ?? number
+                return { kill(-group, number) }
+            case .wake(let semaphore):
+                state.mode = .exit
+                return { semaphore.signal() }
+            case .exit:
+                let folders = state.folders
+                return {
+                    for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
+                    let kept = folders.isEmpty ? "" : "; its temporary files are removed"
+                    standardError("signalscope: interrupted by \(name(of: number))\(kept)")
+                    _exit(128 + number)
+                }
+            }
+        }
+        action()
+    }
+
+    /// Waits until a signal comes.
+    static func waitForStop() {
+        let semaphore = DispatchSemaphore(value: 0)
+        state.withLock { $0.mode = .wake(semaphore) }
+        semaphore.wait()
+    }
+
+    /// Waits for `pid` to end, sending it the signals signalscope is sent, and returns its
+    /// status as a shell reports it (128 + the signal when one ended it). The terminal, if
+    /// signalscope has it, is the program's while it runs.
+    static func wait(for pid: pid_t) -> Int32 {
+        let early = state.withLock { state in
+            state.mode = .forward(group: pid)
+            return state.received
+        }
+        defer { state.withLock { $0.mode = .exit } }
+        // A signal that came before the program existed is its too.
+        if let early { kill(-pid, early) }
+        let terminal = isatty(STDIN_FILENO) == 1 && tcgetpgrp(STDIN_FILENO) == getpgrp()
+        if terminal {
+            signal(SIGTTOU, SIG_IGN)
+            tcsetpgrp(STDIN_FILENO, pid)
+            // It may have stopped reading a terminal that was not yet its own.
+            kill(-pid, SIGCONT)
+        }
+        var status: Int32 = 0
+        while true {
+            guard waitpid(pid, &status, terminal ? WUNTRACED : 0) >= 0 else {
+                if errno == EINTR { continue }
+                break
+            }
+            // Stopped from the terminal (^Z): signalscope stops too, as the shell expects of
+            // its job, and when continued gives the program the terminal again.
+            guard terminal, status & 0xFF == 0x7F else { break }
+            tcsetpgrp(STDIN_FILENO, getpgrp())
+            kill(getpid(), SIGSTOP)
+            tcsetpgrp(STDIN_FILENO, pid)
+            kill(-pid, SIGCONT)
+        }
+        if terminal {
+            tcsetpgrp(STDIN_FILENO, getpgrp())
+            signal(SIGTTOU, SIG_DFL)
+        }
+        let termination = status & 0x7F
+        return termination == 0 ? (status >> 8) & 0xFF : 128 + termination
+    }
+}

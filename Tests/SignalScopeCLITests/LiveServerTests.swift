@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// `signalscope live` against what a neighbour on the same machine can send it, driven by
+/// Tests/Probes/live_server.py while the LiveSession example streams: the server is limited
+/// to 128 open files, as a small `ulimit -n` would.
+@Suite("The live server under floods, storms and stalled clients", .serialized, .timeLimit(.minutes(5)))
+struct LiveServerTests {
+    @Test("Floods of long headers and URLs, more idle connections than files, and WebSocket clients that never read leave the page answering at once, in bounded memory; HEAD, Host, methods and the handshake follow the protocol")
+    func hostileNeighbours() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        let script = CLIRunner.repository.appendingPathComponent("Tests/Probes/live_server.py").path
+        let result = try cli.run(
+            "/usr/bin/env", ["python3", script, CLIRunner.product("signalscope"), CLIRunner.product("LiveSession")], timeLimit: 240)
+        #expect(result.status == 0, "\(result.standardError)")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result.standardError)")
+
+        func page(_ key: String) -> (seconds: Double, status: Int?) {
+            let page = seen[key] as? [String: Any] ?? [:]
+            return (page["seconds"] as? Double ?? .infinity, page["status"] as? Int)
+        }
+        for key in ["pageDuringFlood", "pageDuringStorm", "pageAfterStorm", "pageWhileStalledClients"] {
+            let (seconds, status) = page(key)
+            #expect(status == 200 && seconds < 2, "\(key): status \(String(describing: status)) after \(seconds) s")
+        }
+        #expect(seen["floodStatuses"] as? [Int] == [431, 431, 431, 431, 414, 414, 414, 414],
+            "an oversized head is refused with its status: \(String(describing: seen["floodStatuses"]))")
+        #expect((seen["idleConnections"] as? Int ?? 0) > 128, "the storm outnumbered the file limit")
+
+        let head = try #require(seen["head"] as? [String: Any])
+        #expect(head["status"] as? Int == 200 && head["bodyBytes"] as? Int == 0 && (head["contentLength"] as? Int ?? 0) > 1000,
+            "HEAD says the page's length and sends no body: \(head)")
+        #expect(seen["twoHosts"] as? Int == 400, "two Host headers are refused, not read as the last one")
+        let localhost = try #require(seen["localhost"] as? [String: Any])
+        #expect(localhost["status"] as? Int == 403 && (localhost["body"] as? String ?? "").contains("http://127.0.0.1:"),
+            "a localhost address is refused with the address to use: \(localhost)")
+        #expect(seen["post"] as? Int == 405)
+        #expect(seen["folded"] as? Int == 400 && seen["badLine"] as? Int == 400)
+        let handshake = try #require(seen["handshake"] as? [String: Any])
+        #expect(handshake["status"] as? Int == 101 && handshake["accept"] as? String == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=",
+            "RFC 6455's sample key gets its sample answer: \(handshake)")
+        // Twenty pages that never read a byte of a 20,000-update stream cost each a bounded
+        // queue, not a copy of the stream (a generous guard; docs/performance.md measures it).
+        #expect((seen["peakRSSMiB"] as? Double ?? .infinity) < 400, "peak \(String(describing: seen["peakRSSMiB"])) MiB")
+        #expect(seen["exitStatus"] as? Int == 0, "the run ends as usual: \(String(describing: seen["stderr"]))")
+    }
+}
