@@ -4,7 +4,8 @@
 // half a second of its dismissal (Tracer.expectDeallocation), so a recording proves it while
 // the session still runs. `--fixed` ends the observation with the screen's lifetime;
 // `--updates N` sends N updates over the same three seconds (30 by default), to measure the
-// live page at scale; `--seconds S` runs the session for S seconds instead of three.
+// live page at scale; `--seconds S` runs the session for S seconds instead of three;
+// `--screens N` dismisses N more screens, each watched, to measure watched objects at scale.
 import Foundation
 import SignalScope
 import SignalScopeTracing
@@ -41,7 +42,16 @@ var screen: ProfileScreen? = ProfileScreen(session: session)
 session.updates.sendNext("signed in")
 Tracer.expectDeallocation(of: screen!, within: .milliseconds(500), because: "ProfileScreen dismissed")
 screen = nil
+// `--screens N`: N more screens shown and dismissed a tenth of a second in, each watched with
+// a deadline of a millisecond and kept like the first: watched objects at scale.
+let moreScreens = option("--screens") ?? 0
 for tick in 0..<ticks {
+    if tick == 1 {
+        for _ in 0..<moreScreens {
+            let another = ProfileScreen(session: session)
+            Tracer.expectDeallocation(of: another, within: .milliseconds(1), because: "ProfileScreen dismissed")
+        }
+    }
     for update in (updates * tick / ticks)..<(updates * (tick + 1) / ticks) { session.updates.sendNext("update \(update + 1)") }
     Thread.sleep(forTimeInterval: 0.1)
 }

@@ -95,6 +95,17 @@ import Testing
         }
     }
 
+    @Test func aFieldAMinorVersionAppendedReadsAsZeroInAnOlderLog() throws {
+        var record = RetainedRecord(watch: 3, withinNanoseconds: 1_000_000, lateNanoseconds: 44_000_000_000)
+        record.links = [RetainedRecord.Link()]
+        let written = Self.bytes(of: record)
+        let late = try #require(written.withUnsafeBytes { RetainedRecord(payload: $0) })
+        #expect(late.lateNanoseconds == 44_000_000_000)
+        // Format 3.0 wrote the payload without `late`.
+        let older = try #require(Array(written.dropLast(8)).withUnsafeBytes { RetainedRecord(payload: $0) })
+        #expect(older.lateNanoseconds == 0 && older.watch == 3 && older.links.count == 1)
+    }
+
     /// A record kind as a contributor adds one, in one file: its layout, and its event as a
     /// payload of its own, which `TraceEvent` carries without a case for it.
     struct RetriedRecord: EventRecord, TraceEventPayload {
@@ -164,5 +175,6 @@ import Testing
                 return element
             }
         }
+        mutating func appended(_ value: inout UInt64, _ name: StaticString) { value = .random(in: .min ... .max, using: &random) }
     }
 }

@@ -77,8 +77,13 @@ protocol RecordFieldVisitor {
     /// `u32 length`, then that many bytes of UTF-8; `nil` is stored as the length
     /// 0xFFFFFFFF with no bytes. Always a payload's last field.
     mutating func text(_ value: inout String?, _ lengthName: StaticString)
-    /// `u32 count`, then each element's fields. Always a payload's last field.
+    /// `u32 count`, then each element's fields. A payload's last field, but for ``appended(_:_:)``
+    /// ones.
     mutating func list<Element: RecordFields>(_ elements: inout [Element], _ countName: StaticString, each: StaticString)
+    /// A field a later minor version added at the payload's end: a payload of an older log
+    /// ends just before it, and it reads as 0 (a reader of the older minor version reads the
+    /// payload it knows and never looks past it).
+    mutating func appended(_ value: inout UInt64, _ name: StaticString)
 }
 
 extension RecordFieldVisitor {
@@ -108,6 +113,7 @@ struct RecordSize: RecordFieldVisitor {
         bytes += 4
         for index in elements.indices { elements[index].fields(&self) }
     }
+    @inline(__always) mutating func appended(_ value: inout UInt64, _ name: StaticString) { bytes += 8 }
 }
 
 /// Writes a payload, little-endian, into memory the caller sized with ``RecordSize`` and zeroed.
@@ -140,6 +146,7 @@ struct RecordWriter: RecordFieldVisitor {
         store(UInt32(elements.count))
         for index in elements.indices { elements[index].fields(&self) }
     }
+    @inline(__always) mutating func appended(_ value: inout UInt64, _ name: StaticString) { store(value) }
 }
 
 /// Reads a payload, checking every field against its end.
@@ -189,6 +196,10 @@ struct RecordReader: RecordFieldVisitor {
             elements.append(element)
         }
     }
+    mutating func appended(_ value: inout UInt64, _ name: StaticString) {
+        // Absent (an older minor version's payload) or whole; part of one is a cut payload.
+        value = !isMalformed && bytes.count == offset ? 0 : load(UInt64.self)
+    }
 }
 
 extension RecordFields {
@@ -232,6 +243,7 @@ struct RecordLayout: RecordFieldVisitor {
         var element = Element()
         element.fields(&self)
     }
+    mutating func appended(_ value: inout UInt64, _ name: StaticString) { fields.append("u64 \(name)") }
 
     /// The layout of `Fields`.
     static func of<Fields: RecordFields>(_: Fields.Type) -> [String] {

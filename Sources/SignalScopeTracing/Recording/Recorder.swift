@@ -308,19 +308,75 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// (`within` `nil`: when the recording ends.)
     func expectDeallocation(of object: AnyObject, within: Duration?, reason: String, site: SourceLocation) {
         guard isActive else { return }
-        watchlist.watch(object, within: within, reason: reason, site: site) { [weak self] id in self?.deadlinePassed(id) }
+        watchlist.watch(object, within: within, reason: reason, site: site) { [weak self] in self?.deadlinesPassed() }
     }
 
-    /// A watched object's deadline passed while the program runs.
-    private func deadlinePassed(_ id: UInt64) {
-        guard isActive, let entry = watchlist.entry(id) else { return }
-        guard entry.object.object != nil else { return watchlist.forget(id) }
-        let heap = snapshot()
-        appendRetained(entry, in: heap, midRun: true)
-        watchlist.markReported(id)
-        announce?(
-            "signalscope: retained-after-release: \(Trace.shortTypeName(entry.typeName)) is still alive \(entry.within ?? .zero) after "
-                + "\"\(entry.reason)\" (\(entry.site.fileID):\(entry.site.line))")
+    /// Watched objects announced one by one on standard error; beyond them, one line says
+    /// how many more there are.
+    private static let announcedOneByOne = 10
+
+    /// A watched object's deadline passed while the program runs (on the watchlist's queue):
+    /// every object whose deadline has passed and that is still alive is judged from one
+    /// snapshot, when the pacing allows one.
+    private func deadlinesPassed() {
+        guard isActive else { return }
+        let alive = watchlist.due(at: .now).filter { entry in
+            guard entry.object.object != nil else {
+                watchlist.forget(entry.id)
+                return false
+            }
+            return true
+        }
+        guard !alive.isEmpty else { return }
+        let now = ContinuousClock.now
+        let wait: Duration? = watchlist.pacing.withLock { pacing in
+            guard pacing.taken < Watchlist.Pacing.limit else { return .zero }
+            guard let next = pacing.nextAllowed, next > now else { return nil }
+            if pacing.isCheckScheduled { return .zero }
+            pacing.isCheckScheduled = true
+            return now.duration(to: next)
+        }
+        if let wait {
+            // Over the limit (the closing snapshot judges them), or checked again when the
+            // next snapshot is allowed.
+            if wait > .zero {
+                watchlist.check(after: wait) { [weak self] in
+                    guard let self else { return }
+                    watchlist.pacing.withLock { $0.isCheckScheduled = false }
+                    deadlinesPassed()
+                }
+            }
+            return
+        }
+        let paths = RetainingPaths(snapshot())
+        let taken = ContinuousClock.now
+        let isLast = watchlist.pacing.withLock { pacing in
+            pacing.taken += 1
+            pacing.nextAllowed = taken + Watchlist.Pacing.gap(after: now.duration(to: taken))
+            return pacing.taken == Watchlist.Pacing.limit
+        }
+        let announcing = watchlist.pacing.withLock { pacing in
+            let count = min(alive.count, max(0, Self.announcedOneByOne - pacing.announced))
+            pacing.announced += count
+            return count
+        }
+        for (index, entry) in alive.enumerated() {
+            let late = entry.deadline.map { $0.duration(to: taken) } ?? .zero
+            appendRetained(entry, in: paths, midRun: true, late: late)
+            watchlist.markReported(entry.id)
+            guard index < announcing else { continue }
+            let when = late < .milliseconds(100) ? "\(entry.within ?? .zero) after" : "\(((entry.within ?? .zero) + late).roundedToMilliseconds) after"
+            let deadline = late < .milliseconds(100) ? "" : ", past its deadline of \(entry.within ?? .zero)"
+            announce?(
+                "signalscope: retained-after-release: \(Trace.shortTypeName(entry.typeName)) is still alive \(when) "
+                    + "\"\(entry.reason)\" (\(entry.site.fileID):\(entry.site.line)\(deadline))")
+        }
+        if alive.count > announcing {
+            announce?("signalscope: retained-after-release: \(alive.count - announcing) more watched objects are still alive past their deadlines")
+        }
+        if isLast {
+            announce?("signalscope: note: watched objects whose deadlines pass from now on are judged when recording ends (\(Watchlist.Pacing.limit) snapshots taken while the program ran)")
+        }
     }
 
     /// At the closing snapshot: a watched object reported retained that has gone since is
@@ -328,22 +384,24 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// `heap` shows. (One whose deadline is still to come is not judged.)
     private func appendWatched(in heap: HeapSnapshot) {
         let now = ContinuousClock.now
+        let paths = RetainingPaths(heap)
         for entry in watchlist.all {
             let isAlive = entry.object.object != nil
             if entry.wasReported {
                 if !isAlive { append(ReleasedRecord(watch: entry.id)) }
             } else if isAlive, entry.deadline.map({ $0 <= now }) ?? true {
-                appendRetained(entry, in: heap, midRun: false)
+                appendRetained(entry, in: paths, midRun: false, late: .zero)
             }
         }
     }
 
-    private func appendRetained(_ entry: Watchlist.Entry, in heap: HeapSnapshot, midRun: Bool) {
+    private func appendRetained(_ entry: Watchlist.Entry, in paths: RetainingPaths, midRun: Bool, late: Duration) {
         var record = RetainedRecord(
             watch: entry.id, typeName: string(entry.typeName), reason: string(entry.reason), file: literal(entry.site.fileID),
             function: literal(entry.site.function), line: UInt32(truncatingIfNeeded: entry.site.line),
-            flags: (midRun ? 1 : 0) | (heap.sawPartOfTheHeap ? 32 : 0), withinNanoseconds: entry.within?.wholeNanoseconds ?? 0)
-        guard let path = heap.retainingPath(to: entry.address) else {
+            flags: (midRun ? 1 : 0) | (paths.sawPartOfTheHeap ? 32 : 0), withinNanoseconds: entry.within?.wholeNanoseconds ?? 0,
+            lateNanoseconds: late.wholeNanoseconds)
+        guard let path = paths.path(to: entry.address) else {
             record.flags |= 8
             append(record)
             return

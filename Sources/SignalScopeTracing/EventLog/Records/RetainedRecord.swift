@@ -24,6 +24,8 @@ struct RetainedRecord: EventRecord {
     var flags: UInt8 = 0
     var withinNanoseconds: UInt64 = 0
     var links: [Link] = []
+    /// How long after the deadline the snapshot was taken, in nanoseconds (format 3.1).
+    var lateNanoseconds: UInt64 = 0
 
     /// One strong reference of the chain, with what its holder is.
     struct Link: RecordFields {
@@ -61,6 +63,7 @@ struct RetainedRecord: EventRecord {
         visitor.zeros(3)
         visitor.visit(&withinNanoseconds, "within")
         visitor.list(&links, "linkCount", each: "link")
+        visitor.appended(&lateNanoseconds, "late")
     }
 
     func event(strings: LogStrings) -> TraceEvent? {
@@ -93,6 +96,7 @@ struct RetainedRecord: EventRecord {
                 RetainedObject(
                     watch: watch, target: watched.id, typeName: watched.typeName, reason: strings.string(reason),
                     site: strings.site(file: file, function: function, line: line), within: .nanoseconds(Int64(clamping: withinNanoseconds)),
+                    late: .nanoseconds(Int64(clamping: lateNanoseconds)),
                     isMidRun: flags & 1 != 0, isCycle: flags & 2 != 0, onlyInexactHolders: flags & 4 != 0,
                     wasNotReached: flags & 8 != 0, isHeldFromOutside: flags & 16 != 0, sawPartOfTheHeap: flags & 32 != 0,
                     objects: objects, chain: chain)))
@@ -113,6 +117,10 @@ public struct RetainedObject: TraceEventPayload {
     public let site: TraceSite
     /// How long after that it should have been gone.
     public let within: Duration
+    /// How long after that deadline the snapshot that proves it was taken: deadlines that
+    /// pass together, or while another snapshot is taken, are judged together, as soon as a
+    /// snapshot may be taken (zero in logs before format 3.1, and for the closing snapshot).
+    public let late: Duration
     /// Whether the snapshot that proves it was taken while the program ran.
     public let isMidRun: Bool
     /// Whether nothing outside holds ``chain``: its objects, and everything that holds them,
@@ -140,7 +148,7 @@ public struct RetainedObject: TraceEventPayload {
 
     public var name: String { "retained-object" }
     public var exportedFields: [(key: String, value: String)] {
-        [("type", typeName), ("reason", reason), ("site", site.description), ("withinNanoseconds", "\(within.wholeNanoseconds)")]
+        [("type", typeName), ("reason", reason), ("site", site.description), ("withinNanoseconds", "\(within.wholeNanoseconds)"), ("lateNanoseconds", "\(late.wholeNanoseconds)")]
     }
 
     /// The chain as a heap of its own, for describing it as any path is described.
