@@ -2,10 +2,9 @@
 // sending updates. The screen's observation of the session's updates captures the screen and
 // is never ended, so the dismissed screen stays alive; the app says it should be gone within
 // half a second of its dismissal (Tracer.expectDeallocation), so a recording proves it while
-// the session still runs. `--fixed` ends the observation with the screen's lifetime;
-// `--updates N` sends N updates over the same three seconds (30 by default), to measure the
-// live page at scale; `--seconds S` runs the session for S seconds instead of three;
-// `--screens N` dismisses N more screens, each watched, to measure watched objects at scale.
+// the session still runs. `--fixed` ends the observation with the screen's lifetime; `--updates
+// N` sends N updates over the same three seconds (30 by default), `--screens N` dismisses N more
+// watched screens (the page and watched objects at scale); `--seconds S` runs S seconds, not 3.
 import Foundation
 import SignalScope
 import SignalScopeTracing

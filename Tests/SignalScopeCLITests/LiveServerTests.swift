@@ -4,7 +4,7 @@ import Testing
 /// `signalscope live` against what a neighbour on the same machine can send it, driven by
 /// Tests/Probes/live_server.py while the LiveSession example streams: the server is limited
 /// to 128 open files, as a small `ulimit -n` would.
-@Suite("The live server under floods, storms and stalled clients", .serialized, .timeLimit(.minutes(5)))
+@Suite("The live server under floods, storms and stalled clients, and its processes", .serialized, .timeLimit(.minutes(5)))
 struct LiveServerTests {
     @Test("Floods of long headers and URLs, more idle connections than files, and WebSocket clients that never read leave the page answering at once, in bounded memory; HEAD, Host, methods and the handshake follow the protocol")
     func hostileNeighbours() throws {
@@ -44,5 +44,27 @@ struct LiveServerTests {
         // queue, not a copy of the stream (a generous guard; docs/performance.md measures it).
         #expect((seen["peakRSSMiB"] as? Double ?? .infinity) < 400, "peak \(String(describing: seen["peakRSSMiB"])) MiB")
         #expect(seen["exitStatus"] as? Int == 0, "the run ends as usual: \(String(describing: seen["stderr"]))")
+    }
+
+    @Test("A command that starts two traced processes: the page says which it follows and names the other, and each has its final report; a command that traces nothing is refused in one line, as check refuses it")
+    func processes() throws {
+        let cli = try CLIRunner()
+        defer { cli.removeFolder() }
+        let script = CLIRunner.repository.appendingPathComponent("Tests/Probes/live_processes.py").path
+        let result = try cli.run(
+            "/usr/bin/env", ["python3", script, CLIRunner.product("signalscope"), CLIRunner.product("LiveSession")], timeLimit: 240)
+        #expect(result.status == 0, "\(result.standardError)")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result.standardError)")
+        let notes = seen["notes"] as? [String] ?? []
+        #expect(notes.count == 1 && notes[0].hasPrefix("2 traced processes: this page follows process "), "\(notes)")
+        #expect(seen["endedBeforeEnd"] as? Bool == true, "the page hears the program ended before its report is ready")
+        let titles = seen["reportTitles"] as? [String] ?? []
+        #expect(seen["listedProcesses"] as? Int == 2 && titles.count == 2 && titles.allSatisfy { $0.contains(" · process ") }
+            && Set(titles).count == 2, "\(titles)")
+        #expect(seen["exitStatus"] as? Int == 0, "Ctrl-C stops serving with the command's status")
+        let untraced = try #require(seen["untraced"] as? [String: Any])
+        let lines = untraced["stderr"] as? [String] ?? []
+        #expect(untraced["status"] as? Int == 1 && lines.last?.hasPrefix("signalscope: error: true wrote no trace") == true
+            && lines.count == 2, "the address, then the refusal: \(lines)")
     }
 }

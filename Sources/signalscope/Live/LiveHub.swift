@@ -3,7 +3,8 @@ import Foundation
 /// What `signalscope live` pushes to its pages: to a page that connects, the timeline so far
 /// and the latest graph (its starting state), then each message as it comes, and the end.
 /// One JSON message each (``LiveReport``): `{"kind":"timeline",…}` adds to the timeline,
-/// `{"kind":"graph",…}` replaces the graph and the findings, `{"kind":"warning","text":…}`,
+/// `{"kind":"graph",…}` replaces the graph and the findings, `{"kind":"warning","text":…}`
+/// (the page no longer updates), `{"kind":"note","text":…}` (which traced process it follows),
 /// `{"kind":"ended","status":N}` (the program ended; the final report is being made) and
 /// `{"kind":"end","status":N}` (the final report is ready).
 ///

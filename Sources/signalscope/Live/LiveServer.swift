@@ -1,4 +1,5 @@
 import Foundation
+import SignalScopeTools
 
 /// Serves one live run on 127.0.0.1 only (``LiveHTTPServer``). Every request needs the run's
 /// token in its query (`?token=`), and one `Host`, the loopback address and port (a page
@@ -29,8 +30,10 @@ final class LiveServer: Sendable {
 
     func start() { server.start() }
 
-    /// The final report, served at `/report` from `path` once the program has ended.
-    func setReport(path: String) { report.set(path) }
+    /// The final reports, one per traced process, served at `/report` once the program has
+    /// ended: the report itself when there is one, else a list naming each process, whose
+    /// report is at `/report?process=ID`.
+    func setReports(_ reports: [(process: String, path: String)]) { report.set(reports) }
 
     func stop() { server.stop() }
 
@@ -41,12 +44,12 @@ final class LiveServer: Sendable {
     }
 }
 
-/// The final report's file, once there is one.
+/// The final reports' files, once there are any.
 final class LockedReportPath: @unchecked Sendable {
     private let lock = NSLock()
-    private var path: String?
-    func set(_ path: String) { lock.withLock { self.path = path } }
-    var current: String? { lock.withLock { path } }
+    private var reports: [(process: String, path: String)]?
+    func set(_ reports: [(process: String, path: String)]) { lock.withLock { self.reports = reports } }
+    var current: [(process: String, path: String)]? { lock.withLock { reports } }
 }
 
 /// What each request is answered with (on the server's thread).
@@ -73,8 +76,14 @@ private final class LiveRoutes: @unchecked Sendable {
         case "/":
             return .body(.ok, headers: Self.headers + [("Content-Type", "text/html; charset=utf-8")], page)
         case "/report":
-            guard let path = report.current else { return Self.text(.notFound, "the program is still running\n") }
-            return .file(.ok, headers: Self.headers + [("Content-Type", "text/html; charset=utf-8")], path: path)
+            guard let reports = report.current else { return Self.text(.notFound, "the program is still running\n") }
+            let html = Self.headers + [("Content-Type", "text/html; charset=utf-8")]
+            if let process = request.query["process"] {
+                guard let chosen = reports.first(where: { $0.process == process }) else { return Self.text(.notFound, "no such process\n") }
+                return .file(.ok, headers: html, path: chosen.path)
+            }
+            if reports.count == 1 { return .file(.ok, headers: html, path: reports[0].path) }
+            return .body(.ok, headers: html, Array(reportList(reports.map(\.process)).utf8))
         case "/live":
             // A browser sends its page's origin with a WebSocket handshake; nothing but this
             // server's own page may open one.
@@ -91,6 +100,16 @@ private final class LiveRoutes: @unchecked Sendable {
         default:
             return Self.text(.notFound, "not found\n")
         }
+    }
+
+    /// The page naming each traced process, linking to its report.
+    private func reportList(_ processes: [String]) -> String {
+        let items = processes.map { process in
+            let link = XMLText.escaped("/report?token=\(token)&process=\(process)")
+            return "<li><a href=\"\(link)\">process \(XMLText.escaped(process))</a></li>"
+        }
+        return "<!DOCTYPE html><meta charset=\"utf-8\"><title>SignalScope</title>"
+            + "<p>The command ran \(processes.count) traced processes; each has its own report:</p><ul>\(items.joined())</ul>"
     }
 
     /// `localhost`, `[::1]` and the like: the right machine by a name the server refuses.

@@ -34,11 +34,22 @@ struct LiveSession {
         streaming.finish()
         // The page says at once that the program ended: the final report can take a while.
         server.hub.publish(#"{"kind":"ended","status":\#(status)}"#)
-        if let trace = TracedRun.tracesWritten(in: folder).first {
-            let reportPath = "\(folder)/report.html"
-            Self.writeFinalReport(of: trace, title: title, to: reportPath)
-            server.setReport(path: reportPath)
+        let traces = TracedRun.tracesWritten(in: folder)
+        guard !traces.isEmpty else {
+            // Nothing to show: the page and standard error say why, as check does.
+            let refusal = TracedRun(command: command, tracePath: tracePath, values: values).wroteNoTrace(status: status)
+            server.hub.publish(LiveMessage.text("warning", "\(command[0]) wrote no trace: does it link SignalScopeAutoTrace?"))
+            throw refusal
         }
+        // One report per traced process, each named; several are listed at /report.
+        var reports: [(process: String, path: String)] = []
+        for trace in traces {
+            let process = TracedRun.processID(ofTrace: trace)
+            let reportPath = "\(folder)/report-\(process).html"
+            Self.writeFinalReport(of: trace, title: traces.count == 1 ? title : "\(title) · process \(process)", to: reportPath)
+            reports.append((process, reportPath))
+        }
+        server.setReports(reports)
         server.hub.finish(#"{"kind":"end","status":\#(status)}"#)
         if exitWhenDone {
             // Every page connected at the end says it received it; a page that never does is
@@ -85,6 +96,9 @@ final class Streaming: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
     private var reader: LiveLogReader?
+    /// The trace the page follows, and how many traced processes the page has been told of.
+    private var followed: String?
+    private var namedProcesses = 1
     private var reportedProblem = false
     private var lastGraph: ContinuousClock.Instant?
     private var graphCost: Duration = .zero
@@ -115,20 +129,28 @@ final class Streaming: @unchecked Sendable {
     func finish() { pollOnce() }
 
     private func pollOnce() {
-        if reader == nil, let first = TracedRun.tracesWritten(in: folder).first {
+        let traces = TracedRun.tracesWritten(in: folder)
+        if reader == nil, let first = traces.first {
             reader = LiveLogReader(path: first)
+            followed = first
         }
-        guard let reader else { return }
+        guard let reader, let followed else { return }
+        if traces.count > namedProcesses {
+            // The page follows one process; it and standard error name every other one, whose
+            // report comes with the end.
+            namedProcesses = traces.count
+            let others = traces.filter { $0 != followed }.map { "process \(TracedRun.processID(ofTrace: $0))" }
+            let note = "\(traces.count) traced processes: this page follows process \(TracedRun.processID(ofTrace: followed)); "
+                + "\(others.joined(separator: ", ")) \(others.count == 1 ? "has its" : "have their") own final report at the end"
+            standardError("signalscope: \(note)")
+            hub.publish(LiveMessage.text("note", note))
+        }
         let records = reader.poll()
         if let problem = reader.problem, !reportedProblem {
             // The page must not look live when it no longer is.
             reportedProblem = true
             standardError("signalscope: warning: \(problem); the page shows nothing newer, the final report reads what it can")
-            var message = JSONBuffer()
-            message.raw(#"{"kind":"warning","text":"#)
-            message.string(problem)
-            message.raw("}")
-            hub.publish(String(decoding: message.bytes, as: UTF8.self))
+            hub.publish(LiveMessage.text("warning", problem))
         }
         if let timeline = live.add(records) { hub.publish(timeline) }
         if (live.findingsAreStale && graphIsDue(urgent: true)) || (live.graphIsStale && graphIsDue(urgent: false)) { publishGraph() }
@@ -162,5 +184,19 @@ final class Streaming: @unchecked Sendable {
         lastGraph = .now
         graphCost = started.duration(to: lastGraph!)
         hub.publishLatest(message)
+    }
+}
+
+/// The live page's messages that carry one line of text: `{"kind":"warning","text":…}` (the
+/// page no longer updates) and `{"kind":"note","text":…}` (what the page shows, and what not).
+enum LiveMessage {
+    static func text(_ kind: String, _ text: String) -> String {
+        var message = JSONBuffer()
+        message.raw(#"{"kind":"#)
+        message.string(kind)
+        message.raw(#","text":"#)
+        message.string(text)
+        message.raw("}")
+        return String(decoding: message.bytes, as: UTF8.self)
     }
 }

@@ -118,6 +118,11 @@ struct TracedRun {
         return names.filter { $0.hasPrefix("trace-") && $0.hasSuffix(".sslog") }.sorted().map { "\(folder)/\($0)" }
     }
 
+    /// The process id in a trace's name (`trace-%p.sslog`).
+    static func processID(ofTrace path: String) -> String {
+        String((path as NSString).lastPathComponent.dropFirst("trace-".count).dropLast(".sslog".count))
+    }
+
     /// The executable `name` names: a path as given, otherwise the first match on `PATH`.
     static func resolve(_ name: String) throws -> String {
         let manager = FileManager.default

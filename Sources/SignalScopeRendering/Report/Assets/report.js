@@ -559,10 +559,12 @@ if (typeof document === 'object') (function (R) {
     // timeline message arrived (wall clock, milliseconds) with its last record's monotonic
     // timestamp, how long handling each took, and how long each drawing of the lanes took.
     var stats = window.signalscopeLive = {arrivals: [], batches: 0, handledMs: 0, longestMs: 0, frames: 0, frameMs: 0, longestFrameMs: 0};
-    var stale = null, drawPending = false, phase = 'running';
+    var stale = null, note = null, drawPending = false, phase = 'running';
     var status = $('live-status');
     status.hidden = false;
-    var setStatus = function (text) { status.textContent = stale ? text + ' (not updating: ' + stale + ')' : text; };
+    var setStatus = function (text) {
+      status.textContent = text + (note ? ' · ' + note : '') + (stale ? ' (not updating: ' + stale + ')' : '');
+    };
     // One drawing per frame, however many messages came in it.
     var scheduleDraw = function () {
       if (drawPending) return;
@@ -623,6 +625,8 @@ if (typeof document === 'object') (function (R) {
         replaceGraph(message);
       } else if (message.kind === 'warning') {
         stale = message.text;
+      } else if (message.kind === 'note') {
+        note = message.text;
       } else if (message.kind === 'ended') {
         phase = 'program ended: status ' + message.status + ' · preparing the final report';
         document.body.setAttribute('data-live', 'ending');
