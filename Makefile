@@ -2,7 +2,7 @@
 # runs), and the benchmarks.
 SWIFT ?= swift
 
-.PHONY: setup build demo test ci fuzz bench bench-json bench-instructions lsan-compare tsan
+.PHONY: setup build demo test ci fuzz bench bench-json bench-instructions bench-live-memory lsan-compare tsan
 
 setup:
 	@scripts/setup.sh
@@ -79,6 +79,13 @@ bench-json: setup
 # the default release build and one with cross-module optimization, each scenario and
 # variant in a child process of its own. Pass --json (or other options) with BENCH_ARGS.
 BENCH_CMO = Benchmarks/.build-cmo/release/signalscope-bench
+
+# signalscope live's own peak memory with one page connected, at about 100,000 and 1,000,000
+# events (docs/performance.md, "The live page").
+bench-live-memory: setup
+	$(SWIFT) build --product signalscope
+	$(SWIFT) build --product LiveSession
+	python3 scripts/live-memory.py .build/debug/signalscope .build/debug/LiveSession 50000 500000
 
 bench-instructions: setup
 	@scripts/setup.sh valgrind

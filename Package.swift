@@ -62,7 +62,10 @@ let package = Package(
         // The report page's script and style are files of their own (tested under Node from
         // Tests/JavaScript), compiled into the library: no bundle to find at run time.
         .target(
-            name: "SignalScopeRendering", dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAnalysis"],
+            name: "SignalScopeRendering",
+            dependencies: [
+                "SignalScope", "SignalScopeTracing", "SignalScopeAnalysis", .product(name: "DequeModule", package: "swift-collections"),
+            ],
             resources: [.embedInCode("Report/Assets/report.js"), .embedInCode("Report/Assets/report.css")]
         ),
         .target(name: "SignalScopeGraphviz", dependencies: ["SignalScopeRendering", "CGraphviz"]),

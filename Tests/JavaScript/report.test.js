@@ -114,6 +114,19 @@ test('timeline messages add subscriptions, lanes and events at the end, and mark
   assert.deepEqual(report.causeChain(events, 1).map((e) => e.seq), [1, 0], 'a cause from an earlier message');
 });
 
+test('a late live page starts from the state: lanes so far, and its events numbered on from there', () => {
+  const data = {duration: 0, subscriptions: [], lanes: [], events: []};
+  report.addTimeline(data, {state: true, firstEvent: 500, duration: 40, subscriptions: [{lane: 0, title: 'subject'}],
+    lanes: [{title: 'subject · a.swift:1', end: null, marks: []}], marks: [], ends: [[0, 30]], events: []});
+  report.addTimeline(data, {duration: 45, subscriptions: [], lanes: [], marks: [[0, ['n', 45, 500, 'x']]], ends: [],
+    events: [[0, 'n', 45, 'x', 499, '?']]});
+  assert.equal(data.events.length, 501, 'the next event keeps its number');
+  assert.equal(data.lanes[0].end, 30, 'an ended lane is drawn ended');
+  const events = report.indexEvents(data.events);
+  assert.equal(events.size, 1, 'only events the page has are indexed');
+  assert.deepEqual(report.causeChain(events, 500).map((e) => e.missing === undefined ? e.seq : 'missing'), [500, 'missing']);
+});
+
 test('an index of events grows from where it stopped', () => {
   const rows = [[0, 'n', 0, 'a', null, ''], [0, 'n', 1, 'b', 0, 'd']];
   const events = report.indexEvents(rows.slice(0, 1));

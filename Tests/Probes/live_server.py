@@ -3,14 +3,16 @@
 
 Usage: live_server.py SIGNALSCOPE PROGRAM
 
-Starts `SIGNALSCOPE live --exit-when-done -- PROGRAM --seconds 12 --updates 20000` with at
-most 128 open files, then, while the program runs:
+Starts `SIGNALSCOPE live --exit-when-done -- PROGRAM --seconds 12 --updates 100000` (about
+200,000 events) with at most 128 open files, then, while the program runs:
   - floods the server with 48 KiB header lines and 48 KiB URLs from several connections at
     once, and times the page meanwhile;
   - opens more idle connections than the process may hold files, then times the page;
   - sends HEAD, two Host headers, a localhost Host, a POST, a folded header, a bad request
     line, and a WebSocket handshake with RFC 6455's sample key;
-  - opens WebSocket clients that never read a byte, and samples signalscope's memory.
+  - opens WebSocket clients that never read a byte, and samples signalscope's memory;
+  - connects a page late, which must start from the state (every lane, the events numbered on
+    from there) and read on to the end.
 Prints one JSON object with what it saw; the Swift test (LiveServerTests) judges it.
 """
 import json
@@ -21,6 +23,8 @@ import subprocess
 import sys
 import threading
 import time
+
+from live_processes import frames, send_text
 
 FILE_LIMIT = 128
 
@@ -98,7 +102,7 @@ def main():
         resource.setrlimit(resource.RLIMIT_NOFILE, (FILE_LIMIT, FILE_LIMIT))
 
     live = subprocess.Popen(
-        [signalscope, "live", "--exit-when-done", "--", program, "--seconds", "12", "--updates", "20000"],
+        [signalscope, "live", "--exit-when-done", "--", program, "--seconds", "12", "--updates", "100000"],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, preexec_fn=limit_files)
     line = live.stderr.readline()
     match = re.match(r"signalscope: live at http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32})$", line.strip())
@@ -169,11 +173,36 @@ def main():
         stalled.append(connection)
     time.sleep(1)
     seen["pageWhileStalledClients"] = timed_page(port, token)
-    peak = 0
-    while live.poll() is None:
-        peak = max(peak, memory_kib(live.pid, "VmRSS") or 0)
-        time.sleep(0.2)
-    seen["peakRSSMiB"] = round(peak / 1024, 1)
+    peak = [0]
+
+    def sample():
+        while live.poll() is None:
+            peak[0] = max(peak[0], memory_kib(live.pid, "VmHWM") or 0)
+            time.sleep(0.1)
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+
+    # 5. A page that connects late, once the program has streamed for a while.
+    time.sleep(3)
+    late = socket.create_connection(("127.0.0.1", port), timeout=60)
+    late.sendall((f"GET /live?token={token} HTTP/1.1\r\n{host}Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += late.recv(1)
+    first, events, kinds = None, 0, set()
+    for text in frames(late):
+        message = json.loads(text)
+        kinds.add(message["kind"])
+        first = first or message
+        events += len(message.get("events", []))
+        if message["kind"] == "end":
+            send_text(late, "received end")
+            break
+    seen["latePage"] = {"startsFromState": first.get("state") is True, "firstEvent": first.get("firstEvent", 0),
+                        "lanes": len(first.get("lanes", [])), "eventsRead": events, "kinds": sorted(kinds)}
+    sampler.join()
+    seen["peakRSSMiB"] = round(peak[0] / 1024, 1)
     for connection in stalled:
         connection.close()
     seen["exitStatus"] = live.returncode

@@ -1,3 +1,4 @@
+import DequeModule
 import SignalScopeAnalysis
 import SignalScope
 import SignalScopeTracing
@@ -13,13 +14,30 @@ import SignalScopeTracing
 /// page that has a number keeps it; graph nodes keep the trace's ids. Every graph message
 /// carries the whole graph (its size is capped, unlike the trace's), and the page maps its
 /// subscriptions onto it again.
+///
+/// Memory grows with what is alive and with the subscriptions made, never with the events:
+/// the trace keeps live entities only, events are numbered for causes within the last
+/// ``causeWindow`` of them, and a page that connects late is sent ``stateMessage()`` (every
+/// lane, no past event) rather than every message since the start.
 public final class LiveReport {
     private let options: HTMLReport.Options
-    private var trace = Trace(growing: .everything)
+    private var trace = Trace(growing: .liveEntities)
     private var subscriptionNumbers: [SubscriptionID: Int] = [:]
     private var subscriptionsByNode: [NodeID: [SubscriptionID]] = [:]
     private var depths: [SubscriptionID: Int] = [:]
+    /// Every subscription and its lane as first sent, and the lanes that have ended: what
+    /// ``stateMessage()`` sends.
+    private var subscriptionValues: [JSONValue] = []
+    private var laneValues: [JSONValue] = []
+    private var laneEnds: [(lane: Int, time: UInt64)] = []
+    private var eventCount = 0
+    /// The numbers of the last ``causeWindow`` events, by sequence number; an event whose
+    /// cause is older is sent with its cause unknown to the page (the final report has it).
     private var eventNumbers: [UInt64: Int] = [:]
+    private var numberedSequences = Deque<UInt64>()
+    /// The highest sequence number let go of: a cause at or below it will not come.
+    private var forgottenSequence: UInt64?
+    public static let causeWindow = 100_000
     private var origin: UInt64?
     private var duration: UInt64 = 0
     /// Records of subscriptions whose `subscribe` has not come yet, and events waiting for
@@ -87,21 +105,12 @@ public final class LiveReport {
         guard !batch.isEmpty, let last = records.last else { return nil }
         let elements = elements(of: trace, graph: SignalGraph())
         let eventNumber = { [unowned self] (sequence: UInt64) in eventNumbers[sequence] }
-        var subscriptions: [JSONValue] = [], lanes: [JSONValue] = []
-        for (id, time) in batch.subscribed {
-            guard let subscription = trace.subscriptions[id], let depth = depths[id] else { continue }
-            subscriptions.append(elements.subscription(subscription))
-            let lane = TimelineModel.Lane(
-                title: TimelineModel.laneTitle(of: subscription.node, in: trace), node: subscription.node,
-                subscriptionSite: subscription.site, depth: depth, start: time, subscriptions: [id])
-            lanes.append(elements.lane(lane, eventNumber: eventNumber))
-        }
         return Self.text(.object([
             ("kind", .string("timeline")),
             ("duration", .int(duration)),
             ("ts", .int(last.timestamp)),
-            ("subscriptions", .array(subscriptions)),
-            ("lanes", .array(lanes)),
+            ("subscriptions", .array(batch.subscriptions)),
+            ("lanes", .array(batch.lanes)),
             ("marks", .array(batch.marks.map { .array([.int($0.lane), ReportElements.mark($0.mark, eventNumber: eventNumber)]) })),
             ("ends", .array(batch.ends.map { .array([.int($0.lane), .int($0.time)]) })),
             ("events", .array(batch.delivered.map { elements.event($0.record, time: $0.time, eventNumber: eventNumber) })),
@@ -109,15 +118,50 @@ public final class LiveReport {
         ]))
     }
 
+    /// What a page that connects now needs before the messages that follow: every
+    /// subscription and lane so far (with the ends of those that ended), no past event, and
+    /// the number the next event will have (`firstEvent`), so that numbering carries on:
+    /// `{"kind":"timeline","state":true,"firstEvent":…,…}`.
+    public func stateMessage() -> String {
+        Self.text(.object([
+            ("kind", .string("timeline")),
+            ("state", .bool(true)),
+            ("firstEvent", .int(eventCount)),
+            ("duration", .int(duration)),
+            ("ts", .int(0)),
+            ("subscriptions", .array(subscriptionValues)),
+            ("lanes", .array(laneValues)),
+            ("marks", .array([])),
+            ("ends", .array(laneEnds.map { .array([.int($0.lane), .int($0.time)]) })),
+            ("events", .array([])),
+            ("causes", .array([])),
+        ]))
+    }
+
     /// What one poll's records drew.
     private struct Batch {
-        var subscribed: [(id: SubscriptionID, time: UInt64)] = []
+        var subscriptions: [JSONValue] = []
+        var lanes: [JSONValue] = []
         var delivered: [(record: TraceRecord, time: UInt64)] = []
         var marks: [(lane: Int, mark: TimelineModel.Mark)] = []
         var ends: [(lane: Int, time: UInt64)] = []
         var causes: [(event: Int, cause: Int, how: String)] = []
 
-        var isEmpty: Bool { subscribed.isEmpty && marks.isEmpty && ends.isEmpty && causes.isEmpty }
+        var isEmpty: Bool { subscriptions.isEmpty && marks.isEmpty && ends.isEmpty && causes.isEmpty }
+    }
+
+    /// Numbers the event with sequence number `sequence`, letting go of the oldest number
+    /// past ``causeWindow``.
+    private func number(_ sequence: UInt64) -> Int {
+        let number = eventCount
+        eventCount += 1
+        eventNumbers[sequence] = number
+        numberedSequences.append(sequence)
+        if numberedSequences.count > Self.causeWindow, let oldest = numberedSequences.popFirst() {
+            eventNumbers[oldest] = nil
+            forgottenSequence = max(forgottenSequence ?? 0, oldest)
+        }
+        return number
     }
 
     private func take(_ record: TraceRecord, into batch: inout Batch) {
@@ -145,18 +189,31 @@ public final class LiveReport {
             graphIsStale = true
             subscriptionNumbers[id] = subscriptionNumbers.count
             subscriptionsByNode[node, default: []].append(id)
-            depths[id] = parent.flatMap { depths[$0] }.map { $0 + 1 } ?? 0
-            batch.subscribed.append((id, time))
+            let depth = parent.flatMap { depths[$0] }.map { $0 + 1 } ?? 0
+            depths[id] = depth
+            // Drawn now: a subscription that ends within this poll leaves the live trace.
+            if let subscription = trace.subscriptions[id] {
+                let elements = elements(of: trace, graph: SignalGraph())
+                let lane = TimelineModel.Lane(
+                    title: TimelineModel.laneTitle(of: subscription.node, in: trace), node: subscription.node,
+                    subscriptionSite: subscription.site, depth: depth, start: time, subscriptions: [id])
+                let (subscriptionValue, laneValue) = (elements.subscription(subscription), elements.lane(lane, eventNumber: { _ in nil }))
+                batch.subscriptions.append(subscriptionValue)
+                batch.lanes.append(laneValue)
+                subscriptionValues.append(subscriptionValue)
+                laneValues.append(laneValue)
+            }
             if let waiting = waitingForSubscription.removeValue(forKey: id) {
                 waitingCount -= waiting.count
                 for record in waiting { take(record, into: &batch) }
             }
         case .next(let id, _), .error(let id, _), .completed(let id):
             guard let lane = lane(of: id) else { break }
-            let number = eventNumbers.count
-            eventNumbers[record.sequence] = number
+            let number = number(record.sequence)
             batch.delivered.append((record, time))
-            if let cause = record.cause, eventNumbers[cause.sequence] == nil, waitingForCause.count < Self.waitingLimit {
+            if let cause = record.cause, eventNumbers[cause.sequence] == nil, cause.sequence > forgottenSequence ?? 0,
+                waitingForCause.count < Self.waitingLimit
+            {
                 waitingForCause[cause.sequence, default: []].append((number, cause.kind == .during ? "d" : "s"))
             }
             for effect in waitingForCause.removeValue(forKey: record.sequence) ?? [] {
@@ -171,6 +228,7 @@ public final class LiveReport {
             guard let lane = lane(of: id) else { break }
             if cause != .terminal { mark(.disposed, lane, "\(cause)") }
             batch.ends.append((lane, time))
+            laneEnds.append((lane, time))
         case .extended:
             findingsAreStale = true
         default:

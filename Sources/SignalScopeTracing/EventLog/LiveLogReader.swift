@@ -12,6 +12,9 @@ public final class LiveLogReader {
     private var strings: [UInt32: String] = [:]
     /// Why reading stopped for good (a file that is not an event log, a corrupt record).
     public private(set) var problem: String?
+    /// Whether the last ``poll(maximumBytes:)`` left bytes of the log unread (it read its
+    /// step's worth): poll again at once to catch up.
+    public private(set) var hasMore = false
 
     /// A reader of the log at `path`, which need not exist yet.
     public init(path: String) {
@@ -22,15 +25,27 @@ public final class LiveLogReader {
         if descriptor >= 0 { close(descriptor) }
     }
 
-    /// The complete records appended since the last poll, by sequence number; none when the
-    /// file does not exist yet or reading has stopped (``problem``).
-    public func poll() -> [TraceRecord] {
+    /// The complete records appended since the last poll, by sequence number, from at most
+    /// about `maximumBytes` of the log (at least one whole record), so that a reader that
+    /// falls behind a fast writer catches up in steps of bounded memory; none when the file
+    /// does not exist yet or reading has stopped (``problem``).
+    public func poll(maximumBytes: Int = 4 << 20) -> [TraceRecord] {
+        hasMore = false
         guard problem == nil, openIfNeeded() else { return [] }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return [] }
         let size = Int(status.st_size)
         guard size > offset else { return [] }
-        var bytes = [UInt8](repeating: 0, count: size - offset)
+        let before = offset
+        var records = poll(bytes: min(size - offset, max(maximumBytes, EventLogFormat.prefixSize)))
+        // A record larger than the step (a thread's batch) is read whole.
+        if offset == before, problem == nil, size - offset > maximumBytes { records = poll(bytes: size - offset) }
+        hasMore = problem == nil && offset > before && size - offset >= EventLogFormat.prefixSize
+        return records
+    }
+
+    private func poll(bytes count: Int) -> [TraceRecord] {
+        var bytes = [UInt8](repeating: 0, count: count)
         let read = bytes.withUnsafeMutableBytes { buffer in pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }
         guard read > 0 else { return [] }
         var decoded: [(stored: StoredRecord, bytes: Range<Int>)] = []

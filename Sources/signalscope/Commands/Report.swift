@@ -18,6 +18,9 @@ struct Report: ParsableCommand {
     @Option(name: .shortAndLong, help: "The HTML file to write, or - for standard output.")
     var output: String
 
+    @Option(help: "The page's title (default: the trace's file name).")
+    var title: String?
+
     @OptionGroup var editor: EditorURLOption
 
     @OptionGroup var force: ForceOption
@@ -26,7 +29,7 @@ struct Report: ParsableCommand {
         let loaded = try TraceLoading.load(trace)
         let analysis = loaded.analyze()
         let page = ReportPageMaking.page(
-            trace: loaded, analysis: analysis, title: (trace as NSString).lastPathComponent, editor: editor)
+            trace: loaded, analysis: analysis, title: title ?? (trace as NSString).lastPathComponent, editor: editor)
         try writeOutput(Data(page.utf8), to: output, force: force.isOn)
         announceWritten(output, "\(analysis.findings.count) findings")
     }

@@ -27,8 +27,10 @@ protocol PushChannel: AnyObject, Sendable {
     /// Called with a function that wakes the server when new frames are due.
     func setWake(_ wake: @escaping @Sendable () -> Void)
     func open(_ page: Int)
-    /// Appends the frames due to `page` to `output`, stopping once it holds `limit` bytes.
-    func frames(for page: Int, into output: inout [UInt8], limit: Int)
+    /// Appends the frames due to `page` to `output`, stopping once it holds `limit` bytes;
+    /// `false` when the page has fallen too far behind to be caught up (it is closed with
+    /// code 4000, on which it reloads).
+    func frames(for page: Int, into output: inout [UInt8], limit: Int) -> Bool
     func received(_ text: String, from page: Int)
     func closed(_ page: Int)
 }
@@ -414,7 +416,9 @@ final class LiveHTTPServer: @unchecked Sendable {
     private func refill(_ connection: Connection) {
         connection.output.removeAll(keepingCapacity: true)
         connection.sent = 0
-        channel.frames(for: connection.id, into: &connection.output, limit: limits.pushBytes)
+        guard channel.frames(for: connection.id, into: &connection.output, limit: limits.pushBytes) else {
+            return closePush(connection, code: 4000)
+        }
         if connection.pendingBytes > 0 { connection.deadline = Self.now() + limits.writeSeconds }
     }
 

@@ -9,11 +9,24 @@ import Foundation
 /// `{"kind":"end","status":N}` (the final report is ready).
 ///
 /// Every page reads the same messages, each from where it is: a page that reads slowly costs
-/// a place in the list, never a copy of it. A page that connects after the end is sent the
-/// end alone, which takes it to the final report.
+/// a place in the list, never a copy of it. Once the messages since the last checkpoint pass
+/// ``windowBytes``, ``checkpoint(_:)`` marks the state they led to
+/// (``LiveReport/stateMessage()``): a page that connects later starts from the latest
+/// checkpoint's state and the messages after it, and the messages before the one before it
+/// are let go of. So a page may fall a whole window behind and catch up; one further behind
+/// is closed (it reloads, and starts from the state). A page that connects after the end is
+/// sent the end alone, which takes it to the final report.
 final class LiveHub: PushChannel, @unchecked Sendable {
+    /// The messages between two checkpoints, in bytes.
+    static let windowBytes = 4 << 20
     private let lock = NSLock()
+    /// The messages kept; `firstMessage` is the first one's number.
     private var messages: [[UInt8]] = []
+    private var firstMessage = 0
+    /// The bytes of the messages since the latest checkpoint.
+    private var messageBytes = 0
+    /// The latest two checkpoints: the message number each was taken at, and the state then.
+    private var checkpoints: [(message: Int, state: [UInt8])] = []
     /// The latest of the messages that replace what came before (the graph), and how many
     /// there have been.
     private var latest: [UInt8]?
@@ -24,17 +37,40 @@ final class LiveHub: PushChannel, @unchecked Sendable {
     private var awaitingEnd: Set<Int> = []
     private var wake: @Sendable () -> Void = {}
 
-    /// Where a page is in the messages.
+    /// Where a page is in the messages (`next`: a message number).
     private struct Page {
         var next = 0
         var latestVersion = 0
         var hasEnd = false
+        /// The checkpoint's state it starts from, still to be sent.
+        var state: [UInt8]?
     }
 
     /// Sends `message` (a JSON object) to every page, and to pages that connect later.
     func publish(_ message: String) {
         let wake = lock.withLock {
             messages.append(Array(message.utf8))
+            messageBytes += message.utf8.count
+            return self.wake
+        }
+        wake()
+    }
+
+    /// Whether the messages since the latest checkpoint have passed ``windowBytes``: time
+    /// for a ``checkpoint(_:)``.
+    var isWindowFull: Bool { lock.withLock { messageBytes > Self.windowBytes } }
+
+    /// Marks `state` as what every message so far led to, and lets go of the messages before
+    /// the checkpoint before this one.
+    func checkpoint(_ state: String) {
+        let wake = lock.withLock {
+            checkpoints.append((firstMessage + messages.count, Array(state.utf8)))
+            if checkpoints.count > 2 { checkpoints.removeFirst() }
+            // Kept: everything after the older of the two checkpoints (all, after the first).
+            let keepFrom = checkpoints.count == 2 ? checkpoints[0].message : firstMessage
+            messages.removeFirst(keepFrom - firstMessage)
+            firstMessage = keepFrom
+            messageBytes = 0
             return self.wake
         }
         wake()
@@ -71,24 +107,34 @@ final class LiveHub: PushChannel, @unchecked Sendable {
 
     func open(_ page: Int) {
         lock.withLock {
+            let now = firstMessage + messages.count
             if end != nil {
-                pages[page] = Page(next: messages.count, latestVersion: latestVersion)
+                pages[page] = Page(next: now, latestVersion: latestVersion)
                 awaitingEnd.insert(page)
+            } else if let latest = checkpoints.last {
+                pages[page] = Page(next: latest.message, state: latest.state)
             } else {
-                pages[page] = Page()
+                pages[page] = Page(next: firstMessage)
             }
         }
     }
 
-    func frames(for page: Int, into output: inout [UInt8], limit: Int) {
+    func frames(for page: Int, into output: inout [UInt8], limit: Int) -> Bool {
         lock.withLock {
-            guard var state = pages[page] else { return }
+            guard var state = pages[page] else { return true }
             defer { pages[page] = state }
-            while state.next < messages.count, output.count < limit {
-                WebSocket.appendFrame(.text, payload: messages[state.next], to: &output)
+            if let start = state.state {
+                WebSocket.appendFrame(.text, payload: start, to: &output)
+                state.state = nil
+            }
+            // Its messages were let go of: it reloads, and starts from the state.
+            guard state.next >= firstMessage else { return false }
+            let count = firstMessage + messages.count
+            while state.next < count, output.count < limit {
+                WebSocket.appendFrame(.text, payload: messages[state.next - firstMessage], to: &output)
                 state.next += 1
             }
-            guard state.next == messages.count else { return }
+            guard state.next == count else { return true }
             if state.latestVersion < latestVersion, let latest {
                 WebSocket.appendFrame(.text, payload: latest, to: &output)
                 state.latestVersion = latestVersion
@@ -97,6 +143,7 @@ final class LiveHub: PushChannel, @unchecked Sendable {
                 WebSocket.appendFrame(.text, payload: end, to: &output)
                 state.hasEnd = true
             }
+            return true
         }
     }
 

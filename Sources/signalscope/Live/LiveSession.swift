@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SignalScopeTools
 
 /// One `signalscope live` run: the server, the traced command, and the loop that streams the
@@ -67,21 +68,27 @@ struct LiveSession {
         return status
     }
 
-    /// Writes the final report to `path`, from where the server streams it: it is not held
-    /// in memory while pages load it.
+    /// Writes the final report to `path`, from where the server streams it. `signalscope
+    /// report` makes it, in a process of its own: reading and analysing the whole trace takes
+    /// memory in proportion to it (a gigabyte for a million events), which the server, which
+    /// runs on until it is stopped, would otherwise keep.
     private static func writeFinalReport(of trace: String, title: String, to path: String) {
-        let html: String
+        let report = Process()
+        report.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        report.arguments = ["report", trace, "-o", path, "--title", title]
+        report.standardOutput = FileHandle.nullDevice
         do {
-            let trace = try Trace(contentsOf: URL(fileURLWithPath: trace))
-            html = ReportPageMaking.page(trace: trace, analysis: trace.analyze(), title: title, editor: nil)
+            try report.run()
+            Interruptions.stopWhenInterrupted(report.processIdentifier)
+            report.waitUntilExit()
+            Interruptions.forget(process: report.processIdentifier)
         } catch {
-            html = "<!DOCTYPE html><title>SignalScope</title><p>The trace could not be read: \(XMLText.escaped("\(error)"))</p>"
+            standardError("signalscope: warning: cannot make the final report: \(reason(error))")
         }
-        do {
-            try Data(html.utf8).write(to: URL(fileURLWithPath: path))
-        } catch {
-            standardError("signalscope: warning: cannot write the final report to \(path): \(reason(error))")
-        }
+        guard report.terminationStatus != 0 || !FileManager.default.fileExists(atPath: path) else { return }
+        let page = "<!DOCTYPE html><title>SignalScope</title><p>The final report could not be made from \(XMLText.escaped(trace)); "
+            + "signalscope report says why on standard error.</p>"
+        try? Data(page.utf8).write(to: URL(fileURLWithPath: path))
     }
 }
 
@@ -96,8 +103,11 @@ final class Streaming: @unchecked Sendable {
     private let lock = NSLock()
     private var stopped = false
     private var reader: LiveLogReader?
+    /// Records drawn into one timeline message at most: a message is built whole in memory.
+    private static let recordsPerMessage = 5_000
     /// The trace the page follows, and how many traced processes the page has been told of.
     private var followed: String?
+    private var lastTrim = ContinuousClock.now
     private var namedProcesses = 1
     private var reportedProblem = false
     private var lastGraph: ContinuousClock.Instant?
@@ -114,8 +124,8 @@ final class Streaming: @unchecked Sendable {
     func loop() {
         defer { loopEnded.signal() }
         while !lock.withLock({ stopped }) {
-            pollOnce()
-            Thread.sleep(forTimeInterval: 0.1)
+            // A reader behind the program reads on at once, a step at a time.
+            if !pollOnce() { Thread.sleep(forTimeInterval: 0.1) }
         }
     }
 
@@ -125,16 +135,26 @@ final class Streaming: @unchecked Sendable {
         loopEnded.wait()
     }
 
-    /// One last read, after the command ended.
-    func finish() { pollOnce() }
+    /// The last reads, after the command ended: to the end of the log.
+    func finish() {
+        while pollOnce() {}
+    }
 
-    private func pollOnce() {
+    /// glibc's `malloc_trim`, which the Glibc module does not export: looked up once.
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim")
+        .map { unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self) }
+
+    private static func returnFreedMemory() { _ = mallocTrim?(0) }
+
+    /// Reads one step of the log and publishes what it drew; whether more is waiting.
+    @discardableResult
+    private func pollOnce() -> Bool {
         let traces = TracedRun.tracesWritten(in: folder)
         if reader == nil, let first = traces.first {
             reader = LiveLogReader(path: first)
             followed = first
         }
-        guard let reader, let followed else { return }
+        guard let reader, let followed else { return false }
         if traces.count > namedProcesses {
             // The page follows one process; it and standard error name every other one, whose
             // report comes with the end.
@@ -145,15 +165,26 @@ final class Streaming: @unchecked Sendable {
             standardError("signalscope: \(note)")
             hub.publish(LiveMessage.text("note", note))
         }
-        let records = reader.poll()
+        let records = reader.poll(maximumBytes: 1 << 20)
         if let problem = reader.problem, !reportedProblem {
             // The page must not look live when it no longer is.
             reportedProblem = true
             standardError("signalscope: warning: \(problem); the page shows nothing newer, the final report reads what it can")
             hub.publish(LiveMessage.text("warning", problem))
         }
-        if let timeline = live.add(records) { hub.publish(timeline) }
+        // Messages of bounded size; past the hub's window, a checkpoint of what they led to.
+        for start in stride(from: 0, to: records.count, by: Self.recordsPerMessage) {
+            if let timeline = live.add(Array(records[start..<min(start + Self.recordsPerMessage, records.count)])) { hub.publish(timeline) }
+            if hub.isWindowFull { hub.checkpoint(live.stateMessage()) }
+        }
         if (live.findingsAreStale && graphIsDue(urgent: true)) || (live.graphIsStale && graphIsDue(urgent: false)) { publishGraph() }
+        // Each message is built of many small blocks, freed once it is sent, among blocks still
+        // in use: give their pages back now and then, or the freed memory grows with the run.
+        if lastTrim.duration(to: .now) > .seconds(1) {
+            lastTrim = .now
+            Self.returnFreedMemory()
+        }
+        return reader.hasMore
     }
 
     /// What a running program proves: a watched object kept past its deadline, seen in the

@@ -24,6 +24,8 @@ enum Interruptions {
         var mode = Mode.exit
         var received: Int32?
         var folders: Set<String> = []
+        /// Processes signalscope started for itself (the live page's final report).
+        var processes: Set<pid_t> = []
         var sources: [DispatchSourceSignal] = []
     }
 
@@ -53,6 +55,12 @@ enum Interruptions {
 
     static func forget(_ folder: String) { state.withLock { _ = $0.folders.remove(folder) } }
 
+    /// Sends the same signal to `process` if signalscope is interrupted before
+    /// ``forget(process:)``: nothing signalscope started runs on after it.
+    static func stopWhenInterrupted(_ process: pid_t) { state.withLock { _ = $0.processes.insert(process) } }
+
+    static func forget(process: pid_t) { state.withLock { _ = $0.processes.remove(process) } }
+
     private static func arrived(_ number: Int32) {
         let action: () -> Void = state.withLock { state in
             switch state.mode {
@@ -63,8 +71,9 @@ enum Interruptions {
                 state.mode = .exit
                 return { semaphore.signal() }
             case .exit:
-                let folders = state.folders
+                let (folders, processes) = (state.folders, state.processes)
                 return {
+                    for process in processes { kill(process, number) }
                     for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
                     let kept = folders.isEmpty ? "" : "; its temporary files are removed"
                     standardError("signalscope: interrupted by \(name(of: number))\(kept)")

@@ -17,7 +17,8 @@ var SignalScopeReport = (function () {
   // with `events`, those from `first` on are added to it.
   function indexEvents(rows, events, first) {
     events = events || new Map();
-    for (var index = first || 0; index < rows.length; index++) events.set(index, eventOf(rows[index], index));
+    // (A late live page's data has no rows for the events before its state.)
+    for (var index = first || 0; index < rows.length; index++) if (rows[index]) events.set(index, eventOf(rows[index], index));
     return events;
   }
   function eventOf(e, index) { return {seq: index, sub: e[0], kind: e[1], time: e[2], text: e[3], cause: e[4], causeKind: e[5]}; }
@@ -27,6 +28,8 @@ var SignalScopeReport = (function () {
   // (Appended one by one: a spread of a large batch overflows the call stack.)
   function addTimeline(data, message) {
     data.duration = Math.max(data.duration, message.duration);
+    // The state a late page starts from: the events before it are the final report's.
+    if (message.firstEvent > data.events.length) data.events.length = message.firstEvent;
     var firstSubscription = data.subscriptions.length;
     message.subscriptions.forEach(function (s) { data.subscriptions.push(s); });
     message.lanes.forEach(function (l) { data.lanes.push(l); });
@@ -641,7 +644,12 @@ if (typeof document === 'object') (function (R) {
       var took = performance.now() - started;
       stats.batches += 1; stats.handledMs += took; stats.longestMs = Math.max(stats.longestMs, took);
     };
-    socket.onclose = function () { if (document.body.getAttribute('data-live') !== 'ended') setStatus('disconnected (' + phase + ')'); };
+    socket.onclose = function (event) {
+      if (document.body.getAttribute('data-live') === 'ended') return;
+      // 4000: the page fell too far behind to be caught up; it starts again from the state.
+      if (event.code === 4000) { setStatus('fell behind; reloading'); location.reload(); return; }
+      setStatus('disconnected (' + phase + ')');
+    };
   }
   document.body.setAttribute('data-ready', 'true');
   // From navigation to ready: parsing the page and its data, and the first drawing.
