@@ -12,10 +12,12 @@ Starts `SIGNALSCOPE live --exit-when-done -- PROGRAM --seconds 12 --updates 1000
     line, and a WebSocket handshake with RFC 6455's sample key;
   - opens WebSocket clients that never read a byte, and samples signalscope's memory;
   - connects a page late, which must start from the state (every lane, the events numbered on
-    from there) and read on to the end.
+    from there) and read on to the end;
+  - asks for the project's source files the pages link to, and for what else it must refuse.
 Prints one JSON object with what it saw; the Swift test (LiveServerTests) judges it.
 """
 import json
+import os
 import re
 import resource
 import socket
@@ -101,9 +103,11 @@ def main():
     def limit_files():
         resource.setrlimit(resource.RLIMIT_NOFILE, (FILE_LIMIT, FILE_LIMIT))
 
+    # Run in the repository, as a user runs in their project: the reports link to its files.
+    repository = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     live = subprocess.Popen(
         [signalscope, "live", "--exit-when-done", "--", program, "--seconds", "12", "--updates", "100000"],
-        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, preexec_fn=limit_files)
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, preexec_fn=limit_files, cwd=repository)
     line = live.stderr.readline()
     match = re.match(r"signalscope: live at http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{32})$", line.strip())
     if not match:
@@ -163,6 +167,20 @@ def main():
     accept = re.search(rb"Sec-WebSocket-Accept: (\S+)", handshake)
     seen["handshake"] = {"status": status_of(handshake), "accept": accept.group(1).decode() if accept else None}
 
+    # Source links: the project's Swift files, with the token, and nothing else.
+    def source(path, with_token=True):
+        query = f"?token={token}" if with_token else ""
+        answer = request(port, f"GET {path}{query} HTTP/1.1\r\n{host}Connection: close\r\n\r\n".encode())
+        return {"status": status_of(answer), "mentionsScreen": b"ProfileScreen" in answer,
+                "plainText": b"Content-Type: text/plain" in answer}
+    seen["sources"] = {
+        "projectFile": source("/Examples/LiveSession/main.swift"),
+        "withoutToken": source("/Examples/LiveSession/main.swift", with_token=False),
+        "notSwift": source("/Makefile"),
+        "outside": source("/..%2F..%2Fetc%2Fhostname.swift"),
+        "dotDot": source("/Examples/../Examples/LiveSession/main.swift"),
+    }
+
     # 4. WebSocket clients that never read, while the program streams.
     stalled = []
     for _ in range(20):
@@ -190,8 +208,9 @@ def main():
     head = b""
     while b"\r\n\r\n" not in head:
         head += late.recv(1)
-    first, events, kinds = None, 0, set()
+    first, events, kinds, links = None, 0, set(), set()
     for text in frames(late):
+        links.update(re.findall(r'"href":"([^"]*)"', text))
         message = json.loads(text)
         kinds.add(message["kind"])
         first = first or message
@@ -200,7 +219,8 @@ def main():
             send_text(late, "received end")
             break
     seen["latePage"] = {"startsFromState": first.get("state") is True, "firstEvent": first.get("firstEvent", 0),
-                        "lanes": len(first.get("lanes", [])), "eventsRead": events, "kinds": sorted(kinds)}
+                        "lanes": len(first.get("lanes", [])), "eventsRead": events, "kinds": sorted(kinds),
+                        "links": sorted(links)}
     sampler.join()
     seen["peakRSSMiB"] = round(peak[0] / 1024, 1)
     for connection in stalled:

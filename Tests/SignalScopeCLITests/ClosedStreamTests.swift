@@ -56,7 +56,7 @@ struct ClosedStreamTests {
         }
     }
 
-    @Test("A signal while signalscope reads or analyses (no program running) ends it with 128+N and one line; while live serves its final report, it ends the serving as Ctrl-C is documented to; no temporary folder stays")
+    @Test("A signal while signalscope reads or analyses (no program running), or while live makes its final report, ends it with 128+N and one line, and what it started with it; while live serves its final report, it ends the serving as Ctrl-C is documented to; no temporary folder stays")
     func signalsOutsideTheProgram() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }
@@ -72,6 +72,7 @@ struct ClosedStreamTests {
         let script = #"""
             "$SIGNALSCOPE" live -- "$SESSION" --seconds 1 2> live.err &
             pid=$!
+            trap 'kill -9 $pid 2>/dev/null' EXIT
             for _ in $(seq 600); do grep -q "Ctrl-C to stop serving" live.err && break; sleep 0.1; done
             ls "$TMPDIR" | wc -l > during
             kill -INT $pid; wait $pid
@@ -83,6 +84,36 @@ struct ClosedStreamTests {
         #expect(serving.status == 0, "Ctrl-C stops serving; the program's own status stands")
         #expect(try String(contentsOfFile: cli.path("during"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "1",
             "the run's folder existed while it served")
+        #expect(leftovers(in: tmp).isEmpty, "\(leftovers(in: tmp))")
+
+        // live, while its final report is being made (by a `signalscope report` child).
+        let reporting = #"""
+            "$SIGNALSCOPE" live -- "$SESSION" --seconds 1 --updates 100000 > /dev/null 2> live.err &
+            pid=$!
+            # Whatever happens, nothing outlives the script (it would hold the test's pipes).
+            trap 'kill -9 $pid 2>/dev/null' EXIT
+            reporter=""
+            for _ in $(seq 1200); do
+                for stat in /proc/[0-9]*/stat; do
+                    read -r child _ _ parent _ < "$stat" 2>/dev/null || continue
+                    [ "$parent" = "$pid" ] && tr '\0' ' ' < "/proc/$child/cmdline" | grep -q " report " && reporter=$child
+                done
+                [ -n "$reporter" ] && break
+                sleep 0.05
+            done
+            kill -INT $pid; wait $pid; status=$?
+            sleep 0.5
+            # Gone, or a zombie its new parent has yet to reap.
+            [ -n "$reporter" ] && { [ ! -e "/proc/$reporter/stat" ] || [ "$(cut -d' ' -f3 "/proc/$reporter/stat")" = Z ]; } && gone=yes || gone=no
+            echo "$status $gone"
+            """#
+        let report = try cli.run(
+            "/bin/bash", ["-c", reporting],
+            environment: ["SIGNALSCOPE": CLIRunner.product("signalscope"), "SESSION": CLIRunner.product("LiveSession"), "TMPDIR": tmp],
+            timeLimit: 180)
+        #expect(report.standardOutput == "\(128 + SIGINT) yes\n", "exit 130, and the report's process is gone: \(report.standardOutput)")
+        let said = try String(contentsOfFile: cli.path("live.err"), encoding: .utf8)
+        #expect(said.hasSuffix("signalscope: interrupted by SIGINT; its temporary files are removed\n"), "\(said)")
         #expect(leftovers(in: tmp).isEmpty, "\(leftovers(in: tmp))")
     }
 }

@@ -49,6 +49,12 @@ struct LiveServerTests {
         #expect(late["startsFromState"] as? Bool == true && (late["firstEvent"] as? Int ?? 0) > 0 && (late["lanes"] as? Int ?? 0) >= 2,
             "a page that connects late starts from the state, its events numbered on: \(late)")
         #expect((late["eventsRead"] as? Int ?? 0) > 0 && (late["kinds"] as? [String])?.contains("end") == true, "and reads on to the end: \(late)")
+        #expect((late["links"] as? [String])?.contains("./Examples/LiveSession/main.swift") == true, "the page links its sites: \(late)")
+        let sources = try #require(seen["sources"] as? [String: [String: Any]])
+        #expect(sources["projectFile"]?["status"] as? Int == 200 && sources["projectFile"]?["mentionsScreen"] as? Bool == true
+            && sources["projectFile"]?["plainText"] as? Bool == true, "a site's link opens its file, as text: \(sources)")
+        #expect(sources["withoutToken"]?["status"] as? Int == 403)
+        #expect(["notSwift", "outside", "dotDot"].allSatisfy { sources[$0]?["status"] as? Int == 404 }, "nothing but the project's Swift files: \(sources)")
         #expect(seen["exitStatus"] as? Int == 0, "the run ends as usual: \(String(describing: seen["stderr"]))")
     }
 

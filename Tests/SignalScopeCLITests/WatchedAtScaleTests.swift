@@ -42,6 +42,7 @@ struct WatchedAtScaleTests {
         let script = #"""
             "$SIGNALSCOPE" record -o w.sslog -- "$SESSION" --seconds 30 --screens 2000 2> err &
             pid=$!
+            trap 'kill -9 $pid 2>/dev/null' EXIT
             sleep 1.5
             kill -TERM $pid
             start=$(date +%s%N)

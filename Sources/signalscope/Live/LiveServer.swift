@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import SignalScopeTools
 
 /// Serves one live run on 127.0.0.1 only (``LiveHTTPServer``). Every request needs the run's
@@ -58,11 +59,17 @@ private final class LiveRoutes: @unchecked Sendable {
     let page: [UInt8]
     let report: LockedReportPath
     var port: UInt16 = 0
+    /// The folder signalscope runs in, its links followed: the project whose files the
+    /// reports link to.
+    let root: String
 
     init(token: String, page: [UInt8], report: LockedReportPath) {
         self.token = token
         self.page = page
         self.report = report
+        let real = realpath(FileManager.default.currentDirectoryPath, nil)
+        root = real.map { String(cString: $0) } ?? FileManager.default.currentDirectoryPath
+        free(real)
     }
 
     func answer(_ request: HTTPRequestHead) -> HTTPAnswer {
@@ -98,8 +105,24 @@ private final class LiveRoutes: @unchecked Sendable {
             else { return Self.text(.badRequest, "the push channel takes a WebSocket handshake (version 13) only\n") }
             return .webSocket(key: key, headers: Self.headers)
         default:
-            return Self.text(.notFound, "not found\n")
+            guard let file = sourceFile(at: String(request.path)) else { return Self.text(.notFound, "not found\n") }
+            return .file(.ok, headers: Self.headers + [("Content-Type", "text/plain; charset=utf-8")], path: file)
         }
+    }
+
+    /// The project's Swift file at `path` (a report's link to a site: the file's path from
+    /// the folder signalscope runs in, percent-encoded), or `nil`: only `.swift` files, only
+    /// inside that folder once every link is followed.
+    private func sourceFile(at path: String) -> String? {
+        guard let relative = path.dropFirst().removingPercentEncoding, relative.hasSuffix(".swift"),
+            !relative.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }),
+            let real = realpath(root + "/" + relative, nil)
+        else { return nil }
+        defer { free(real) }
+        let resolved = String(cString: real)
+        var status = stat()
+        guard resolved.hasPrefix(root + "/"), stat(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return resolved
     }
 
     /// The page naming each traced process, linking to its report.

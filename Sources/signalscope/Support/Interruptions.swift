@@ -55,8 +55,8 @@ enum Interruptions {
 
     static func forget(_ folder: String) { state.withLock { _ = $0.folders.remove(folder) } }
 
-    /// Sends the same signal to `process` if signalscope is interrupted before
-    /// ``forget(process:)``: nothing signalscope started runs on after it.
+    /// Ends `process` if signalscope is interrupted before ``forget(process:)``: nothing
+    /// signalscope started for itself runs on after it.
     static func stopWhenInterrupted(_ process: pid_t) { state.withLock { _ = $0.processes.insert(process) } }
 
     static func forget(process: pid_t) { state.withLock { _ = $0.processes.remove(process) } }
@@ -73,7 +73,8 @@ enum Interruptions {
             case .exit:
                 let (folders, processes) = (state.folders, state.processes)
                 return {
-                    for process in processes { kill(process, number) }
+                    // Its work is in a folder about to go, and its word would repeat ours.
+                    for process in processes { kill(process, SIGKILL) }
                     for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
                     let kept = folders.isEmpty ? "" : "; its temporary files are removed"
                     standardError("signalscope: interrupted by \(name(of: number))\(kept)")

@@ -151,6 +151,10 @@ if (typeof document === 'object') (function (R) {
     var attributes = {class: 'site', title: site.function + ' in ' + site.file, text: siteText(site)};
     if (!site.href) return el('span', attributes);
     attributes.href = site.href;
+    // A page signalscope live serves: its server wants the token with every request,
+    // a link to a project file too.
+    var token = new URLSearchParams(location.search).get('token');
+    if (token && site.href.slice(0, 2) === './') attributes.href += '?token=' + encodeURIComponent(token);
     return el('a', attributes);
   }
 
