@@ -6,24 +6,22 @@ Usage: scripts/live-memory.py SIGNALSCOPE LIVESESSION UPDATES...
 
 For each UPDATES (each update is two events: the subject's and the map's), runs
 `SIGNALSCOPE live --exit-when-done -- LIVESESSION --updates UPDATES --seconds 3`, follows
-its push channel (Tests/Probes/live_processes.py's WebSocket reader), and prints one line:
+its push channel (Tests/Probes/live_client.py), and prints one line:
 the events the page received, the bytes pushed, signalscope's own peak resident memory
 (VmHWM, sampled every 50 ms; the final report is made by a `signalscope report` process of
 its own, measured apart by `report`'s figures), and when the page heard the program ended
 and when it had its report. `make bench-live-memory` runs it at 50,000 and 500,000 updates.
 """
-import base64
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "Tests", "Probes"))
-from live_processes import frames, send_text  # noqa: E402
+from live_client import frames, open_page, send_text  # noqa: E402
 
 
 def measure(signalscope, program, updates):
@@ -43,13 +41,7 @@ def measure(signalscope, program, updates):
                 pass
             time.sleep(0.05)
     threading.Thread(target=sample, daemon=True).start()
-    connection = socket.create_connection(("127.0.0.1", port), timeout=600)
-    key = base64.b64encode(os.urandom(16)).decode()
-    connection.sendall((f"GET /live?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        head += connection.recv(1)
+    connection = open_page(port, token, timeout=600)
     started, events, pushed, ended = time.time(), 0, 0, None
     for text in frames(connection):
         pushed += len(text)

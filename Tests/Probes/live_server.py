@@ -26,7 +26,7 @@ import sys
 import threading
 import time
 
-from live_processes import frames, send_text
+from live_client import frames, open_page, send_text
 
 FILE_LIMIT = 128
 
@@ -202,12 +202,7 @@ def main():
 
     # 5. A page that connects late, once the program has streamed for a while.
     time.sleep(3)
-    late = socket.create_connection(("127.0.0.1", port), timeout=60)
-    late.sendall((f"GET /live?token={token} HTTP/1.1\r\n{host}Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        head += late.recv(1)
+    late = open_page(port, token)
     first, events, kinds, links = None, 0, set(), set()
     for text in frames(late):
         links.update(re.findall(r'"href":"([^"]*)"', text))
