@@ -75,7 +75,8 @@ struct LiveSession {
     private static func writeFinalReport(of trace: String, title: String, to path: String) {
         let report = Process()
         report.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        report.arguments = ["report", trace, "-o", path, "--title", title]
+        // `--title=…`: a command that starts with a dash is the title, never an option.
+        report.arguments = ["report", trace, "-o", path, "--title=\(title)"]
         report.standardOutput = FileHandle.nullDevice
         do {
             try report.run()
