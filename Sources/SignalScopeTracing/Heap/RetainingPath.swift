@@ -68,6 +68,9 @@ struct RetainingPaths {
         !inexact.contains(object) && objects[object].vertex.retainCount != (exactCount[object] ?? 0)
     }
 
+    /// Whether the snapshot holds an object at `address`.
+    func reaches(_ address: UInt) -> Bool { byAddress[address] != nil }
+
     /// The shortest chain of strong references, each read exactly, that ends at the object at
     /// `address`, from an object held from outside the snapshot (its retain count is not the
     /// references the snapshot shows to it, so a global, a static, a thread's stack or an

@@ -361,6 +361,12 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             return count
         }
         for (index, entry) in alive.enumerated() {
+            // Freed before the snapshot saw it: in time after all. (One the snapshot saw, freed
+            // since, was retained, then released: the closing snapshot says so.)
+            guard paths.reaches(entry.address) || entry.object.object != nil else {
+                watchlist.forget(entry.id)
+                continue
+            }
             let late = entry.deadline.map { $0.duration(to: taken) } ?? .zero
             appendRetained(entry, in: paths, midRun: true, late: late)
             watchlist.markReported(entry.id)
