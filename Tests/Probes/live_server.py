@@ -179,6 +179,7 @@ def main():
         "notSwift": source("/Makefile"),
         "outside": source("/..%2F..%2Fetc%2Fhostname.swift"),
         "dotDot": source("/Examples/../Examples/LiveSession/main.swift"),
+        "nulByte": source("/Makefile%00.swift"),
     }
 
     # 4. WebSocket clients that never read, while the program streams.

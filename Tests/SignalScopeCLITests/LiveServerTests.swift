@@ -54,7 +54,7 @@ struct LiveServerTests {
         #expect(sources["projectFile"]?["status"] as? Int == 200 && sources["projectFile"]?["mentionsScreen"] as? Bool == true
             && sources["projectFile"]?["plainText"] as? Bool == true, "a site's link opens its file, as text: \(sources)")
         #expect(sources["withoutToken"]?["status"] as? Int == 403)
-        #expect(["notSwift", "outside", "dotDot"].allSatisfy { sources[$0]?["status"] as? Int == 404 }, "nothing but the project's Swift files: \(sources)")
+        #expect(["notSwift", "outside", "dotDot", "nulByte"].allSatisfy { sources[$0]?["status"] as? Int == 404 }, "nothing but the project's Swift files: \(sources)")
         #expect(seen["exitStatus"] as? Int == 0, "the run ends as usual: \(String(describing: seen["stderr"]))")
     }
 

@@ -114,14 +114,17 @@ private final class LiveRoutes: @unchecked Sendable {
     /// the folder signalscope runs in, percent-encoded), or `nil`: only `.swift` files, only
     /// inside that folder once every link is followed.
     private func sourceFile(at path: String) -> String? {
-        guard let relative = path.dropFirst().removingPercentEncoding, relative.hasSuffix(".swift"),
+        guard let relative = path.dropFirst().removingPercentEncoding, !relative.contains("\0"),
             !relative.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }),
             let real = realpath(root + "/" + relative, nil)
         else { return nil }
         defer { free(real) }
+        // The file itself, once links are followed, is a Swift file inside the folder: a
+        // link named `.swift` to anything else is refused.
         let resolved = String(cString: real)
         var status = stat()
-        guard resolved.hasPrefix(root + "/"), stat(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard resolved.hasPrefix(root + "/"), resolved.hasSuffix(".swift"), stat(resolved, &status) == 0, status.st_mode & S_IFMT == S_IFREG
+        else { return nil }
         return resolved
     }
 
