@@ -28,11 +28,9 @@ struct RetainedAfterRelease: Analyzer {
         let model = LeakModel(trace.replacingHeap(retained.heap))
         var description = PathDescription(model)
         // A snapshot taken well past the deadline (deadlines judged together, or paced) says so.
-        let isLate = retained.isMidRun && retained.late >= .milliseconds(100)
-        let when =
-            retained.isMidRun ? "\(isLate ? (retained.within + retained.late).roundedToMilliseconds : retained.within) after"
-            : retained.within == .zero ? "when recording ended, after" : "when recording ended, \(retained.within) after"
-        let deadline = isLate ? ", past its deadline of \(retained.within)" : ""
+        let (when, deadline) =
+            retained.isMidRun ? RetainedObject.timing(within: retained.within, late: retained.late)
+            : (retained.within == .zero ? "when recording ended, after" : "when recording ended, \(retained.within) after", "")
         var steps: [FindingStep] = ["\(name) was still alive \(when) \"\(retained.reason)\" (\(retained.site)\(deadline))"]
         // A walk that saw part of the heap says so wherever it speaks of what it did not reach.
         let partly = retained.sawPartOfTheHeap

@@ -79,7 +79,7 @@ struct RetainingPaths {
     /// it. `nil` when the walk did not reach it.
     func path(to address: UInt) -> RetainingPath? {
         guard let target = byAddress[address] else { return nil }
-        let (objects, references, holders, exactCount, inexact) = (objects, references, holders, exactCount, inexact)
+        let (objects, references, holders) = (objects, references, holders)
         func isHeldFromOutside(_ object: Int) -> Bool { Self.isHeldFromOutside(object, objects, exactCount, inexact) }
         // Held, through its shortest chain, by an object held from outside.
         if holders[target] == nil || isHeldFromOutside(target) || parents[target] != nil {
@@ -95,25 +95,18 @@ struct RetainingPaths {
                 isHeldFromOutside: isHeldFromOutside(current), target: objects[target], objects: used.sorted().map { objects[$0] },
                 chain: chain.reversed(), isCycle: false, hasInexactHolders: !isHeldFromOutside(current) && inexact.contains(current))
         }
-        // Nothing held from outside reaches it: a cycle holds it.
-        // Breadth first from the object towards its holders: the first object reached that
-        // something outside holds, or that only words read conservatively hold, ends the
-        // shortest chain; reaching the object again closes a cycle through it. `via` maps a
-        // holder to its reference down the search's tree and what that reference holds.
+        // Nothing held from outside reaches it (else the pass above would have): a cycle holds
+        // it. Breadth first from the object towards its holders, each held by others of the
+        // snapshot: reaching the object again closes a cycle through it. `via` maps a holder
+        // to its reference down the search's tree and what that reference holds.
         var via: [Int: (position: Int, child: Int)] = [:]
         var queue = [target]
         var head = 0
         var cycleEnd: (position: Int, child: Int)?
-        var start: Int?
         while head < queue.count {
             let current = queue[head]
             head += 1
-            let found = holders[current] ?? []
-            if found.isEmpty || isHeldFromOutside(current) {
-                start = current
-                break
-            }
-            for (position, holder) in found {
+            for (position, holder) in holders[current] ?? [] {
                 if holder == target {
                     if cycleEnd == nil { cycleEnd = (position, current) }
                     continue
@@ -137,15 +130,12 @@ struct RetainingPaths {
             }
             return chain
         }
-        var chain: [HeapSnapshot.Reference] = []
-        if let start {
-            chain = down(from: start)
-        } else if let cycleEnd {
+        let chain: [HeapSnapshot.Reference]
+        if let cycleEnd {
             // Round the cycle: from the object, along what it holds, back to it.
             chain = [references[cycleEnd.position]] + down(from: cycleEnd.child)
         } else {
-            // Everything reached holds one another and nothing outside holds any of it: a
-            // cycle that does not run through the object holds it. Up from the last object
+            // A cycle that does not run through the object holds it. Up from the last object
             // reached until an object comes round again; then round that cycle from its
             // member nearest the object, and down from there (a way that meets no other
             // member: it only goes to objects reached earlier).
@@ -165,11 +155,9 @@ struct RetainingPaths {
             used.formUnion(round.map(\.holder))
             chain = round.map { references[$0.position] } + down(from: cycle[entry].holder)
         }
-        let first = start ?? target
         return RetainingPath(
-            isHeldFromOutside: start.map(isHeldFromOutside) ?? false,
-            target: objects[target], objects: used.sorted().map { objects[$0] },
-            chain: chain, isCycle: start == nil, hasInexactHolders: start != nil && !isHeldFromOutside(first) && inexact.contains(first))
+            isHeldFromOutside: false, target: objects[target], objects: used.sorted().map { objects[$0] },
+            chain: chain, isCycle: true, hasInexactHolders: false)
     }
 }
 

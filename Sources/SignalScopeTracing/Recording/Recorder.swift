@@ -350,35 +350,34 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         }
         let paths = RetainingPaths(snapshot())
         let taken = ContinuousClock.now
-        let isLast = watchlist.pacing.withLock { pacing in
-            pacing.taken += 1
-            pacing.nextAllowed = taken + Watchlist.Pacing.gap(after: now.duration(to: taken))
-            return pacing.taken == Watchlist.Pacing.limit
-        }
-        let announcing = watchlist.pacing.withLock { pacing in
-            let count = min(alive.count, max(0, Self.announcedOneByOne - pacing.announced))
-            pacing.announced += count
-            return count
-        }
-        for (index, entry) in alive.enumerated() {
-            // Freed before the snapshot saw it: in time after all. (One the snapshot saw, freed
-            // since, was retained, then released: the closing snapshot says so.)
+        // Freed before the snapshot saw it: in time after all. (One the snapshot saw, freed
+        // since, was retained, then released: the closing snapshot says so.)
+        let judged = alive.filter { entry in
             guard paths.reaches(entry.address) || entry.object.object != nil else {
                 watchlist.forget(entry.id)
-                continue
+                return false
             }
+            return true
+        }
+        let (isLast, announcing) = watchlist.pacing.withLock { pacing in
+            pacing.taken += 1
+            pacing.nextAllowed = taken + Watchlist.Pacing.gap(after: now.duration(to: taken))
+            let announcing = min(judged.count, max(0, Self.announcedOneByOne - pacing.announced))
+            pacing.announced += announcing
+            return (pacing.taken == Watchlist.Pacing.limit, announcing)
+        }
+        for (index, entry) in judged.enumerated() {
             let late = entry.deadline.map { $0.duration(to: taken) } ?? .zero
             appendRetained(entry, in: paths, midRun: true, late: late)
             watchlist.markReported(entry.id)
             guard index < announcing else { continue }
-            let when = late < .milliseconds(100) ? "\(entry.within ?? .zero) after" : "\(((entry.within ?? .zero) + late).roundedToMilliseconds) after"
-            let deadline = late < .milliseconds(100) ? "" : ", past its deadline of \(entry.within ?? .zero)"
+            let (after, deadline) = RetainedObject.timing(within: entry.within ?? .zero, late: late)
             announce?(
-                "signalscope: retained-after-release: \(Trace.shortTypeName(entry.typeName)) is still alive \(when) "
+                "signalscope: retained-after-release: \(Trace.shortTypeName(entry.typeName)) is still alive \(after) "
                     + "\"\(entry.reason)\" (\(entry.site.fileID):\(entry.site.line)\(deadline))")
         }
-        if alive.count > announcing {
-            announce?("signalscope: retained-after-release: \(alive.count - announcing) more watched objects are still alive past their deadlines")
+        if judged.count > announcing {
+            announce?("signalscope: retained-after-release: \(judged.count - announcing) more watched objects are still alive past their deadlines")
         }
         if isLast {
             announce?("signalscope: note: watched objects whose deadlines pass from now on are judged when recording ends (\(Watchlist.Pacing.limit) snapshots taken while the program ran)")

@@ -105,7 +105,7 @@ final class Watchlist: Sendable {
 extension Duration {
     /// The duration to the nearest millisecond, as messages give how late a judgement came
     /// ("0.318 seconds", never "0.318069157 seconds").
-    public var roundedToMilliseconds: Duration {
+    var roundedToMilliseconds: Duration {
         .milliseconds(Int64((Double(wholeNanoseconds) / 1_000_000).rounded()))
     }
 

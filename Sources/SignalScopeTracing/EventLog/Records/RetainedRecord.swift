@@ -146,6 +146,15 @@ public struct RetainedObject: TraceEventPayload {
     /// nothing the walk reached holds it.
     public let chain: [TraceHeap.Reference]
 
+    /// When an object judged mid-run was seen alive, as the announcement and the finding say
+    /// it: `within` after its reason ("0.5 seconds after"), or, judged a tenth of a second or
+    /// more late, when the snapshot was taken, with its deadline (", past its deadline of
+    /// 0.001 seconds").
+    public static func timing(within: Duration, late: Duration) -> (after: String, deadline: String) {
+        guard late >= .milliseconds(100) else { return ("\(within) after", "") }
+        return ("\((within + late).roundedToMilliseconds) after", ", past its deadline of \(within)")
+    }
+
     public var name: String { "retained-object" }
     public var exportedFields: [(key: String, value: String)] {
         [("type", typeName), ("reason", reason), ("site", site.description), ("withinNanoseconds", "\(within.wholeNanoseconds)"), ("lateNanoseconds", "\(late.wholeNanoseconds)")]
