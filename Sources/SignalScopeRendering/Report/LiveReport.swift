@@ -186,23 +186,23 @@ public final class LiveReport {
         case .node, .nodeNamed, .edge:
             graphIsStale = true
         case .subscribe(let id, let node, let parent, _, _):
+            // Numbered and drawn now, together (a lane's number is its place on the page): a
+            // subscription that ends within this poll leaves the live trace.
+            guard let subscription = trace.subscriptions[id] else { break }
             graphIsStale = true
             subscriptionNumbers[id] = subscriptionNumbers.count
             subscriptionsByNode[node, default: []].append(id)
             let depth = parent.flatMap { depths[$0] }.map { $0 + 1 } ?? 0
             depths[id] = depth
-            // Drawn now: a subscription that ends within this poll leaves the live trace.
-            if let subscription = trace.subscriptions[id] {
-                let elements = elements(of: trace, graph: SignalGraph())
-                let lane = TimelineModel.Lane(
-                    title: TimelineModel.laneTitle(of: subscription.node, in: trace), node: subscription.node,
-                    subscriptionSite: subscription.site, depth: depth, start: time, subscriptions: [id])
-                let (subscriptionValue, laneValue) = (elements.subscription(subscription), elements.lane(lane, eventNumber: { _ in nil }))
-                batch.subscriptions.append(subscriptionValue)
-                batch.lanes.append(laneValue)
-                subscriptionValues.append(subscriptionValue)
-                laneValues.append(laneValue)
-            }
+            let elements = elements(of: trace, graph: SignalGraph())
+            let lane = TimelineModel.Lane(
+                title: TimelineModel.laneTitle(of: subscription.node, in: trace), node: subscription.node,
+                subscriptionSite: subscription.site, depth: depth, start: time, subscriptions: [id])
+            let (subscriptionValue, laneValue) = (elements.subscription(subscription), elements.lane(lane, eventNumber: { _ in nil }))
+            batch.subscriptions.append(subscriptionValue)
+            batch.lanes.append(laneValue)
+            subscriptionValues.append(subscriptionValue)
+            laneValues.append(laneValue)
             if let waiting = waitingForSubscription.removeValue(forKey: id) {
                 waitingCount -= waiting.count
                 for record in waiting { take(record, into: &batch) }

@@ -48,8 +48,13 @@ struct Record: ParsableCommand {
             } catch let interrupted as TracedRun.Interrupted {
                 // What the program recorded before it was stopped is kept where it was asked
                 // for (its trace says it was cut off).
-                if let kept = lastWritten(in: folder), (try? copyEventLog(from: kept, to: output)) != nil {
-                    standardError("signalscope: the trace recorded before the interruption is written to \(output)")
+                if let kept = lastWritten(in: folder) {
+                    do {
+                        try copyEventLog(from: kept, to: output)
+                        standardError("signalscope: the trace recorded before the interruption is written to \(output)")
+                    } catch {
+                        standardError("signalscope: warning: the trace recorded before the interruption could not be kept: \(error)")
+                    }
                 }
                 throw interrupted
             }

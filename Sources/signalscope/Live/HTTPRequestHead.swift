@@ -145,8 +145,7 @@ extension String {
 /// The statuses the live server answers with.
 enum HTTPStatus: Int {
     case switchingProtocols = 101, ok = 200, badRequest = 400, forbidden = 403, notFound = 404
-    case methodNotAllowed = 405, requestTimeout = 408, uriTooLong = 414, headerFieldsTooLarge = 431
-    case serviceUnavailable = 503
+    case methodNotAllowed = 405, uriTooLong = 414, headerFieldsTooLarge = 431
 
     var phrase: String {
         switch self {
@@ -156,10 +155,8 @@ enum HTTPStatus: Int {
         case .forbidden: "Forbidden"
         case .notFound: "Not Found"
         case .methodNotAllowed: "Method Not Allowed"
-        case .requestTimeout: "Request Timeout"
         case .uriTooLong: "URI Too Long"
         case .headerFieldsTooLarge: "Request Header Fields Too Large"
-        case .serviceUnavailable: "Service Unavailable"
         }
     }
 }

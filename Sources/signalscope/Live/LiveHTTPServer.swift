@@ -360,6 +360,9 @@ final class LiveHTTPServer: @unchecked Sendable {
             case .text where frame.isFinal:
                 if let text = String(validating: frame.payload, as: UTF8.self) { channel.received(text, from: connection.id) }
             case .ping:
+                // A page that sends pings and reads nothing is not answered past the queue's
+                // bound: its pongs would grow the queue as the stream's would.
+                guard connection.pendingBytes < limits.pushBytes else { break }
                 WebSocket.appendFrame(.pong, payload: frame.payload, to: &connection.output)
                 writable(connection)
             case .close:

@@ -46,14 +46,21 @@ final class LiveHub: PushChannel, @unchecked Sendable {
         var state: [UInt8]?
     }
 
-    /// Sends `message` (a JSON object) to every page, and to pages that connect later.
-    func publish(_ message: String) {
+    /// Runs `change` with the lock held, then wakes the server: pages may have frames due.
+    private func changing(_ change: () -> Void) {
         let wake = lock.withLock {
-            messages.append(Array(message.utf8))
-            messageBytes += message.utf8.count
+            change()
             return self.wake
         }
         wake()
+    }
+
+    /// Sends `message` (a JSON object) to every page, and to pages that connect later.
+    func publish(_ message: String) {
+        changing {
+            messages.append(Array(message.utf8))
+            messageBytes += message.utf8.count
+        }
     }
 
     /// Whether the messages since the latest checkpoint have passed ``windowBytes``: time
@@ -63,7 +70,7 @@ final class LiveHub: PushChannel, @unchecked Sendable {
     /// Marks `state` as what every message so far led to, and lets go of the messages before
     /// the checkpoint before this one.
     func checkpoint(_ state: String) {
-        let wake = lock.withLock {
+        changing {
             checkpoints.append((firstMessage + messages.count, Array(state.utf8)))
             if checkpoints.count > 2 { checkpoints.removeFirst() }
             // Kept: everything after the older of the two checkpoints (all, after the first).
@@ -71,31 +78,25 @@ final class LiveHub: PushChannel, @unchecked Sendable {
             messages.removeFirst(keepFrom - firstMessage)
             firstMessage = keepFrom
             messageBytes = 0
-            return self.wake
         }
-        wake()
     }
 
     /// Sends `message`, which replaces whatever such message came before, to every page; a
     /// page that connects later gets only the latest.
     func publishLatest(_ message: String) {
-        let wake = lock.withLock {
+        changing {
             latest = Array(message.utf8)
             latestVersion += 1
-            return self.wake
         }
-        wake()
     }
 
     /// Sends the end to every page, after what they have not read yet; later pages get it on
     /// connecting.
     func finish(_ message: String) {
-        let wake = lock.withLock {
+        changing {
             end = Array(message.utf8)
             awaitingEnd = Set(pages.keys)
-            return self.wake
         }
-        wake()
     }
 
     /// Whether every page connected when the program ended has said it received the end.

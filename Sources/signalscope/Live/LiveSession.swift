@@ -24,9 +24,10 @@ struct LiveSession {
         let streaming = Streaming(folder: folder, hub: server.hub, live: live)
         let stream = Thread { streaming.loop() }
         stream.start()
+        let run = TracedRun(command: command, tracePath: tracePath, values: values, announceHint: "it is on the live page")
         let status: Int32
         do {
-            status = try TracedRun(command: command, tracePath: tracePath, values: values, announceHint: "it is on the live page").run()
+            status = try run.run()
         } catch {
             streaming.stop()
             throw error
@@ -38,9 +39,8 @@ struct LiveSession {
         let traces = TracedRun.tracesWritten(in: folder)
         guard !traces.isEmpty else {
             // Nothing to show: the page and standard error say why, as check does.
-            let refusal = TracedRun(command: command, tracePath: tracePath, values: values).wroteNoTrace(status: status)
-            server.hub.publish(LiveMessage.text("warning", "\(command[0]) wrote no trace: does it link SignalScopeAutoTrace?"))
-            throw refusal
+            server.hub.publish(LiveMessage.text("warning", run.noTraceReason))
+            throw run.wroteNoTrace(status: status)
         }
         // One report per traced process, each named; several are listed at /report.
         var reports: [(process: String, path: String)] = []

@@ -85,10 +85,15 @@ struct TracedRun {
     /// missing trace said on standard error; a command that succeeded without one is an
     /// error of its own (exit 1).
     func wroteNoTrace(status: Int32, ignoringStatus: Bool = false) -> any Error {
-        let missing = "\(command[0]) wrote no trace: does it link SignalScopeAutoTrace, and does it exit normally (not by a crash)?"
+        let missing = noTraceReason
         guard status != 0, !ignoringStatus else { return CLIError(missing) }
         standardError("signalscope: error: \(missing)")
         return ExitCode(ExitStatus.commandFailed)
+    }
+
+    /// Why a run left no trace, in one line.
+    var noTraceReason: String {
+        "\(command[0]) wrote no trace: does it link SignalScopeAutoTrace, and does it exit normally (not by a crash)?"
     }
 
     /// A fresh private folder for the traces of one run, removed by the caller with

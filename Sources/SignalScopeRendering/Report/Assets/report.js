@@ -627,7 +627,8 @@ if (typeof document === 'object') (function (R) {
       var message = JSON.parse(event.data);
       if (message.kind === 'timeline') {
         addTimeline(message);
-        if (stats.arrivals.length < 10000) stats.arrivals.push([message.ts, performance.timeOrigin + started]);
+        // (A late page's state carries no record's timestamp.)
+        if (!message.state && stats.arrivals.length < 10000) stats.arrivals.push([message.ts, performance.timeOrigin + started]);
       } else if (message.kind === 'graph') {
         replaceGraph(message);
       } else if (message.kind === 'warning') {
