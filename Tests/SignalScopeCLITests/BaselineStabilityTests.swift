@@ -16,7 +16,7 @@ struct BaselineStabilityTests {
         for (index, id) in ids.enumerated() {
             log.subscribe(id, to: 1, file: "App/Search.swift", function: "refresh()", line: 30 + shift + UInt32(index))
         }
-        for id in ids { log.next(id, "results") }
+        for id in ids { log.next(id, "results", inCreationBlock: true) }
         for id in ids { log.disposed(id) }
         log.node(2, name: "subject", file: "App/Session.swift", function: "init()", line: 5 + shift)
         log.named(2, "events")

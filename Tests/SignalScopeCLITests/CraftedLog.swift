@@ -43,8 +43,9 @@ struct CraftedLog {
     /// The subscription keeps its observer; `handlers` bit 0 next, 1 error, 2 completed.
     mutating func observerStored(_ subscription: UInt64, handlers: UInt8 = 7) { record(ObserverStoredRecord(subscription: subscription, handlers: handlers)) }
 
-    mutating func next(_ subscription: UInt64, _ value: String, timestamp: UInt64? = nil) {
-        record(NextRecord(subscription: subscription, summary: value), timestamp: timestamp)
+    /// A value; `inCreationBlock`: sent by the signal's own work (its creation block).
+    mutating func next(_ subscription: UInt64, _ value: String, timestamp: UInt64? = nil, inCreationBlock: Bool = false) {
+        record(NextRecord(subscription: subscription, summary: value), timestamp: timestamp, causeKind: inCreationBlock ? 0x80 : 0)
     }
 
     mutating func error(_ subscription: UInt64, _ description: String) {
@@ -112,10 +113,11 @@ struct CraftedLog {
         return id
     }
 
-    private mutating func record<Record: EventRecord>(_ record: Record, timestamp: UInt64? = nil) {
+    private mutating func record<Record: EventRecord>(_ record: Record, timestamp: UInt64? = nil, causeKind: UInt8 = 0) {
         let size = EventLogFormat.aligned(EventLogFormat.prefixSize + record.payloadSize)
         let prefix = RecordPrefix(
-            size: UInt32(size), kind: Record.kind, thread: 1, sequence: sequence, timestamp: timestamp ?? 1_000_000 + sequence * 1_000)
+            size: UInt32(size), kind: Record.kind, causeKind: causeKind, thread: 1, sequence: sequence,
+            timestamp: timestamp ?? 1_000_000 + sequence * 1_000)
         var written = [UInt8](repeating: 0, count: size)
         written.withUnsafeMutableBytes { buffer in
             prefix.write(to: buffer.baseAddress!)

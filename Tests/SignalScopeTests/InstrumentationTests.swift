@@ -392,9 +392,15 @@ struct DeliveryNestingTests {
             note("runs \(scheduled as? String ?? "nothing")")
             run()
         }
+        func creationBlockRuns(for subscription: SubscriptionID, run: () -> Void) {
+            note("creation block")
+            depth += 1
+            run()
+            depth -= 1
+        }
     }
 
-    @Test("I9: the observer runs inside the hook's delivery call, in every hook's when there are several; an action brings back what its hook gave when it was scheduled")
+    @Test("I9: the observer runs inside the hook's delivery call, in every hook's when there are several; an action brings back what its hook gave when it was scheduled; a cold signal's creation block runs inside the hook's call, a subject's subscription makes none")
     func nesting() async {
         // In a process of its own: no other test's subscriptions may call these hooks.
         await #expect(processExitsWith: .success) {
@@ -411,12 +417,18 @@ struct DeliveryNestingTests {
             results.subscribeNext { _ in }
             source.sendNext(1)
             scheduler.advance(by: 0)
+            Signal<Int> { subscriber in
+                subscriber.sendNext(1_000)
+                return nil
+            }.subscribeNext { _ in }
             let calls = log.lines.withLock { $0 }
             let expected = [
                 "outer:next 1@0", "inner:next 1@0",
                 "outer:next 10@1", "inner:next 10@1",
                 "outer:runs scheduled at depth 1@0", "inner:runs scheduled at depth 1@0",
                 "outer:next 100@0", "inner:next 100@0",
+                "outer:creation block@0", "inner:creation block@0",
+                "outer:next 1000@1", "inner:next 1000@1",
             ]
             precondition(calls == expected, "\(calls)")
         }

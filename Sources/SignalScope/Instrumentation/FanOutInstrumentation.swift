@@ -52,6 +52,9 @@ final class FanOutInstrumentation: SignalInstrumentation {
             hook.scheduledActionRuns(value, run: inner)
         }
     }
+    func creationBlockRuns(for subscription: SubscriptionID, run: () -> Void) {
+        nested(hooks[...], run) { hook, inner in hook.creationBlockRuns(for: subscription, run: inner) }
+    }
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
         for hook in hooks { hook.disposed(subscription, cause: cause) }
     }

@@ -84,6 +84,13 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     /// what ``actionScheduled()`` returned for it.
     func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void)
 
+    /// A cold signal's creation block (its work: a `createSignal` block, a `defer` factory,
+    /// an `interval` timer being set) is running for the subscription, just made: the hook
+    /// calls `run` exactly once. What the block sends now, and what actions it schedules
+    /// send later, is that run's own work rather than events it forwards; a hook telling
+    /// work repeated for several consumers from one event delivered to each notes it here.
+    func creationBlockRuns(for subscription: SubscriptionID, run: () -> Void)
+
     /// The subscription was disposed; `cause` says what disposed it.
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause)
 
@@ -150,6 +157,9 @@ extension SignalInstrumentation {
 
     /// Runs the action.
     public func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void) { run() }
+
+    /// Runs the block.
+    public func creationBlockRuns(for subscription: SubscriptionID, run: () -> Void) { run() }
 }
 
 /// What one observer stored: its closures, read from where the subscription stores them

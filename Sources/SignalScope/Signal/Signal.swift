@@ -20,6 +20,9 @@ public class Signal<Value>: @unchecked Sendable {
     /// The node's identity in traces and graphs.
     public let id: NodeID
     private let didSubscribe: ((Subscriber<Value>) -> Disposable?)?
+    /// Whether subscribing runs work of the signal's own (``NodeTraits/cold``), which the
+    /// hooks hear about (``SignalInstrumentation/creationBlockRuns(for:run:)``).
+    private let isCold: Bool
     /// The hooks picked when the node was made, which hear every call about it (its name, a
     /// subject's dropped event, an edge added later): rule I10.
     let hook: (any SignalInstrumentation)?
@@ -50,6 +53,7 @@ public class Signal<Value>: @unchecked Sendable {
     ) {
         id = .next()
         self.didSubscribe = didSubscribe
+        isCold = traits.contains(.cold)
         hook = Instrumentation.current
         guard let hook else { return }
         hook.nodeCreated(NodeDescriptor(id: id, kind: kind, name: name, site: site, parents: parents(), traits: traits), object: self)
@@ -84,7 +88,9 @@ public class Signal<Value>: @unchecked Sendable {
         if subscriber.id == .untraced {
             attach(subscriber)
         } else {
-            Instrumentation.currentSubscription.with(UInt(subscriber.id.rawValue)) { attach(subscriber) }
+            Instrumentation.currentSubscription.with(UInt(subscriber.id.rawValue)) {
+                if isCold { subscriber.runningCreationBlock { attach(subscriber) } } else { attach(subscriber) }
+            }
         }
         return subscriber.disposable
     }

@@ -154,6 +154,12 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
         return Instrumentation.currentSubscription.with(UInt(id.rawValue), body)
     }
 
+    /// Runs a cold signal's creation block for this subscription (traced runs only), so
+    /// that the hooks tell its own work from what it forwards.
+    func runningCreationBlock(_ body: () -> Void) {
+        if let hook { hook.creationBlockRuns(for: id, run: body) } else { body() }
+    }
+
     /// Reports that this subscription's node received a new parent (traced runs only).
     func reportEdge(from parent: NodeID, kind: EdgeKind) {
         hook?.edgeAdded(NodeEdge(parent: parent, kind: kind), to: nodeID)

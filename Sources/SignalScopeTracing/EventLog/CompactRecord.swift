@@ -40,7 +40,7 @@ struct CompactRecord: RecordFields {
     /// its size, is a multiple of 8.
     var form: UInt8 = EventLogFormat.compactForm
     var kind: UInt8 = 0
-    /// A ``TraceCause/Kind`` code, 0 when no cause was recorded.
+    /// As in ``RecordPrefix``: the cause's kind, with the creation-block flag.
     var causeKind: UInt8 = 0
     /// The byte of the payload after the subscription (a disposal's cause), else 0.
     var detail: UInt8 = 0

@@ -41,7 +41,7 @@ struct StoredRecord {
                 type?.decode(UnsafeRawBufferPointer(rebasing: bytes[EventLogFormat.prefixSize...]), strings: strings)
             }
         guard let event else { return nil }
-        return TraceRecord(sequence: prefix.sequence, timestamp: prefix.timestamp, thread: prefix.thread, event: event, cause: prefix.cause)
+        return TraceRecord(sequence: prefix.sequence, timestamp: prefix.timestamp, thread: prefix.thread, event: event, cause: prefix.cause, inCreationBlock: prefix.inCreationBlock)
     }
 
     /// The string a string record defines.

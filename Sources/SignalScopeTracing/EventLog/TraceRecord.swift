@@ -71,14 +71,21 @@ public struct TraceRecord: Sendable, Hashable {
     public let event: TraceEvent
     /// The record whose event caused this one, when the recorder knew.
     public let cause: TraceCause?
+    /// Whether it was written while a cold signal's creation block ran for a subscription,
+    /// or in an action such a block scheduled (a timer's tick, a response), outside any
+    /// delivery: work of that run's own, not an event it forwards.
+    public let inCreationBlock: Bool
 
     /// Makes a record from its parts.
-    public init(sequence: UInt64, timestamp: UInt64, thread: UInt32, event: TraceEvent, cause: TraceCause? = nil) {
+    public init(
+        sequence: UInt64, timestamp: UInt64, thread: UInt32, event: TraceEvent, cause: TraceCause? = nil, inCreationBlock: Bool = false
+    ) {
         self.sequence = sequence
         self.timestamp = timestamp
         self.thread = thread
         self.event = event
         self.cause = cause
+        self.inCreationBlock = inCreationBlock
     }
 }
 
@@ -94,6 +101,10 @@ public struct TraceCause: Sendable, Hashable {
         /// event was being delivered (`delay`, `deliverOn`, `throttle`, `subscribeOn`).
         case scheduled = 2
     }
+
+    /// The bit of a record prefix's cause kind byte that says the record was written in a
+    /// cold signal's creation block (``TraceRecord/inCreationBlock``); the kind is the rest.
+    static var creationBlockFlag: UInt8 { 0x80 }
 
     /// The sequence number of the causing record.
     public let sequence: UInt64

@@ -218,6 +218,11 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         during(scheduled.cause, run)
     }
 
+    func creationBlockRuns(for subscription: SubscriptionID, run: () -> Void) {
+        guard isActive else { return run() }
+        during(withCurrentBuffer { $0.cause.inCreationBlock }, run)
+    }
+
     func virtualTimeReached(_ now: Date) {
         let nanoseconds = Int64(exactly: (now.timeIntervalSinceReferenceDate * 1e9).rounded()) ?? 0
         append(VirtualTimeRecord(nanoseconds: nanoseconds))

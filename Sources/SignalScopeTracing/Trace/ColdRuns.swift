@@ -16,9 +16,11 @@ extension Trace {
         public let start: UInt64
         public let end: UInt64?
         /// Whether it did work of its own: the run's subscription, or one its creation block
-        /// made to a signal made for this run, received an event that no delivery inside the
-        /// run caused (a value the block produced itself, a response, a timer's tick) rather
-        /// than one forwarded from a source the run only subscribed to.
+        /// made to a signal made for this run, received an event its creation block (or an
+        /// action the block scheduled) sent, which no delivery inside the run caused (a value
+        /// the block produced itself, a response, a timer's tick), rather than one forwarded
+        /// from a source the run only subscribed to, or sent from outside any creation block
+        /// (a control's action reaching each of its subscribers).
         public let didWork: Bool
     }
 }
@@ -99,19 +101,26 @@ struct ColdRunTracker {
         if !runs.isEmpty { workFor[id] = runs }
     }
 
-    mutating func delivered(to id: SubscriptionID, at sequence: UInt64, cause: TraceCause?) {
+    /// An event (`record`) delivered to subscription `id`.
+    mutating func delivered(_ record: TraceRecord, to id: SubscriptionID) {
+        let sequence = record.sequence
         deliveries[Int(sequence & UInt64(deliveries.count - 1))] = (sequence, id)
         guard let runs = workFor[id] else { return }
         for run in runs { open[run]?.lastSeen = sequence }
-        guard isOwnWork(of: id, cause: cause) else { return }
+        guard isOwnWork(record, of: id) else { return }
         for run in runs { open[run]?.didWork = true }
     }
 
-    /// Whether an event delivered to `id` was not forwarded from inside its own tree: no
-    /// event caused it, or the event that caused it went to a subscription that is not
-    /// `id`'s descendant. Unknown (a cause out of the window, a broken ancestry): not.
-    private func isOwnWork(of id: SubscriptionID, cause: TraceCause?) -> Bool {
-        guard let cause else { return true }
+    /// Whether an event delivered to `id` is work a run did: sent in a cold signal's
+    /// creation block or an action it scheduled (a value it produced, a timer's tick, a
+    /// response), and not forwarded from inside `id`'s own tree (its cause went to a
+    /// subscription that is not `id` or its descendant). An event from outside any creation
+    /// block (a control's action, a notification, a value user code sent) is one external
+    /// event, whatever number of subscribers it reaches. Unknown (a cause out of the
+    /// window, a broken ancestry): not.
+    private func isOwnWork(_ record: TraceRecord, of id: SubscriptionID) -> Bool {
+        guard record.inCreationBlock else { return false }
+        guard let cause = record.cause else { return true }
         let slot = deliveries[Int(cause.sequence & UInt64(deliveries.count - 1))]
         guard slot.sequence == cause.sequence else { return false }
         var current = slot.subscription

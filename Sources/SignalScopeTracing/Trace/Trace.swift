@@ -480,14 +480,14 @@ public struct Trace: Sendable {
         case .observerReleased(let id):
             subscriptions[id]?.holdsObserver = false
         case .next(let id, let value):
-            coldRuns.delivered(to: id, at: record.sequence, cause: record.cause)
+            coldRuns.delivered(record, to: id)
             if detail == .everything { subscriptions[id]?.values.append(value) }
         case .error(let id, let description):
-            coldRuns.delivered(to: id, at: record.sequence, cause: record.cause)
+            coldRuns.delivered(record, to: id)
             subscriptions[id]?.ending = .error(description)
             if let subscription = subscriptions[id], subscription.parent == nil { erroredSubscriptions.append(subscription) }
         case .completed(let id):
-            coldRuns.delivered(to: id, at: record.sequence, cause: record.cause)
+            coldRuns.delivered(record, to: id)
             subscriptions[id]?.ending = .completed
         case .disposed(let id, let cause):
             if subscriptions[id]?.ending == nil { subscriptions[id]?.ending = .disposed(cause) }

@@ -3,7 +3,8 @@ struct RecordPrefix: RecordFields {
     /// The whole record's size, prefix and padding included.
     var size: UInt32 = 0
     var kind: UInt8 = 0
-    /// A ``TraceCause/Kind`` code, 0 when no cause was recorded.
+    /// A ``TraceCause/Kind`` code, 0 when no cause was recorded, with
+    /// ``TraceCause/creationBlockFlag``.
     var causeKind: UInt8 = 0
     var thread: UInt32 = 0
     /// How many sequence numbers back the causing record is (0: none).
@@ -25,7 +26,10 @@ struct RecordPrefix: RecordFields {
 
     /// The cause it names, if it names a valid one.
     var cause: TraceCause? {
-        guard let kind = TraceCause.Kind(rawValue: causeKind), causeDistance > 0, UInt64(causeDistance) <= sequence else { return nil }
+        guard let kind = TraceCause.Kind(rawValue: causeKind & ~TraceCause.creationBlockFlag), causeDistance > 0, UInt64(causeDistance) <= sequence else { return nil }
         return TraceCause(sequence: sequence - UInt64(causeDistance), kind: kind)
     }
+
+    /// Whether the record was written in a cold signal's creation block.
+    var inCreationBlock: Bool { causeKind & TraceCause.creationBlockFlag != 0 }
 }
