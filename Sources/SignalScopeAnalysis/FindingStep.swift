@@ -67,6 +67,11 @@ public struct FindingStep: Sendable, Hashable, CustomStringConvertible, Expressi
         }.joined()
     }
 
+    /// The nodes, subscriptions and objects the step names, in order.
+    public var entities: [TraceEntity] {
+        parts.compactMap { if case .name(_, let entity) = $0 { entity } else { nil } }
+    }
+
     /// The source sites the step names, in order.
     public var sites: [TraceSite] {
         parts.compactMap { if case .site(let site) = $0 { site } else { nil } }

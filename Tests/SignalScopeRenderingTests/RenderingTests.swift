@@ -36,6 +36,24 @@ private func neverCompleted() -> (Trace, AnalysisReport) {
     return (trace, trace.analyze())
 }
 
+/// A screen whose observer captures it strongly: it and its subscription keep each other.
+private final class CapturingScreen {
+    let title = MutableProperty("")
+    var shown = ""
+    func bind() { title.signal.subscribeNext { self.shown = $0 } }
+}
+
+private func selfCaptured() -> (Trace, AnalysisReport) {
+    weak var freed: CapturingScreen?
+    let trace = ownPart(of: Tracer.record {
+        let screen = CapturingScreen()
+        freed = screen
+        screen.bind()
+    })
+    precondition(freed != nil, "the screen is kept alive by its own observer")
+    return (trace, trace.analyze())
+}
+
 private func svgDocument(_ graph: SignalGraph) throws -> XMLDocument {
     let svg = try GraphvizRenderer.render(DOTWriter.dot(graph), format: .svg)
     return try XMLDocument(data: svg)
@@ -102,6 +120,22 @@ struct RenderingTests {
         let highlighted = try document.nodes(forXPath: "//*[@stroke='#d00000']")
         #expect(!highlighted.isEmpty)
         #expect(graph.nodes.contains { $0.kind == .object && $0.title == "Listener" }, "the captured object is drawn")
+    }
+
+    @Test("A finding's suspect step is drawn: its two ends outlined twice, the reference between them labelled cut")
+    func suspectStep() throws {
+        let (trace, report) = selfCaptured()
+        let finding = try #require(report.findings.first { $0.rule == .selfCapturedObserver })
+        let suspect = try #require(finding.steps.first { $0.mark == .suspect })
+        let graph = SignalGraph(trace: trace, report: report)
+        let suspectEdges = graph.edges.filter(\.isSuspect)
+        #expect(suspectEdges.count == 1)
+        let ends = Set(graph.nodes.filter(\.isSuspect).map(\.id))
+        #expect(ends.count == 2 && suspectEdges.allSatisfy { ends.contains($0.from) && ends.contains($0.to) })
+        #expect(graph.nodes.contains { $0.isSuspect && $0.kind == .object && $0.title == "CapturingScreen" }, "\(suspect)")
+        let document = try svgDocument(graph)
+        let text = try elements(named: "text", in: document).compactMap(\.stringValue)
+        #expect(text.filter { $0 == "cut" }.count == 1)
     }
 
     @Test("Hostile names cannot break the DOT or put live markup into the SVG")

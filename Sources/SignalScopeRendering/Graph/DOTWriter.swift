@@ -50,12 +50,14 @@ public enum DOTWriter {
         if let site = node.site { tooltip += "\ncreated at \(site) in \(site.function)" }
         tooltip += "\n\(node.state.description)"
         if let rule = node.rule { tooltip += "\non a \(rule) finding" }
+        if node.isSuspect { tooltip += "\nthe reference to cut starts or ends here" }
         var attributes = [
             "id=\(quoted(node.id))", "label=\(quoted(label))", "tooltip=\(quoted(tooltip))", "shape=\(shape(node.kind))",
             "fillcolor=\(quoted(node.rule == nil ? fill(node.state) : findingFill))",
             "color=\(quoted(node.rule == nil ? border(node.state) : highlight))",
         ]
         if node.rule != nil { attributes.append("penwidth=3") }
+        if node.isSuspect { attributes.append("peripheries=2") }
         if node.state == .live { attributes.append("style=\"rounded,filled,bold\"") }
         if let url = node.site.flatMap({ links?.url(for: $0) }) { attributes.append("URL=\(quoted(url))") }
         return "\(quoted(node.id)) [\(attributes.joined(separator: ", "))];"
@@ -69,8 +71,13 @@ public enum DOTWriter {
             case .retain: ["style=dashed", "arrowhead=vee"] + (edge.isHighlighted ? [] : ["color=\"#888888\""])
             }
         var attributes = ["id=\(quoted(id))"] + style
-        if edge.count > 1 { attributes.append("label=\(quoted("×\(edge.count)"))") }
-        if edge.isHighlighted { attributes += ["color=\(quoted(highlight))", "penwidth=2.5"] }
+        let label = [edge.isSuspect ? "cut" : nil, edge.count > 1 ? "×\(edge.count)" : nil].compactMap { $0 }.joined(separator: " ")
+        if !label.isEmpty { attributes.append("label=\(quoted(label))") }
+        if edge.isSuspect {
+            attributes += ["color=\(quoted(highlight))", "penwidth=4", "tooltip=\(quoted("suspect: the reference to cut"))"]
+        } else if edge.isHighlighted {
+            attributes += ["color=\(quoted(highlight))", "penwidth=2.5"]
+        }
         return "\(quoted(edge.from)) -> \(quoted(edge.to)) [\(attributes.joined(separator: ", "))];"
     }
 
@@ -144,7 +151,9 @@ public enum DOTWriter {
             "    legend_a -> legend_b [label=\"values flow\"];",
             "    legend_c -> legend_d [label=\"ends or switches\", style=dotted, arrowhead=odot];",
             "    legend_e -> legend_f [label=\"holds strongly\", style=dashed, color=\"#888888\", arrowhead=vee];",
-            "    legend_b -> legend_c [style=invis]; legend_d -> legend_e [style=invis];",
+            "    legend_g [label=\"\", shape=point]; legend_h [label=\"\", shape=point];",
+            "    legend_g -> legend_h [label=\"suspect: the reference to cut\", style=dashed, arrowhead=vee, color=\"\(highlight)\", penwidth=4];",
+            "    legend_b -> legend_c [style=invis]; legend_d -> legend_e [style=invis]; legend_f -> legend_g [style=invis];",
         ]
         for row in [shapes, states] {
             lines.append("    " + zip(row, row.dropFirst()).map { "\($0) -> \($1) [style=invis];" }.joined(separator: " "))

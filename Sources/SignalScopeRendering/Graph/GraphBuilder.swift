@@ -63,13 +63,21 @@ struct GraphBuilder {
         }
     }
 
-    /// Marks the nodes (and the edges between them) that findings are about.
+    /// Marks the nodes (and the edges between them) that findings are about, and the ends
+    /// of each finding's suspect step (the reference to cut), with the edge between them.
     mutating func highlight(_ findings: [Finding]) {
         for finding in findings {
             let marked = Set(finding.entities.map(graphID(of:)))
             for id in marked where nodes[id] != nil && nodes[id]?.rule == nil { nodes[id]?.rule = finding.rule }
             for key in edgeOrder where marked.contains(key.from) && marked.contains(key.to) {
                 edges[key]?.isHighlighted = true
+            }
+            for step in finding.steps where step.mark == .suspect {
+                let ends = Set(step.entities.map(graphID(of:)))
+                for id in ends where nodes[id] != nil { nodes[id]?.isSuspect = true }
+                for key in edgeOrder where key.style == .retain && ends.contains(key.from) && ends.contains(key.to) && key.from != key.to {
+                    edges[key]?.isSuspect = true
+                }
             }
         }
     }
@@ -89,7 +97,7 @@ struct GraphBuilder {
             // signals and one that met ten look alike.
             let parentShape = Set((parents[id] ?? []).map { representative[$0] ?? $0 }).sorted().joined(separator: ",")
             let shape = [node.kind.rawValue, node.title, node.site.map { "\($0.file):\($0.line)" } ?? "",
-                         node.state.rawValue, node.rule?.rawValue ?? "", parentShape].joined(separator: "|")
+                         node.state.rawValue, node.rule?.rawValue ?? "", node.isSuspect ? "suspect" : "", parentShape].joined(separator: "|")
             if let first = byShape[shape] {
                 representative[id] = first
                 nodes[first]?.count += 1
@@ -112,6 +120,7 @@ struct GraphBuilder {
             }
             merged[newKey]!.count += edge.count
             merged[newKey]!.isHighlighted = merged[newKey]!.isHighlighted || edge.isHighlighted
+            merged[newKey]!.isSuspect = merged[newKey]!.isSuspect || edge.isSuspect
         }
         order = order.filter { nodes[$0] != nil }
         edges = merged

@@ -62,6 +62,8 @@ public struct SignalGraph: Sendable {
         /// The trace's nodes, subscriptions or objects this box stands for (several after
         /// collapsing), for tools that show their details.
         public internal(set) var entities: [TraceEntity] = []
+        /// Whether a finding's suspect step (the reference to cut) starts or ends here.
+        public internal(set) var isSuspect = false
     }
 
     /// How an edge is drawn.
@@ -87,6 +89,8 @@ public struct SignalGraph: Sendable {
         public internal(set) var count: Int
         /// Whether both ends are on a finding's path.
         public internal(set) var isHighlighted: Bool
+        /// Whether it is a finding's suspect step: the reference to cut.
+        public internal(set) var isSuspect = false
     }
 
     /// Options for building the graph.
@@ -155,12 +159,12 @@ public struct SignalGraph: Sendable {
         let nodes = nodes.map { node in
             SignalGraph.Node(
                 id: rename(node.id), kind: node.kind, title: node.title, site: node.site, state: node.state,
-                count: node.count, rule: node.rule, entities: node.entities)
+                count: node.count, rule: node.rule, entities: node.entities, isSuspect: node.isSuspect)
         }
         let edges = edges.map { edge in
             SignalGraph.Edge(
                 from: rename(edge.from), to: rename(edge.to), style: edge.style, count: edge.count,
-                isHighlighted: edge.isHighlighted)
+                isHighlighted: edge.isHighlighted, isSuspect: edge.isSuspect)
         }
         return (nodes, edges)
     }
