@@ -160,3 +160,12 @@ test('a cause that comes after its event is given to it, and the chain follows i
   const events = report.indexEvents(data.events);
   assert.deepEqual(report.causeChain(events, 0).map((e) => e.text), ['b', 'a']);
 });
+
+test('a live page links to every traced process page, marking the one it shows; none for one process', () => {
+  assert.deepEqual(report.processLinks(['41'], null, 't'), []);
+  const links = report.processLinks(['41', '57'], '57', 'a&b');
+  assert.deepEqual(links.map((link) => [link.process, link.current]), [['41', false], ['57', true]]);
+  assert.equal(links[0].href, '/?token=a%26b&process=41');
+  assert.deepEqual(report.processLinks(['41', '57'], null, 't').map((link) => link.current), [true, false]);
+  assert.deepEqual(report.processLinks(['41', '57'], '99', 't').map((link) => link.current), [true, false]);
+});

@@ -6,12 +6,13 @@ import os
 import socket
 
 
-def open_page(port, token, timeout=60):
+def open_page(port, token, timeout=60, process=None):
     """A connection to the push channel of the live server on 127.0.0.1:`port`, past its
-    handshake, as the page's script opens it."""
+    handshake, as the page's script opens it (the page of traced process `process`, if given)."""
     connection = socket.create_connection(("127.0.0.1", port), timeout=timeout)
     key = base64.b64encode(os.urandom(16)).decode()
-    connection.sendall((f"GET /live?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+    query = f"token={token}" + (f"&process={process}" if process else "")
+    connection.sendall((f"GET /live?{query} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
                         f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
     head = b""
     while b"\r\n\r\n" not in head:

@@ -58,7 +58,7 @@ struct LiveServerTests {
         #expect(seen["exitStatus"] as? Int == 0, "the run ends as usual: \(String(describing: seen["stderr"]))")
     }
 
-    @Test("A command that starts two traced processes: the page says which it follows and names the other, and each has its final report; a command that traces nothing is refused in one line, as check refuses it")
+    @Test("A command that starts two traced processes: each has a live page of its own, every page links to both, and each its final report; a command that traces nothing is refused in one line, as check refuses it")
     func processes() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }
@@ -67,8 +67,15 @@ struct LiveServerTests {
             "/usr/bin/env", ["python3", script, CLIRunner.product("signalscope"), CLIRunner.product("LiveSession")], timeLimit: 240)
         #expect(result.status == 0, "\(result.standardError)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any], "\(result.standardError)")
-        let notes = seen["notes"] as? [String] ?? []
-        #expect(notes.count == 1 && notes[0].hasPrefix("2 traced processes: this page follows process "), "\(notes)")
+        let processes = seen["processes"] as? [String] ?? []
+        #expect(processes.count == 2 && Set(processes).count == 2, "the first page is told of both processes: \(processes)")
+        let pages = seen["pages"] as? [[String: Any]] ?? []
+        #expect(pages.count == 2 && pages.allSatisfy { ($0["events"] as? Int ?? 0) > 0 && $0["ended"] as? Bool == true },
+                "each process's page draws its own timeline to its end: \(pages)")
+        #expect(pages.last?["processes"] as? [String] == processes, "the second process's page names both")
+        let stderr = seen["stderr"] as? [String] ?? []
+        #expect(stderr.contains { $0.hasPrefix("signalscope: process ") && $0.contains(" is traced too: http://127.0.0.1:") && $0.hasSuffix("&process=\(processes.last ?? "")") },
+                "\(stderr)")
         #expect(seen["endedBeforeEnd"] as? Bool == true, "the page hears the program ended before its report is ready")
         let titles = seen["reportTitles"] as? [String] ?? []
         #expect(seen["listedProcesses"] as? Int == 2 && titles.count == 2 && titles.allSatisfy { $0.contains(" · process ") }

@@ -25,6 +25,7 @@ enum ReportPage {
         <header>
           <strong>SignalScope</strong> <span id="title"></span>
           <span id="live-status" hidden="hidden"></span>
+          <nav id="processes" hidden="hidden"></nav>
           <span id="summary"></span>
           <span class="spacer"></span>
           <input id="search" type="search" placeholder="Search nodes by name, type or file" autocomplete="off"/>

@@ -26,7 +26,8 @@ enum HTTPAnswer {
 protocol PushChannel: AnyObject, Sendable {
     /// Called with a function that wakes the server when new frames are due.
     func setWake(_ wake: @escaping @Sendable () -> Void)
-    func open(_ page: Int)
+    /// A page connected; `topic` is what it asked for (its `process` query), if anything.
+    func open(_ page: Int, topic: String?)
     /// Appends the frames due to `page` to `output`, stopping once it holds `limit` bytes;
     /// `false` when the page has fallen too far behind to be caught up (it is closed with
     /// code 4000, on which it reloads).
@@ -336,7 +337,7 @@ final class LiveHTTPServer: @unchecked Sendable {
             ])
             connection.phase = .push
             connection.deadline = .infinity
-            channel.open(connection.id)
+            channel.open(connection.id, topic: request.query["process"])
             writable(connection)
             // Frames the page sent right behind its handshake.
             if !connection.isClosed, !connection.input.isEmpty { readFrames(connection) }

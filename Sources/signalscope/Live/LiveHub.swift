@@ -4,8 +4,8 @@ import Foundation
 /// and the latest graph (its starting state), then each message as it comes, and the end.
 /// One JSON message each (``LiveReport``): `{"kind":"timeline",…}` adds to the timeline,
 /// `{"kind":"graph",…}` replaces the graph and the findings, `{"kind":"warning","text":…}`
-/// (the page no longer updates), `{"kind":"note","text":…}` (which traced process it follows),
-/// `{"kind":"ended","status":N}` (the program ended; the final report is being made) and
+/// (the page no longer updates), `{"kind":"processes",…}` (every traced process, each with a
+/// page of its own: ``LiveHubs``), `{"kind":"ended","status":N}` (the program ended; the final report is being made) and
 /// `{"kind":"end","status":N}` (the final report is ready).
 ///
 /// Every page reads the same messages, each from where it is: a page that reads slowly costs
@@ -27,10 +27,9 @@ final class LiveHub: PushChannel, @unchecked Sendable {
     private var messageBytes = 0
     /// The latest two checkpoints: the message number each was taken at, and the state then.
     private var checkpoints: [(message: Int, state: [UInt8])] = []
-    /// The latest of the messages that replace what came before (the graph), and how many
-    /// there have been.
-    private var latest: [UInt8]?
-    private var latestVersion = 0
+    /// The messages that each replace the one of their kind before (the graph, the list of
+    /// traced processes), by kind, with how many of that kind there have been.
+    private var latest: [String: (version: Int, message: [UInt8])] = [:]
     private var end: [UInt8]?
     private var pages: [Int: Page] = [:]
     /// The pages that have not yet said they received the end.
@@ -40,7 +39,8 @@ final class LiveHub: PushChannel, @unchecked Sendable {
     /// Where a page is in the messages (`next`: a message number).
     private struct Page {
         var next = 0
-        var latestVersion = 0
+        /// For each kind of ``latest`` message, the version it has.
+        var versions: [String: Int] = [:]
         var hasEnd = false
         /// The checkpoint's state it starts from, still to be sent.
         var state: [UInt8]?
@@ -81,12 +81,11 @@ final class LiveHub: PushChannel, @unchecked Sendable {
         }
     }
 
-    /// Sends `message`, which replaces whatever such message came before, to every page; a
-    /// page that connects later gets only the latest.
-    func publishLatest(_ message: String) {
+    /// Sends `message`, which replaces whatever message of its kind (`replacing`) came
+    /// before, to every page; a page that connects later gets only the latest.
+    func publishLatest(_ message: String, replacing kind: String) {
         changing {
-            latest = Array(message.utf8)
-            latestVersion += 1
+            latest[kind] = ((latest[kind]?.version ?? 0) + 1, Array(message.utf8))
         }
     }
 
@@ -106,11 +105,11 @@ final class LiveHub: PushChannel, @unchecked Sendable {
 
     func setWake(_ wake: @escaping @Sendable () -> Void) { lock.withLock { self.wake = wake } }
 
-    func open(_ page: Int) {
+    func open(_ page: Int, topic: String?) {
         lock.withLock {
             let now = firstMessage + messages.count
             if end != nil {
-                pages[page] = Page(next: now, latestVersion: latestVersion)
+                pages[page] = Page(next: now, versions: latest.mapValues(\.version))
                 awaitingEnd.insert(page)
             } else if let latest = checkpoints.last {
                 pages[page] = Page(next: latest.message, state: latest.state)
@@ -136,9 +135,9 @@ final class LiveHub: PushChannel, @unchecked Sendable {
                 state.next += 1
             }
             guard state.next == count else { return true }
-            if state.latestVersion < latestVersion, let latest {
-                WebSocket.appendFrame(.text, payload: latest, to: &output)
-                state.latestVersion = latestVersion
+            for (kind, slot) in latest.sorted(by: { $0.key < $1.key }) where state.versions[kind, default: 0] < slot.version {
+                WebSocket.appendFrame(.text, payload: slot.message, to: &output)
+                state.versions[kind] = slot.version
             }
             if let end, !state.hasEnd {
                 WebSocket.appendFrame(.text, payload: end, to: &output)

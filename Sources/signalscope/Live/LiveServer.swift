@@ -9,7 +9,7 @@ import SignalScopeTools
 /// and may fetch nothing but from here.
 final class LiveServer: Sendable {
     let token: String
-    let hub = LiveHub()
+    let hubs = LiveHubs()
     private let server: LiveHTTPServer
     private let report = LockedReportPath()
 
@@ -20,7 +20,7 @@ final class LiveServer: Sendable {
         self.token = token
         let routes = LiveRoutes(token: token, page: Array(page.utf8), report: report)
         server = try LiveHTTPServer(
-            port: port, channel: hub,
+            port: port, channel: hubs,
             onFailure: { standardError("signalscope: warning: \($0)") },
             answer: { routes.answer($0) })
         routes.port = server.port

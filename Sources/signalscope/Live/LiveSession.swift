@@ -15,13 +15,14 @@ struct LiveSession {
     /// (`--exit-when-done`) or signalscope is interrupted; returns the command's status.
     func run() throws -> Int32 {
         let title = command.joined(separator: " ")
-        let live = LiveReport(options: ReportPageMaking.options(title: title, editor: nil))
-        let server = try LiveServer(port: port, page: live.page())
+        let options = ReportPageMaking.options(title: title, editor: nil)
+        let server = try LiveServer(port: port, page: LiveReport(options: options).page())
         server.start()
         defer { server.stop() }
-        standardError("signalscope: live at http://127.0.0.1:\(server.port)/?token=\(server.token)")
+        let address = "http://127.0.0.1:\(server.port)/?token=\(server.token)"
+        standardError("signalscope: live at \(address)")
         let tracePath = "\(folder)/trace-%p.sslog"
-        let streaming = Streaming(folder: folder, hub: server.hub, live: live)
+        let streaming = Streaming(folder: folder, hubs: server.hubs, options: options, address: address)
         let stream = Thread { streaming.loop() }
         stream.start()
         let run = TracedRun(command: command, tracePath: tracePath, values: values, announceHint: "it is on the live page")
@@ -34,15 +35,16 @@ struct LiveSession {
         }
         streaming.stop()
         streaming.finish()
-        // The page says at once that the program ended: the final report can take a while.
-        server.hub.publish(#"{"kind":"ended","status":\#(status)}"#)
+        // Each page says at once that the program ended: the final report can take a while.
+        for hub in server.hubs.all { hub.publish(#"{"kind":"ended","status":\#(status)}"#) }
         let traces = TracedRun.tracesWritten(in: folder)
         guard !traces.isEmpty else {
             // Nothing to show: the page and standard error say why, as check does.
-            server.hub.publish(LiveMessage.text("warning", run.noTraceReason))
+            server.hubs.main.publish(LiveMessage.text("warning", run.noTraceReason))
             throw run.wroteNoTrace(status: status)
         }
-        // One report per traced process, each named; several are listed at /report.
+        // One report per traced process, each named; several are listed at /report, and each
+        // process's page goes to its own.
         var reports: [(process: String, path: String)] = []
         for trace in traces {
             let process = TracedRun.processID(ofTrace: trace)
@@ -51,12 +53,12 @@ struct LiveSession {
             reports.append((process, reportPath))
         }
         server.setReports(reports)
-        server.hub.finish(#"{"kind":"end","status":\#(status)}"#)
+        for hub in server.hubs.all { hub.finish(#"{"kind":"end","status":\#(status)}"#) }
         if exitWhenDone {
             // Every page connected at the end says it received it; a page that never does is
             // given ten seconds.
             let deadline = Date().addingTimeInterval(10)
-            while !server.hub.everyPageHasTheEnd, Date() < deadline {
+            while !server.hubs.everyPageHasTheEnd, Date() < deadline {
                 Thread.sleep(forTimeInterval: 0.05)
             }
             // Let the pages load the report they were sent to.
@@ -93,39 +95,35 @@ struct LiveSession {
     }
 }
 
-/// Reads the trace the command writes while it runs and publishes what it adds to the
-/// pages: its timeline as each batch comes, its graph and the findings proven of it (watched
-/// objects retained) at most once a second, and sooner when a watched object's fate is
-/// recorded (``graphIsDue(urgent:)``).
+/// Reads the traces the command's processes write while they run and publishes what each
+/// adds to its process's pages (``LiveHubs``): its timeline as each batch comes, its graph and
+/// the findings proven of it (watched objects retained) at most once a second, and sooner
+/// when a watched object's fate is recorded (``ProcessStream/graphIsDue(urgent:)``). Every
+/// page is told of every process, with a link to its page.
 final class Streaming: @unchecked Sendable {
     private let folder: String
-    private let hub: LiveHub
-    private let live: LiveReport
+    private let hubs: LiveHubs
+    private let options: HTMLReport.Options
+    /// The first process's page, which the others' links are made from.
+    private let address: String
     private let lock = NSLock()
     private var stopped = false
-    private var reader: LiveLogReader?
-    /// Records drawn into one timeline message at most: a message is built whole in memory.
-    private static let recordsPerMessage = 5_000
-    /// The trace the page follows, and how many traced processes the page has been told of.
-    private var followed: String?
+    private var streams: [ProcessStream] = []
     private var lastTrim = ContinuousClock.now
-    private var namedProcesses = 1
-    private var reportedProblem = false
-    private var lastGraph: ContinuousClock.Instant?
-    private var graphCost: Duration = .zero
-    /// Signalled when the loop has returned, so that nothing reads the log beside it.
+    /// Signalled when the loop has returned, so that nothing reads the logs beside it.
     private let loopEnded = DispatchSemaphore(value: 0)
 
-    init(folder: String, hub: LiveHub, live: LiveReport) {
+    init(folder: String, hubs: LiveHubs, options: HTMLReport.Options, address: String) {
         self.folder = folder
-        self.hub = hub
-        self.live = live
+        self.hubs = hubs
+        self.options = options
+        self.address = address
     }
 
     func loop() {
         defer { loopEnded.signal() }
         while !lock.withLock({ stopped }) {
-            // A reader behind the program reads on at once, a step at a time.
+            // A reader behind its program reads on at once, a step at a time.
             if !pollOnce() { Thread.sleep(forTimeInterval: 0.1) }
         }
     }
@@ -136,7 +134,7 @@ final class Streaming: @unchecked Sendable {
         loopEnded.wait()
     }
 
-    /// The last reads, after the command ended: to the end of the log.
+    /// The last reads, after the command ended: to the end of every log.
     func finish() {
         while pollOnce() {}
     }
@@ -147,25 +145,64 @@ final class Streaming: @unchecked Sendable {
 
     private static func returnFreedMemory() { _ = mallocTrim?(0) }
 
-    /// Reads one step of the log and publishes what it drew; whether more is waiting.
+    /// Reads one step of each log and publishes what it drew; whether more is waiting.
     @discardableResult
     private func pollOnce() -> Bool {
         let traces = TracedRun.tracesWritten(in: folder)
-        if reader == nil, let first = traces.first {
-            reader = LiveLogReader(path: first)
-            followed = first
+        if traces.count > streams.count {
+            for trace in traces where !streams.contains(where: { $0.path == trace }) {
+                let process = TracedRun.processID(ofTrace: trace)
+                streams.append(ProcessStream(path: trace, hub: hubs.hub(for: process), live: LiveReport(options: options)))
+                if streams.count > 1 { standardError("signalscope: process \(process) is traced too: \(address)&process=\(process)") }
+            }
+            if streams.count > 1 { announceProcesses() }
         }
-        guard let reader, let followed else { return false }
-        if traces.count > namedProcesses {
-            // The page follows one process; it and standard error name every other one, whose
-            // report comes with the end.
-            namedProcesses = traces.count
-            let others = traces.filter { $0 != followed }.map { "process \(TracedRun.processID(ofTrace: $0))" }
-            let note = "\(traces.count) traced processes: this page follows process \(TracedRun.processID(ofTrace: followed)); "
-                + "\(others.joined(separator: ", ")) \(others.count == 1 ? "has its" : "have their") own final report at the end"
-            standardError("signalscope: \(note)")
-            hub.publish(LiveMessage.text("note", note))
+        var hasMore = false
+        for stream in streams where stream.pollOnce() { hasMore = true }
+        // Each message is built of many small blocks, freed once it is sent, among blocks still
+        // in use: give their pages back now and then, or the freed memory grows with the run.
+        if lastTrim.duration(to: .now) > .seconds(1) {
+            lastTrim = .now
+            Self.returnFreedMemory()
         }
+        return hasMore
+    }
+
+    /// Tells every page of every process which processes there are, the first first.
+    private func announceProcesses() {
+        var message = JSONBuffer()
+        message.raw(#"{"kind":"processes","processes":["#)
+        for (index, process) in hubs.processes.enumerated() {
+            if index > 0 { message.raw(",") }
+            message.string(process)
+        }
+        message.raw("]}")
+        let text = String(decoding: message.bytes, as: UTF8.self)
+        for hub in hubs.all { hub.publishLatest(text, replacing: "processes") }
+    }
+}
+
+/// One traced process's log, read as it grows, and what it draws on that process's pages.
+final class ProcessStream {
+    let path: String
+    private let hub: LiveHub
+    private let live: LiveReport
+    private let reader: LiveLogReader
+    /// Records drawn into one timeline message at most: a message is built whole in memory.
+    private static let recordsPerMessage = 5_000
+    private var reportedProblem = false
+    private var lastGraph: ContinuousClock.Instant?
+    private var graphCost: Duration = .zero
+
+    init(path: String, hub: LiveHub, live: LiveReport) {
+        self.path = path
+        self.hub = hub
+        self.live = live
+        reader = LiveLogReader(path: path)
+    }
+
+    /// Reads one step of the log and publishes what it drew; whether more is waiting.
+    func pollOnce() -> Bool {
         let records = reader.poll(maximumBytes: 1 << 20)
         if let problem = reader.problem, !reportedProblem {
             // The page must not look live when it no longer is.
@@ -179,12 +216,6 @@ final class Streaming: @unchecked Sendable {
             if hub.isWindowFull { hub.checkpoint(live.stateMessage()) }
         }
         if (live.findingsAreStale && graphIsDue(urgent: true)) || (live.graphIsStale && graphIsDue(urgent: false)) { publishGraph() }
-        // Each message is built of many small blocks, freed once it is sent, among blocks still
-        // in use: give their pages back now and then, or the freed memory grows with the run.
-        if lastTrim.duration(to: .now) > .seconds(1) {
-            lastTrim = .now
-            Self.returnFreedMemory()
-        }
         return reader.hasMore
     }
 
@@ -203,7 +234,7 @@ final class Streaming: @unchecked Sendable {
     /// Whether the graph may be drawn again: a second after it was last drawn and five times
     /// what drawing it took (a graph that takes long to lay out is drawn less often), or, when
     /// `urgent` (a watched object's fate came), twice what drawing it took. Drawing runs
-    /// between reads of the log, so the gap bounds how long the timeline waits for it.
+    /// between reads of the logs, so the gap bounds how long the timelines wait for it.
     private func graphIsDue(urgent: Bool) -> Bool {
         guard let lastGraph else { return true }
         let since = lastGraph.duration(to: .now)
@@ -215,12 +246,12 @@ final class Streaming: @unchecked Sendable {
         let message = live.graphMessage(analysis: Self.analyzeRunning, render: ReportPageMaking.svg(of:))
         lastGraph = .now
         graphCost = started.duration(to: lastGraph!)
-        hub.publishLatest(message)
+        hub.publishLatest(message, replacing: "graph")
     }
 }
 
 /// The live page's messages that carry one line of text: `{"kind":"warning","text":…}` (the
-/// page no longer updates) and `{"kind":"note","text":…}` (what the page shows, and what not).
+/// page no longer updates, or what it cannot show).
 enum LiveMessage {
     static func text(_ kind: String, _ text: String) -> String {
         var message = JSONBuffer()

@@ -118,11 +118,21 @@ var SignalScopeReport = (function () {
       return [pair[0], value];
     });
   }
+  // A live page's links to each traced process's page (`processes`, the first first), the
+  // one it shows (`current`, its `process` query, else the first) marked; none for one.
+  function processLinks(processes, current, token) {
+    if (processes.length < 2) return [];
+    var shown = current && processes.indexOf(current) >= 0 ? current : processes[0];
+    return processes.map(function (process) {
+      return {process: process, current: process === shown,
+        href: '/?token=' + encodeURIComponent(token) + '&process=' + encodeURIComponent(process)};
+    });
+  }
   return {
     kindWords: kindWords, shortFile: shortFile, siteText: siteText, timeText: timeText, indexEvents: indexEvents, eventOf: eventOf,
     addTimeline: addTimeline, replaceGraph: replaceGraph,
     causeChain: causeChain, rootDescription: rootDescription, severityCounts: severityCounts,
-    matchingNodes: matchingNodes, tickStep: tickStep, hashSelections: hashSelections,
+    matchingNodes: matchingNodes, tickStep: tickStep, hashSelections: hashSelections, processLinks: processLinks,
   };
 })();
 if (typeof module === 'object' && module.exports) module.exports = SignalScopeReport;
@@ -566,11 +576,11 @@ if (typeof document === 'object') (function (R) {
     // timeline message arrived (wall clock, milliseconds) with its last record's monotonic
     // timestamp, how long handling each took, and how long each drawing of the lanes took.
     var stats = window.signalscopeLive = {arrivals: [], batches: 0, handledMs: 0, longestMs: 0, frames: 0, frameMs: 0, longestFrameMs: 0};
-    var stale = null, note = null, drawPending = false, phase = 'running';
+    var stale = null, drawPending = false, phase = 'running';
     var status = $('live-status');
     status.hidden = false;
     var setStatus = function (text) {
-      status.textContent = text + (note ? ' · ' + note : '') + (stale ? ' (not updating: ' + stale + ')' : '');
+      status.textContent = text + (stale ? ' (not updating: ' + stale + ')' : '');
     };
     // One drawing per frame, however many messages came in it.
     var scheduleDraw = function () {
@@ -616,7 +626,24 @@ if (typeof document === 'object') (function (R) {
       scheduleDraw();
     };
     var token = new URLSearchParams(location.search).get('token') || '';
-    var socket = new WebSocket('ws://' + location.host + '/live?token=' + encodeURIComponent(token));
+    // The traced process this page follows: its query's, else the first (told by the server
+    // once there are several).
+    var process = new URLSearchParams(location.search).get('process');
+    var showProcesses = function (processes) {
+      var links = R.processLinks(processes, process, token);
+      var nav = $('processes');
+      nav.textContent = '';
+      nav.hidden = links.length === 0;
+      if (links.length) nav.appendChild(el('span', {text: links.length + ' traced processes:'}));
+      links.forEach(function (link) {
+        if (link.current) process = link.process;
+        var a = el('a', {href: link.href, text: 'process ' + link.process});
+        if (link.current) a.setAttribute('aria-current', 'page');
+        nav.appendChild(a);
+      });
+    };
+    var socket = new WebSocket('ws://' + location.host + '/live?token=' + encodeURIComponent(token)
+      + (process ? '&process=' + encodeURIComponent(process) : ''));
     socket.onopen = function () {
       stats.connectedAt = performance.timeOrigin + performance.now();
       document.body.setAttribute('data-live', 'connected');
@@ -633,8 +660,8 @@ if (typeof document === 'object') (function (R) {
         replaceGraph(message);
       } else if (message.kind === 'warning') {
         stale = message.text;
-      } else if (message.kind === 'note') {
-        note = message.text;
+      } else if (message.kind === 'processes') {
+        showProcesses(message.processes);
       } else if (message.kind === 'ended') {
         phase = 'program ended: status ' + message.status + ' · preparing the final report';
         document.body.setAttribute('data-live', 'ending');
@@ -642,7 +669,7 @@ if (typeof document === 'object') (function (R) {
         setStatus('ended: status ' + message.status + ' · opening the final report');
         socket.send('received end');
         document.body.setAttribute('data-live', 'ended');
-        location.replace('/report?token=' + encodeURIComponent(token));
+        location.replace('/report?token=' + encodeURIComponent(token) + (process ? '&process=' + encodeURIComponent(process) : ''));
         return;
       }
       setStatus(phase);
