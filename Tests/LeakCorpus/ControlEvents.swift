@@ -126,6 +126,8 @@ extension LeakCorpus {
             screen.bag.add(gestures.subscribeNext { screen.slider.drag(to: $0) })
             gestures.sendNext(0.4)
             gestures.sendNext(0.9)
+            // The gesture recogniser's signal ends with its view, as a control's does.
+            gestures.sendCompleted()
         }
         precondition(screen.slider.actions == 2 && screen.changes == 2)
         return CorpusOutcome(trace: trace, expected: [])

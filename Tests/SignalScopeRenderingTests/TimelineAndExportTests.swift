@@ -184,4 +184,16 @@ struct ExtendedEventExportTests {
         exporter.add(TraceRecord(sequence: 4, timestamp: 9, thread: 1, event: .extended(ExtendedEvent(Retried(attempt: 2)))), into: &output)
         #expect(String(decoding: output.bytes, as: UTF8.self) == "{\"seq\":4,\"ts\":9,\"thread\":1,\"event\":\"retried\",\"attempt\":\"2\"}\n")
     }
+
+    @Test("A record a creation block wrote says so, after its cause")
+    func jsonLinesMarksCreationBlockWork() {
+        var exporter = JSONLinesExporter()
+        var output = JSONBuffer()
+        let cause = TraceCause(sequence: 3, kind: .scheduled)
+        exporter.add(TraceRecord(sequence: 5, timestamp: 9, thread: 1, event: .completed(SubscriptionID(rawValue: 2)), cause: cause, inCreationBlock: true), into: &output)
+        exporter.add(TraceRecord(sequence: 6, timestamp: 9, thread: 1, event: .completed(SubscriptionID(rawValue: 3))), into: &output)
+        let lines = String(decoding: output.bytes, as: UTF8.self).split(separator: "\n")
+        #expect(lines.first?.hasSuffix(#""cause":3,"causeKind":"scheduled","creationBlock":true}"#) == true, "\(lines)")
+        #expect(lines.last?.contains("creationBlock") == false)
+    }
 }

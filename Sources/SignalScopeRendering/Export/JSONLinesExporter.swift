@@ -5,7 +5,7 @@ import SignalScopeTracing
 /// record, in order, for `jq`, scripts and log tools. Every object starts with `seq`, `ts`
 /// (monotonic nanoseconds), `thread` and `event` (the kind, as ``TraceEvent/name`` gives
 /// it), then the fields of that kind, then `cause` and `causeKind` when the record names
-/// what caused it.
+/// what caused it, and `"creationBlock":true` when a cold signal's creation block wrote it.
 public struct JSONLinesExporter: TraceExporter {
     /// An exporter ready for the first record.
     public init() {}
@@ -26,6 +26,7 @@ public struct JSONLinesExporter: TraceExporter {
             line.number("cause", cause.sequence)
             line.string("causeKind", cause.kind == .during ? "during" : "scheduled")
         }
+        if record.inCreationBlock { line.bool("creationBlock", true) }
         line.output.raw("}\n")
         output = line.output
     }
