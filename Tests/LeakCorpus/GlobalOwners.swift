@@ -146,7 +146,8 @@ extension LeakCorpus {
     /// The store signs in and a refresh arrives: its subscription is live at the end, held
     /// by the store, which the app holds.
     private static func sessionStoreFollowingRefreshes() -> CorpusOutcome {
-        weak var store: SessionStore? = SessionStore.shared
+        weak var store: SessionStore?
+        store = SessionStore.shared
         let trace = Tracer.record {
             SessionStore.shared.signIn(token: "first")
             SessionStore.shared.tokenRefreshes.sendNext("refreshed")

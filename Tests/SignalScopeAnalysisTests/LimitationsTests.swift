@@ -150,6 +150,7 @@ struct LimitationsTests {
             watched = worker
             inUse = worker
         }
+        withExtendedLifetime(inUse) {}
         inUse = nil
         try #require(watched != nil, "ground truth: once let go of, the worker leaks with the subject")
         #expect(findingsHere(trace).allSatisfy { $0.severity != .error }, "at the snapshot it was held: no leak is proven")

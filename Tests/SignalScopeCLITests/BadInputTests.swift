@@ -81,7 +81,7 @@ struct BadInputTests {
         let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: cli.path("whole.sslog"))))
         // Cut just before the snapshot record, as a process killed then would.
         var snapshot: Int?
-        whole.withUnsafeBytes { bytes in
+        _ = whole.withUnsafeBytes { bytes in
             RecordsInMemory.walk(UnsafeRawBufferPointer(rebasing: bytes[EventLogFormat.headerSize...])) { record, range, _ in
                 if record.prefix.kind == SnapshotRecord.kind, snapshot == nil { snapshot = EventLogFormat.headerSize + range.lowerBound }
             }

@@ -97,7 +97,7 @@ struct LiveReportTests {
         /// Each event as what it was, where, and what caused it: numbering aside.
         func described(_ events: [[Any]], _ subscriptions: [[String: Any]]) -> [String] {
             func what(_ event: [Any]) -> String {
-                "\(event[1]) \(event[3] ?? "") on \((event[0] as? Int).flatMap { subscriptions[$0]["title"] as? String } ?? "?")"
+                "\(event[1]) \(event[3]) on \((event[0] as? Int).flatMap { subscriptions[$0]["title"] as? String } ?? "?")"
             }
             return events.map { event in
                 what(event) + " caused by " + ((event[4] as? Int).map { what(events[$0]) } ?? "nothing") + " (\(event[5]))"

@@ -44,7 +44,7 @@ import Testing
     /// Every stored record of `bytes` with the batch holding it.
     private func stored(_ bytes: [UInt8]) -> [(record: StoredRecord, size: Int, batch: Int?)] {
         var found: [(StoredRecord, Int, Int?)] = []
-        bytes.withUnsafeBytes { buffer in
+        _ = bytes.withUnsafeBytes { buffer in
             RecordsInMemory.walk(UnsafeRawBufferPointer(rebasing: buffer[EventLogFormat.headerSize...])) { record, range, batch in
                 found.append((record, range.count, batch))
             }

@@ -174,7 +174,7 @@ final class EventLogReaderTests {
     /// The records of a log: each batch, then its records.
     private func records(_ bytes: [UInt8]) -> [Stored] {
         var found: [Stored] = []
-        bytes.withUnsafeBytes { buffer in
+        _ = bytes.withUnsafeBytes { buffer in
             RecordsInMemory.walk(UnsafeRawBufferPointer(rebasing: buffer[EventLogFormat.headerSize...])) { stored, range, batch in
                 let start = EventLogFormat.headerSize
                 found.append(

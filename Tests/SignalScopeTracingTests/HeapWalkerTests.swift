@@ -483,7 +483,8 @@ struct HeapWalkerTests {
     func rootsAreHeldOnlyWhileRead() {
         let holder = Chain()
         holder.next = Chain()
-        weak var released = holder.next
+        weak var released: Chain?
+        released = holder.next
         let first = WeakReference(holder.next!)
         var freedDuringTheWalk = false
         let result = HeapWalker(limits: .standard).walk(roots: [
