@@ -253,7 +253,7 @@ import Testing
 
         let trace = try read(log)
         #expect(trace.records.map(\.event) == [.next(SubscriptionID(rawValue: 3), value: nil), .end(recordCount: 5)])
-        #expect(trace.isComplete)
+        #expect(trace.hasEnd)
         #expect(trace.warnings.count == 1 && trace.warnings[0].hasSuffix("(size 3); the rest of its batch was skipped"), "\(trace.warnings)")
         #expect(trace.skippedRecords)
         #expect(trace.analyze().limitations.contains { $0.hasPrefix("part of the trace could not be read") })

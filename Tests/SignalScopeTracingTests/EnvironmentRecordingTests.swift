@@ -34,7 +34,7 @@ struct EnvironmentRecordingTests {
         #expect(result.errors.isEmpty)
 
         let trace = try Trace(contentsOf: url)
-        #expect(trace.isComplete)
+        #expect(trace.hasEnd)
         #expect(trace.warnings.isEmpty)
         let names = Set(trace.nodes.values.map(\.name))
         #expect(names.isSuperset(of: ["createSignal", "subject", "map", "switchToLatest", "interval", "executionSignals"]))
@@ -61,7 +61,7 @@ struct EnvironmentRecordingTests {
         #expect(names.count == 2)
         for name in names {
             #expect(name.hasPrefix("run-") && !name.contains("%p") && Int(name.dropFirst(4).dropLast(6)) != nil)
-            #expect(try Trace(contentsOf: folder.appendingPathComponent(name)).isComplete)
+            #expect(try Trace(contentsOf: folder.appendingPathComponent(name)).hasEnd)
         }
     }
 

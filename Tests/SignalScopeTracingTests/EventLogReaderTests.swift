@@ -114,7 +114,7 @@ final class EventLogReaderTests {
         bytes[end + 4] = 200
         let trace = try Trace(contentsOf: try write(bytes))
         #expect(trace.warnings.count == 1 && trace.warnings[0].contains("has no end record"), "\(trace.warnings)")
-        #expect(!trace.isComplete, "the end record was the one made unknown")
+        #expect(!trace.hasEnd, "the end record was the one made unknown")
         #expect(trace.records.count == (try Trace(contentsOf: sample.url)).records.count - 1)
     }
 
@@ -260,7 +260,7 @@ final class EventLogReaderTests {
         let sample = try sampleLog()
         let endAt = try #require(sample.records.last { $0.kind == EndRecord.kind }).offset
         let trace = try Trace(contentsOf: try write(Array(sample.bytes[..<endAt])))
-        #expect(!trace.isComplete)
+        #expect(!trace.hasEnd)
         #expect(trace.warnings.contains { $0.hasSuffix("has no end record: the recording was cut off (the process was killed or crashed, or the disk filled), so what happened after its last record is missing") })
         #expect(trace.analyze().limitations.contains { $0.hasPrefix("the recording was cut off during its closing heap snapshot") })
         #expect(try Trace(contentsOf: sample.url).warnings.isEmpty)
@@ -284,7 +284,7 @@ final class EventLogReaderTests {
         }
         defer { try? FileManager.default.removeItem(at: url) }
         let trace = try Trace(contentsOf: url)
-        #expect(!trace.isComplete)
+        #expect(!trace.hasEnd)
         #expect(trace.records.count > 1_000, "buffers were flushed while the process ran")
         #expect(!trace.heap.hasSnapshot)
         #expect(trace.analyze().limitations.first?.hasPrefix("the trace has no closing heap snapshot") == true)

@@ -25,7 +25,7 @@ struct RecordTests {
             subscription.dispose()
             source.sendNext(3)
         }
-        #expect(trace.isComplete)
+        #expect(trace.hasEnd)
         #expect(trace.warnings.isEmpty)
 
         let subject = try #require(trace.nodes[source.id])
@@ -135,7 +135,7 @@ struct RecordTests {
         try Tracer.stopRecording()
 
         let trace = try Trace(contentsOf: url)
-        #expect(trace.isComplete)
+        #expect(trace.hasEnd)
         #expect(trace.nodes[signal.id]?.name == "map")
         #expect(trace.subscriptions.values.first { $0.node == signal.id }?.ending == .completed)
     }

@@ -19,13 +19,14 @@ public struct TraceSite: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(file):\(line)" }
 }
 
-/// Identifies a user object a trace found captured by an observer closure.
+/// Identifies an object of a heap snapshot (the closing one, or a watched object's mid-run
+/// one): each snapshot numbers the objects it reached.
 public struct ObjectID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The number behind the identifier, as event logs store it.
     public let rawValue: UInt64
     /// Wraps a number read from an event log.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
-    /// Objects are numbered in the order the recording first saw them.
+    /// Objects are numbered in the order their snapshot reached them.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { "o\(rawValue)" }
 }

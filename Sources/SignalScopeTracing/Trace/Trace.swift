@@ -156,13 +156,14 @@ public struct Trace: Sendable {
     /// Whether the program ran actions on a `TestScheduler` while recording: its records
     /// then say what virtual time things happened at (``TraceEvent/virtualTime(nanoseconds:)``).
     public private(set) var usesVirtualTime = false
-    /// Whether the recording stopped cleanly (rather than being cut off).
-    public private(set) var isComplete = false
+    /// Whether the log has its end record: the recording stopped cleanly, rather than being
+    /// cut off. (``TraceHeap/isComplete`` is another fact: whether the walk saw everything.)
+    public private(set) var hasEnd = false
     /// The trace's user objects (``Object``), by id.
     public private(set) var objects: [ObjectID: Object] = [:]
     /// Whether the trace ends with a snapshot of what was alive (recordings that stopped
     /// cleanly do).
-    public private(set) var hasSnapshot = false
+    public var hasSnapshot: Bool { heap.hasSnapshot }
     /// What the closing heap walk found: the objects alive when recording stopped and the
     /// strong references between them (empty when the trace has no closing snapshot).
     public private(set) var heap = TraceHeap()
@@ -327,7 +328,7 @@ public struct Trace: Sendable {
         self = trace
         warnings = read.warnings
         skippedRecords = read.skippedRecords
-        if !isComplete {
+        if !hasEnd {
             self.warnings.append("\(path) has no end record: the recording was cut off (the process was killed or crashed, or the disk filled), so what happened after its last record is missing")
         }
     }
@@ -391,8 +392,6 @@ public struct Trace: Sendable {
             case .node(let id, _, _, _, _, _), .nodeNamed(let id, _), .edge(_, let id), .violation(let id, _, _, _, _),
                 .alive(.node(let id), _, _):
                 copy.nodes[id] != nil
-            case .alive(.object(let id), _, _):
-                copy.objects[id] != nil
             case .snapshot, .end, .virtualTime:
                 true
             case .extended(let event):
@@ -494,7 +493,6 @@ public struct Trace: Sendable {
             coldRuns.ended(id, at: record.sequence)
             end(id)
         case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable, let coversAllocations, let unwalkedReason):
-            hasSnapshot = true
             heap.limits = limits
             heap.objectLimitReached = objectLimitReached
             heap.depthLimitReached = depthLimitReached
@@ -517,8 +515,10 @@ public struct Trace: Sendable {
             nodes[id]?.terminatedAtEnd = terminated
         case .alive(.subscription(let id), let count, _):
             subscriptions[id]?.retainCountAtEnd = count
-        case .alive(.object(let id), let count, _):
-            objects[id]?.retainCountAtEnd = count
+        case .alive(.object, _, _):
+            // No log says so (the heap snapshot's records say what objects were alive): an
+            // event made by hand, which changes nothing.
+            break
         case .violation(let node, let subscription, let kind, let site, let stack):
             if violations.count < Self.violationLimit {
                 violations.append(Violation(node: node, subscription: subscription, event: kind, site: site, stack: stack))
@@ -530,7 +530,7 @@ public struct Trace: Sendable {
         case .typeSite(let typeName, let site):
             heap.typeSites[typeName] = site
         case .end:
-            isComplete = true
+            hasEnd = true
         }
     }
 }
