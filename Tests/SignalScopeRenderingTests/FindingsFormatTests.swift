@@ -36,6 +36,20 @@ struct FindingsFormatTests {
         #expect(FindingsFormats.named("xml") == nil)
     }
 
+    @Test("Each rule's SARIF help link is the anchor GitHub gives its section of docs/analyzers.md")
+    func sarifHelpLinksResolve() throws {
+        let document = try String(contentsOf: ReportScriptTests.repository.appendingPathComponent("docs/analyzers.md"), encoding: .utf8)
+        // GitHub's anchor of a heading: lowercased, punctuation but hyphens dropped, spaces as hyphens.
+        let anchors = Set(document.split(separator: "\n").filter { $0.hasPrefix("## ") }.map { heading in
+            String(heading.dropFirst(3).lowercased().filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == " " })
+                .replacingOccurrences(of: " ", with: "-")
+        })
+        for rule in RuleID.allCases {
+            let anchor = try #require(SARIFFormat.helpURI(for: rule).split(separator: "#").last.map(String.init))
+            #expect(anchors.contains(anchor), "\(rule): \(anchor) is no heading's anchor")
+        }
+    }
+
     @Test("SARIF's code flow is the proving steps, each at the site it names, from the steps' data, not their text")
     func sarifCodeFlow() throws {
         let sarif = try #require(

@@ -10,6 +10,12 @@ public struct SARIFFormat: FindingsFormat {
 
     public init() {}
 
+    /// The rule's section of `docs/analyzers.md`, whose heading is the rule and its severity
+    /// (``## `retain-cycle` (error)``), which GitHub's anchor spells `retain-cycle-error`.
+    public static func helpURI(for rule: RuleID) -> String {
+        "https://github.com/signalscope/signalscope/blob/main/docs/analyzers.md#\(rule.rawValue)-\(rule.severity.rawValue)"
+    }
+
     public func render(_ report: CheckReport, _ options: FindingsFormatOptions) -> String {
         let rules: [[String: Any]] = RuleID.allCases.map { rule in
             [
@@ -17,7 +23,7 @@ public struct SARIFFormat: FindingsFormat {
                 "name": rule.rawValue,
                 "shortDescription": ["text": rule.summary],
                 "defaultConfiguration": ["level": rule.severity.rawValue],
-                "helpUri": "https://github.com/signalscope/signalscope/blob/main/docs/analyzers.md#\(rule.rawValue)",
+                "helpUri": Self.helpURI(for: rule),
             ]
         }
         let results: [[String: Any]] = report.entries.map { entry in
