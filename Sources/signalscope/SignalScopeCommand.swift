@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-@_spi(Locking) import SignalScope
+import SignalScope
 import SignalScopeTools
+import Synchronization
 
 /// The `signalscope` command: traces programs, analyses traces for leaks, draws them.
 ///
@@ -81,7 +82,7 @@ func standardOutput(_ text: String, terminator: String = "\n", notice: Bool = fa
     }
 }
 
-private let standardOutputFailure = LockedValue<String?>(nil)
+private let standardOutputFailure = Mutex<String?>(nil)
 
 /// Writes one line to standard error. Messages name files and quote traces and arguments,
 /// any of which may hold escape sequences or line breaks: they are shown, not obeyed. A

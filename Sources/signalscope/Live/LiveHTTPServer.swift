@@ -10,6 +10,7 @@
 // more than linear time in bytes the server has capped.
 import Foundation
 import Glibc
+import Synchronization
 
 /// What the server answers a request with.
 enum HTTPAnswer {
@@ -75,8 +76,7 @@ final class LiveHTTPServer: @unchecked Sendable {
     private let wakeReader: Int32
     private let wakeWriter: Int32
     let port: UInt16
-    private let lock = NSLock()
-    private var stopping = false
+    private let stopping = Mutex(false)
     private let ended = DispatchSemaphore(value: 0)
     private var thread: Thread?
 
@@ -141,9 +141,10 @@ final class LiveHTTPServer: @unchecked Sendable {
 
     /// Closes every connection and the listening socket, and waits for the thread to end.
     func stop() {
-        let started = lock.withLock {
+        let isRunning = thread != nil
+        let started = stopping.withLock { stopping in
             defer { stopping = true }
-            return thread != nil && !stopping
+            return isRunning && !stopping
         }
         guard started else { return }
         Self.wake(wakeWriter)
@@ -172,7 +173,7 @@ final class LiveHTTPServer: @unchecked Sendable {
             close(wakeWriter)
         }
         var descriptors: [pollfd] = []
-        while !lock.withLock({ stopping }) {
+        while !stopping.withLock({ $0 }) {
             let now = Self.now()
             for connection in connections where connection.phase == .push && connection.pendingBytes == 0 {
                 refill(connection)

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SignalScopeTools
+import Synchronization
 
 /// Serves one live run on 127.0.0.1 only (``LiveHTTPServer``). Every request needs the run's
 /// token in its query (`?token=`), and one `Host`, the loopback address and port (a page
@@ -46,11 +47,10 @@ final class LiveServer: Sendable {
 }
 
 /// The final reports' files, once there are any.
-final class LockedReportPath: @unchecked Sendable {
-    private let lock = NSLock()
-    private var reports: [(process: String, path: String)]?
-    func set(_ reports: [(process: String, path: String)]) { lock.withLock { self.reports = reports } }
-    var current: [(process: String, path: String)]? { lock.withLock { reports } }
+final class LockedReportPath: Sendable {
+    private let reports = Mutex<[(process: String, path: String)]?>(nil)
+    func set(_ reports: [(process: String, path: String)]) { self.reports.withLock { $0 = reports } }
+    var current: [(process: String, path: String)]? { reports.withLock { $0 } }
 }
 
 /// What each request is answered with (on the server's thread).

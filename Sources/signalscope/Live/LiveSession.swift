@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SignalScopeTools
+import Synchronization
 
 /// One `signalscope live` run: the server, the traced command, and the loop that streams the
 /// trace to the pages as the command writes it.
@@ -106,8 +107,7 @@ final class Streaming: @unchecked Sendable {
     private let options: HTMLReport.Options
     /// The first process's page, which the others' links are made from.
     private let address: String
-    private let lock = NSLock()
-    private var stopped = false
+    private let stopped = Mutex(false)
     private var streams: [ProcessStream] = []
     private var lastTrim = ContinuousClock.now
     /// Signalled when the loop has returned, so that nothing reads the logs beside it.
@@ -122,7 +122,7 @@ final class Streaming: @unchecked Sendable {
 
     func loop() {
         defer { loopEnded.signal() }
-        while !lock.withLock({ stopped }) {
+        while !stopped.withLock({ $0 }) {
             // A reader behind its program reads on at once, a step at a time.
             if !pollOnce() { Thread.sleep(forTimeInterval: 0.1) }
         }
@@ -130,7 +130,7 @@ final class Streaming: @unchecked Sendable {
 
     /// Stops the loop and waits for it to return.
     func stop() {
-        lock.withLock { stopped = true }
+        stopped.withLock { $0 = true }
         loopEnded.wait()
     }
 

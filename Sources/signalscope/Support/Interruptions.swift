@@ -1,5 +1,6 @@
 import Foundation
-@_spi(Locking) import SignalScope
+import SignalScope
+import Synchronization
 
 /// SIGINT, SIGTERM and SIGHUP, from signalscope's start to its exit (``install()``).
 ///
@@ -26,10 +27,9 @@ enum Interruptions {
         var folders: Set<String> = []
         /// Processes signalscope started for itself (the live page's final report).
         var processes: Set<pid_t> = []
-        var sources: [DispatchSourceSignal] = []
     }
 
-    private static let state = LockedValue(State())
+    private static let state = Mutex(State())
 
     /// Catches the signals; called once, before any command runs.
     static func install() {
@@ -40,8 +40,12 @@ enum Interruptions {
             source.resume()
             return source
         }
-        state.withLock { $0.sources = sources }
+        self.sources = sources
     }
+
+    /// The signal sources, kept for the whole run. Written once, by ``install()``, before any
+    /// command runs and before any other thread could read it (nothing does).
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 
     /// The first signal sent on to a wrapped program, if any.
     static var received: Int32? { state.withLock { $0.received } }

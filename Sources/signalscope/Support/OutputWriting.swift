@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
-@_spi(Locking) import SignalScope
+import SignalScope
 import SignalScopeTools
+import Synchronization
 
 /// Writes `data` to `path` (`-` is standard output), creating its folder, with a one-line
 /// error naming the path: ``StreamedOutput`` with everything at once.
@@ -28,7 +29,7 @@ enum RunInputs {
         let name: String
     }
 
-    private static let state = LockedValue<(inputs: [Input], mode: mode_t?)>(([], nil))
+    private static let state = Mutex<(inputs: [Input], mode: mode_t?)>(([], nil))
 
     /// Notes the input `name`, opened as `descriptor`. A stream (a pipe, a terminal) has no
     /// file to protect and no mode to pass on, so what is made from it is private.

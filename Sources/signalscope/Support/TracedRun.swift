@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@_spi(Locking) import SignalScope
+import SignalScope
 
 /// Runs a program with `SIGNALSCOPE_TRACE` pointing at a trace file, so that a program
 /// that links SignalScopeAutoTrace records itself with no code change.
