@@ -19,7 +19,7 @@ import SignalScopeTracing
 /// the trace keeps live entities only, events are numbered for causes within the last
 /// ``causeWindow`` of them, and a page that connects late is sent ``stateMessage()`` (every
 /// lane, no past event) rather than every message since the start.
-public final class LiveReport {
+package final class LiveReport {
     private let options: HTMLReport.Options
     private var trace = Trace(growing: .liveEntities)
     private var subscriptionNumbers: [SubscriptionID: Int] = [:]
@@ -37,7 +37,7 @@ public final class LiveReport {
     private var numberedSequences = Deque<UInt64>()
     /// The highest sequence number let go of: a cause at or below it will not come.
     private var forgottenSequence: UInt64?
-    public static let causeWindow = 100_000
+    package static let causeWindow = 100_000
     private var origin: UInt64?
     private var duration: UInt64 = 0
     /// Records of subscriptions whose `subscribe` has not come yet, and events waiting for
@@ -48,19 +48,19 @@ public final class LiveReport {
     private var waitingForCause: [UInt64: [(event: Int, how: String)]] = [:]
     private static let waitingLimit = 100_000
     /// Whether nodes or subscriptions came since the graph was last drawn.
-    public private(set) var graphIsStale = false
+    package private(set) var graphIsStale = false
     /// Whether records an analyzer reads (``TraceEvent/extended(_:)``: a watched object
     /// retained or released) came since the findings were last proven: the graph and its
     /// findings are then due at once, not at the next drawing.
-    public private(set) var findingsAreStale = false
+    package private(set) var findingsAreStale = false
 
     /// A live report titled as `options` say, its sites linked and resolved by them.
-    public init(options: HTMLReport.Options) {
+    package init(options: HTMLReport.Options) {
         self.options = options
     }
 
     /// The page: the report's, with data that says it is live and holds nothing yet.
-    public func page() -> String {
+    package func page() -> String {
         let empty = JSONValue.object([
             ("format", .int(1)),
             ("title", .string(options.title)),
@@ -96,7 +96,7 @@ public final class LiveReport {
     /// event or disposal of a subscription not seen yet waits for its subscription, and an
     /// event whose cause has not come yet is sent without it (`?`), then given it in `causes`
     /// when the cause comes.
-    public func add(_ records: [TraceRecord]) -> String? {
+    package func add(_ records: [TraceRecord]) -> String? {
         var batch = Batch()
         for record in records {
             trace.add(record)
@@ -122,7 +122,7 @@ public final class LiveReport {
     /// subscription and lane so far (with the ends of those that ended), no past event, and
     /// the number the next event will have (`firstEvent`), so that numbering carries on:
     /// `{"kind":"timeline","state":true,"firstEvent":…,…}`.
-    public func stateMessage() -> String {
+    package func stateMessage() -> String {
         Self.text(.object([
             ("kind", .string("timeline")),
             ("state", .bool(true)),
@@ -239,7 +239,7 @@ public final class LiveReport {
     /// The graph of everything so far and the findings `analysis` proves of it, drawn by
     /// `render` (DOT in, SVG out; `nil` when it could not draw):
     /// `{"kind":"graph","nodes":[…],"edges":[…],"findings":[…],"limitations":[…],"svg":…}`.
-    public func graphMessage(analysis: (Trace) -> AnalysisReport, render: (String) -> String?) -> String {
+    package func graphMessage(analysis: (Trace) -> AnalysisReport, render: (String) -> String?) -> String {
         graphIsStale = false
         findingsAreStale = false
         let soFar = trace.soFar

@@ -5,19 +5,19 @@ import Glibc
 /// records of one poll come sorted by sequence number, but a thread's buffer written later
 /// may hold records older than an earlier poll's, and a name whose string record is still
 /// in another thread's buffer reads as `?`. Read the whole log with `Trace` once it ends.
-public final class LiveLogReader {
+package final class LiveLogReader {
     private let path: String
     private var descriptor: Int32 = -1
     private var offset = EventLogFormat.headerSize
     private var strings: [UInt32: String] = [:]
     /// Why reading stopped for good (a file that is not an event log, a corrupt record).
-    public private(set) var problem: String?
+    package private(set) var problem: String?
     /// Whether the last ``poll(maximumBytes:)`` left bytes of the log unread (it read its
     /// step's worth): poll again at once to catch up.
-    public private(set) var hasMore = false
+    package private(set) var hasMore = false
 
     /// A reader of the log at `path`, which need not exist yet.
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
@@ -29,7 +29,7 @@ public final class LiveLogReader {
     /// about `maximumBytes` of the log (at least one whole record), so that a reader that
     /// falls behind a fast writer catches up in steps of bounded memory; none when the file
     /// does not exist yet or reading has stopped (``problem``).
-    public func poll(maximumBytes: Int = 4 << 20) -> [TraceRecord] {
+    package func poll(maximumBytes: Int = 4 << 20) -> [TraceRecord] {
         hasMore = false
         guard problem == nil, openIfNeeded() else { return [] }
         var status = stat()

@@ -244,7 +244,7 @@ public struct Trace: Sendable {
     /// ``streamLimit`` bytes), which the caller closes. A FIFO no program opens for writing
     /// within a quarter of a second has nothing to read and is refused; one whose writer has
     /// yet to write is waited for.
-    public static func seekable(_ descriptor: Int32, path: String) throws(TraceReadError) -> Int32 {
+    package static func seekable(_ descriptor: Int32, path: String) throws(TraceReadError) -> Int32 {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         switch status.st_mode & S_IFMT {
