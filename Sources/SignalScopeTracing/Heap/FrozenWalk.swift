@@ -168,18 +168,13 @@ enum WalkWire {
             writer.int(edge.to)
             let reference = edge.reference
             writer.word(reference.target)
+            writer.byte(reference.kind.code.rawValue)
             switch reference.kind {
-            case .storedProperty: writer.byte(0)
-            case .capture: writer.byte(1)
-            case .boxedValue: writer.byte(2)
-            case .element(.element(let index)):
-                writer.byte(3)
-                writer.int(index)
-            case .element(.key): writer.byte(4)
+            case .element(.element(let index)): writer.int(index)
             case .element(.value(let key)):
-                writer.byte(5)
                 writer.flags([key != nil])
                 if let key { writer.string(key) }
+            case .storedProperty, .capture, .boxedValue, .element(.key): break
             }
             writer.string(reference.path)
             writer.flags([reference.function != nil, reference.offset != nil, reference.isExact, reference.isWeak])
@@ -189,13 +184,9 @@ enum WalkWire {
         writer.int(result.entities.count)
         for (address, entity) in result.entities {
             writer.word(address)
-            switch entity {
-            case .node(let id): writer.byte(0); writer.word(UInt(id.rawValue))
-            case .subscription(let id): writer.byte(1); writer.word(UInt(id.rawValue))
-            case .disposable(let id): writer.byte(2); writer.word(UInt(id.rawValue))
-            case .command: writer.byte(3)
-            case .scheduledAction(let id): writer.byte(4); writer.word(UInt(id?.rawValue ?? 0))
-            }
+            let (code, id) = entity.code
+            writer.byte(code.rawValue)
+            writer.word(UInt(id))
         }
         return writer.bytes
     }
@@ -230,18 +221,18 @@ enum WalkWire {
                 let target = reader.word(), let kindCode = reader.byte()
             else { return nil }
             let kind: HeapReferenceKind
-            switch kindCode {
-            case 0: kind = .storedProperty
-            case 1: kind = .capture
-            case 2: kind = .boxedValue
-            case 3:
+            switch ReferenceKindCode(rawValue: kindCode) {
+            case .storedProperty?: kind = .storedProperty
+            case .capture?: kind = .capture
+            case .boxedValue?: kind = .boxedValue
+            case .element?:
                 guard let index = reader.int() else { return nil }
                 kind = .element(.element(index))
-            case 4: kind = .element(.key)
-            case 5:
+            case .key?: kind = .element(.key)
+            case .value?:
                 guard let hasKey = reader.flags(1) else { return nil }
                 kind = .element(.value(forKey: hasKey[0] ? reader.string() : nil))
-            default: return nil
+            case nil: return nil
             }
             guard let path = reader.string(), let flags = reader.flags(4) else { return nil }
             let function = flags[0] ? reader.word() : nil
@@ -251,17 +242,10 @@ enum WalkWire {
         }
         guard let entityCount = reader.int() else { return nil }
         for _ in 0..<entityCount {
-            guard let address = reader.word(), let code = reader.byte() else { return nil }
-            switch code {
-            case 0: guard let id = reader.word() else { return nil }; result.entities[address] = .node(NodeID(rawValue: UInt64(id)))
-            case 1: guard let id = reader.word() else { return nil }; result.entities[address] = .subscription(SubscriptionID(rawValue: UInt64(id)))
-            case 2: guard let id = reader.word() else { return nil }; result.entities[address] = .disposable(SubscriptionID(rawValue: UInt64(id)))
-            case 3: result.entities[address] = .command
-            case 4:
-                guard let id = reader.word() else { return nil }
-                result.entities[address] = .scheduledAction(id == 0 ? nil : SubscriptionID(rawValue: UInt64(id)))
-            default: return nil
-            }
+            guard let address = reader.word(), let code = reader.byte(), let id = reader.word(),
+                case let (entity?, true) = TraceHeap.Entity.decoded(code, id: UInt64(id))
+            else { return nil }
+            result.entities[address] = entity
         }
         return reader.isAtEnd ? result : nil
     }

@@ -455,14 +455,12 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     private func referenceRecord(_ reference: HeapSnapshot.Reference) -> ReferenceRecord {
         let found = reference.found
-        let (kind, element): (UInt8, UInt32) =
+        let kind = found.kind.code.rawValue
+        let element: UInt32 =
             switch found.kind {
-            case .storedProperty: (0, 0)
-            case .capture: (1, 0)
-            case .element(.element(let index)): (2, UInt32(clamping: index))
-            case .element(.key): (3, 0)
-            case .element(.value(let key)): (4, key.map(string) ?? 0)
-            case .boxedValue: (5, 0)
+            case .element(.element(let index)): UInt32(clamping: index)
+            case .element(.value(let key)): key.map(string) ?? 0
+            case .storedProperty, .capture, .element(.key), .boxedValue: 0
             }
         let closure = reference.closure
         return ReferenceRecord(

@@ -55,30 +55,16 @@ struct HeapObjectRecord: EventRecord {
         self.allocation = allocation.rawValue
         self.retainCount = retainCount
         self.allocationOrder = allocationOrder
-        switch entity {
-        case nil: (entityKind, entityID) = (0, 0)
-        case .node(let id): (entityKind, entityID) = (1, id.rawValue)
-        case .subscription(let id): (entityKind, entityID) = (2, id.rawValue)
-        case .disposable(let id): (entityKind, entityID) = (3, id.rawValue)
-        case .command: (entityKind, entityID) = (4, 0)
-        case .scheduledAction(let id): (entityKind, entityID) = (5, id?.rawValue ?? 0)
-        }
+        let (code, id) = entity?.code ?? (.none, 0)
+        (entityKind, entityID) = (code.rawValue, id)
     }
 
     func event(strings: LogStrings) -> TraceEvent? {
         guard let category = TraceHeap.Category(rawValue: category), let exploration = TraceHeap.Exploration(rawValue: exploration),
             let allocation = TraceHeap.Allocation(rawValue: allocation)
         else { return nil }
-        let entity: TraceHeap.Entity?
-        switch entityKind {
-        case 0: entity = nil
-        case 1: entity = .node(NodeID(rawValue: entityID))
-        case 2: entity = .subscription(SubscriptionID(rawValue: entityID))
-        case 3: entity = .disposable(SubscriptionID(rawValue: entityID))
-        case 4: entity = .command
-        case 5: entity = .scheduledAction(entityID == 0 ? nil : SubscriptionID(rawValue: entityID))
-        default: return nil
-        }
+        let (entity, isKnown) = TraceHeap.Entity.decoded(entityKind, id: entityID)
+        guard isKnown else { return nil }
         return .heapObject(
             TraceHeap.Object(
                 id: ObjectID(rawValue: object), typeName: strings.string(typeName), address: hiddenAddress ^ Self.addressKey,

@@ -40,14 +40,14 @@ struct ReferenceRecord: EventRecord {
 
     func event(strings: LogStrings) -> TraceEvent? {
         let kind: TraceHeap.ReferenceKind
-        switch referenceKind {
-        case 0: kind = .storedProperty
-        case 1: kind = .capture
-        case 2: kind = .element(Int(element))
-        case 3: kind = .key
-        case 4: kind = .value(forKey: strings.optional(element))
-        case 5: kind = .boxedValue
-        default: return nil
+        switch ReferenceKindCode(rawValue: referenceKind) {
+        case .storedProperty?: kind = .storedProperty
+        case .capture?: kind = .capture
+        case .element?: kind = .element(Int(element))
+        case .key?: kind = .key
+        case .value?: kind = .value(forKey: strings.optional(element))
+        case .boxedValue?: kind = .boxedValue
+        case nil: return nil
         }
         let closure: TraceHeap.Closure? =
             flags & 4 == 0

@@ -88,7 +88,7 @@ struct RetainedRecord: EventRecord {
             objects.append(holder)
             chain.append(reference)
         }
-        guard let watched = object(target, address: targetAddress, typeName: typeName, category: TraceHeap.Category.user.rawValue, entityKind: 0, entityID: 0)
+        guard let watched = object(target, address: targetAddress, typeName: typeName, category: TraceHeap.Category.user.rawValue, entityKind: EntityCode.none.rawValue, entityID: 0)
         else { return nil }
         if !objects.contains(where: { $0.id == watched.id }) { objects.append(watched) }
         return .extended(

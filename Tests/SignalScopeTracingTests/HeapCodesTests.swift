@@ -1,0 +1,60 @@
+import SignalScope
+import Testing
+
+@testable import SignalScopeTracing
+
+/// Reference kinds and runtime entities have one code table (`HeapCodes.swift`), which the
+/// walk's wire, the recorder and the reader share: every value comes back as it went,
+/// through the wire and through the log.
+@Suite("Heap code tables")
+struct HeapCodesTests {
+    static let kinds: [HeapReferenceKind] = [
+        .storedProperty, .capture, .element(.element(3)), .element(.key), .element(.value(forKey: "name")),
+        .element(.value(forKey: nil)), .boxedValue,
+    ]
+    static let entities: [TraceHeap.Entity] = [
+        .node(NodeID(rawValue: 4)), .subscription(SubscriptionID(rawValue: 5)), .disposable(SubscriptionID(rawValue: 6)), .command,
+        .scheduledAction(nil), .scheduledAction(SubscriptionID(rawValue: 7)),
+    ]
+
+    @Test("Every reference kind and every entity comes back from the walk's wire as it went")
+    func wireRoundTrip() throws {
+        var result = HeapWalker.Result()
+        for address in [UInt(0x1000), 0x2000] {
+            result.index[address] = result.vertices.count
+            result.vertices.append(HeapWalker.Vertex(address: address, typeName: "T", category: .user, retainCount: 1, depth: 0, metadata: 0))
+        }
+        for kind in Self.kinds {
+            result.edges.append(HeapWalker.Edge(from: 0, to: 1, reference: FoundReference(
+                target: 0x2000, kind: kind, path: "p", function: nil, offset: nil, isExact: true)))
+        }
+        for (index, entity) in Self.entities.enumerated() { result.entities[UInt(0x3000 + index)] = entity }
+        let decoded = try #require(WalkWire.decode(WalkWire.encode(result)))
+        #expect(decoded.edges.map(\.reference.kind) == Self.kinds)
+        #expect(decoded.entities == result.entities)
+    }
+
+    @Test("Every entity comes back from a heapObject record, and every reference kind's code reads as that kind in the log")
+    func logRoundTrip() throws {
+        let strings = LogStrings([9: "name"])
+        for entity in Self.entities + [nil] as [TraceHeap.Entity?] {
+            let record = HeapObjectRecord(
+                object: 1, address: 0x1000, typeName: 0, category: TraceHeap.Category.user.rawValue, exploration: 0, entity: entity,
+                retainCount: 1, allocation: .unknown, allocationOrder: 0)
+            guard case .heapObject(let object)? = record.event(strings: strings) else { Issue.record("\(String(describing: entity))"); continue }
+            #expect(object.entity == entity)
+        }
+        let expected: [TraceHeap.ReferenceKind] = [.storedProperty, .capture, .element(3), .key, .value(forKey: "name"), .value(forKey: nil), .boxedValue]
+        for (kind, logged) in zip(Self.kinds, expected) {
+            var record = ReferenceRecord()
+            record.referenceKind = kind.code.rawValue
+            switch kind {
+            case .element(.element(let index)): record.element = UInt32(index)
+            case .element(.value(let key)): record.element = key == nil ? 0 : 9
+            default: break
+            }
+            guard case .reference(let reference)? = record.event(strings: strings) else { Issue.record("\(kind)"); continue }
+            #expect(reference.kind == logged)
+        }
+    }
+}
