@@ -6,7 +6,7 @@ import Testing
 /// Reference kinds and runtime entities have one code table (`HeapCodes.swift`), which the
 /// walk's wire, the recorder and the reader share: every value comes back as it went,
 /// through the wire and through the log.
-@Suite("Heap code tables")
+@Suite("Heap code tables", .timeLimit(.minutes(10)))
 struct HeapCodesTests {
     static let kinds: [HeapReferenceKind] = [
         .storedProperty, .capture, .element(.element(3)), .element(.key), .element(.value(forKey: "name")),
