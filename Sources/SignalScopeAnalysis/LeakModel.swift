@@ -255,7 +255,7 @@ struct LeakModel {
     func isLandmark(_ id: ObjectID) -> Bool { isUser(id) || heap.objects[id]?.entity != nil }
 
     /// The heap object that is `entity`.
-    func object(for entity: TraceHeap.Entity) -> ObjectID? { heap.object(for: entity)?.id }
+    func object(for entity: TraceHeap.Role) -> ObjectID? { heap.object(for: entity)?.id }
 
     /// A heap object as the trace entity findings list.
     func traceEntity(_ id: ObjectID) -> TraceEntity? {

@@ -12,7 +12,7 @@ struct HeapCodesTests {
         .storedProperty, .capture, .element(.element(3)), .element(.key), .element(.value(forKey: "name")),
         .element(.value(forKey: nil)), .boxedValue,
     ]
-    static let entities: [TraceHeap.Entity] = [
+    static let entities: [TraceHeap.Role] = [
         .node(NodeID(rawValue: 4)), .subscription(SubscriptionID(rawValue: 5)), .disposable(SubscriptionID(rawValue: 6)), .command,
         .scheduledAction(nil), .scheduledAction(SubscriptionID(rawValue: 7)),
     ]
@@ -37,7 +37,7 @@ struct HeapCodesTests {
     @Test("Every entity comes back from a heapObject record, and every reference kind's code reads as that kind in the log")
     func logRoundTrip() throws {
         let strings = LogStrings([9: "name"])
-        for entity in Self.entities + [nil] as [TraceHeap.Entity?] {
+        for entity in Self.entities + [nil] as [TraceHeap.Role?] {
             let record = HeapObjectRecord(
                 object: 1, address: 0x1000, typeName: 0, category: TraceHeap.Category.user.rawValue, exploration: 0, entity: entity,
                 retainCount: 1, allocation: .unknown, allocationOrder: 0)

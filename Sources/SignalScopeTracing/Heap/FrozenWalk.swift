@@ -243,7 +243,7 @@ enum WalkWire {
         guard let entityCount = reader.int() else { return nil }
         for _ in 0..<entityCount {
             guard let address = reader.word(), let code = reader.byte(), let id = reader.word(),
-                case let (entity?, true) = TraceHeap.Entity.decoded(code, id: UInt64(id))
+                case let (entity?, true) = TraceHeap.Role.decoded(code, id: UInt64(id))
             else { return nil }
             result.entities[address] = entity
         }

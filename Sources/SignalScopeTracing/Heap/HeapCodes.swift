@@ -30,7 +30,7 @@ enum EntityCode: UInt8 {
     case none = 0, node, subscription, disposable, command, scheduledAction
 }
 
-extension TraceHeap.Entity {
+extension TraceHeap.Role {
     /// Its code, and the id that goes with it (0 for none).
     var code: (code: EntityCode, id: UInt64) {
         switch self {
@@ -44,7 +44,7 @@ extension TraceHeap.Entity {
 
     /// The entity `code` and `id` stand for; `nil` for none, or for a code this reader does
     /// not know (`isKnown` then false).
-    static func decoded(_ code: UInt8, id: UInt64) -> (entity: TraceHeap.Entity?, isKnown: Bool) {
+    static func decoded(_ code: UInt8, id: UInt64) -> (entity: TraceHeap.Role?, isKnown: Bool) {
         switch EntityCode(rawValue: code) {
         case .none?: (nil, true)
         case .node?: (.node(NodeID(rawValue: id)), true)

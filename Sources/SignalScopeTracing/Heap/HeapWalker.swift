@@ -75,7 +75,7 @@ struct HeapWalker {
         /// saw nothing, which must not pass for a heap without leaks.
         var memoryUnreadable = false
         /// What the roots said of the objects they loaded, by address.
-        var entities: [UInt: TraceHeap.Entity] = [:]
+        var entities: [UInt: TraceHeap.Role] = [:]
         /// Whether the walk started from every object in the allocation table too.
         var usedAllocationTable = false
         /// How many entries the allocation table had (freed objects among them).
@@ -99,14 +99,14 @@ struct HeapWalker {
         /// Loads the object, or `nil` if it is gone.
         let load: () -> AnyObject?
         /// The runtime entity it is, if any.
-        var entity: TraceHeap.Entity?
+        var entity: TraceHeap.Role?
     }
 
     /// Where a walk starts: an object the caller holds one strong reference to for the
     /// whole walk (left out of its retain count).
     struct HeldRoot {
         let address: UInt
-        var entity: TraceHeap.Entity?
+        var entity: TraceHeap.Role?
     }
 
     /// Walks from `roots`. Objects closures refer to weakly are walked too (a `[weak self]`

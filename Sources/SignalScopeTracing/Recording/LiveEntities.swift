@@ -11,7 +11,7 @@ import Synchronization
 final class LiveEntities: Sendable {
     /// A snapshot `alive` record's entity code. (Format 1.0 recorders also wrote 2, for a
     /// captured object; its `heapObject` record now carries its retain count.)
-    enum Entity: UInt8 {
+    enum Kind: UInt8 {
         case node = 0, subscription = 1
     }
 
@@ -140,7 +140,7 @@ final class LiveEntities: Sendable {
             name(subscription.closures)
         }
         for owner in tracked.owners.values {
-            let entity: TraceHeap.Entity
+            let entity: TraceHeap.Role
             switch owner.owner {
             case .command: entity = .command
             case .scheduledAction(let subscription): entity = .scheduledAction(subscription)
@@ -224,7 +224,7 @@ struct HeapSnapshot {
     struct Object {
         let id: UInt64
         let vertex: HeapWalker.Vertex
-        let entity: TraceHeap.Entity?
+        let entity: TraceHeap.Role?
         /// Its rank by allocation time among the snapshot's objects, from 1 (0: unknown).
         let allocationOrder: UInt64
     }

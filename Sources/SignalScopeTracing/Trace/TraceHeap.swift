@@ -23,7 +23,7 @@ public struct TraceHeap: Sendable {
         /// How much of what it holds the walk saw.
         public let exploration: Exploration
         /// The runtime entity it is, if any.
-        public let entity: Entity?
+        public let entity: Role?
         /// When and by whom it was allocated, as far as the recording knows.
         public let allocation: Allocation
         /// Its rank among the snapshot's objects by when they were allocated (1: the oldest),
@@ -71,8 +71,9 @@ public struct TraceHeap: Sendable {
         case notExplored = 2
     }
 
-    /// What runtime entity an object is.
-    public enum Entity: Sendable, Hashable {
+    /// What an object is to the runtime, if anything: a node, a subscription, its
+    /// disposable, a command, a scheduled action. (``TraceEntity`` is what a trace names.)
+    public enum Role: Sendable, Hashable {
         /// A node of the signal graph (a signal, subject, property, lifetime, operator stage).
         case node(NodeID)
         /// A subscription (the runtime's subscriber object).
@@ -205,7 +206,7 @@ public struct TraceHeap: Sendable {
 
     private var outgoing: [ObjectID: [Int]] = [:]
     private var incoming: [ObjectID: [Int]] = [:]
-    private var entities: [Entity: ObjectID] = [:]
+    private var entities: [Role: ObjectID] = [:]
     private var indexed = false
 
     /// Whether the walk saw everything reachable: there is a snapshot, memory could be
@@ -225,7 +226,7 @@ public struct TraceHeap: Sendable {
     }
 
     /// The object that is `entity`.
-    public func object(for entity: Entity) -> Object? {
+    public func object(for entity: Role) -> Object? {
         entities[entity].flatMap { objects[$0] }
     }
 

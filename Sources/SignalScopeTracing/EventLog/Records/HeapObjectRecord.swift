@@ -44,7 +44,7 @@ struct HeapObjectRecord: EventRecord {
     init() {}
 
     init(
-        object: UInt64, address: UInt64, typeName: UInt32, category: UInt8, exploration: UInt8, entity: TraceHeap.Entity?,
+        object: UInt64, address: UInt64, typeName: UInt32, category: UInt8, exploration: UInt8, entity: TraceHeap.Role?,
         retainCount: UInt64, allocation: TraceHeap.Allocation, allocationOrder: UInt64
     ) {
         self.object = object
@@ -63,7 +63,7 @@ struct HeapObjectRecord: EventRecord {
         guard let category = TraceHeap.Category(rawValue: category), let exploration = TraceHeap.Exploration(rawValue: exploration),
             let allocation = TraceHeap.Allocation(rawValue: allocation)
         else { return nil }
-        let (entity, isKnown) = TraceHeap.Entity.decoded(entityKind, id: entityID)
+        let (entity, isKnown) = TraceHeap.Role.decoded(entityKind, id: entityID)
         guard isKnown else { return nil }
         return .heapObject(
             TraceHeap.Object(
