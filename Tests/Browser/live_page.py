@@ -117,6 +117,14 @@ def main():
         page.evaluate(f"location.hash = '#event={events - 1}'")
         page.wait_for_selector("#details-body #chain li", timeout=5_000)
         seen["causeChain"] = page.locator("#details-body #chain li").all_text_contents()
+        # The timeline grows as events come: its clock moves on from where it was when the
+        # first events showed (given a few seconds: on a loaded machine the page may have
+        # connected late, with a first message that already held seconds of events).
+        try:
+            page.wait_for_function(f"document.getElementById('clock').textContent !== {json.dumps(seen['clockAtFirstEvents'])}",
+                                   timeout=8_000)
+        except Exception:
+            pass
         seen["clockLater"] = page.text_content("#clock")
         seen["programRunningWhenInspected"] = live.poll() is None
         stats = page.evaluate("JSON.parse(JSON.stringify(window.signalscopeLive))")
