@@ -17,7 +17,7 @@ import Synchronization
 /// are let go of. So a page may fall a whole window behind and catch up; one further behind
 /// is closed (it reloads, and starts from the state). A page that connects after the end is
 /// sent the end alone, which takes it to the final report.
-final class LiveHub: PushChannel, Sendable {
+final class LiveHub: Sendable {
     /// The messages between two checkpoints, in bytes.
     static let windowBytes = 4 << 20
     private let state = Mutex(State())
@@ -105,11 +105,11 @@ final class LiveHub: PushChannel, Sendable {
     /// Whether every page connected when the program ended has said it received the end.
     var everyPageHasTheEnd: Bool { state.withLock { $0.end != nil && $0.awaitingEnd.isEmpty } }
 
-    // MARK: PushChannel (the server's thread)
+    // MARK: Pages (the server's thread, through ``LiveHubs``)
 
     func setWake(_ wake: @escaping @Sendable () -> Void) { state.withLock { $0.wake = wake } }
 
-    func open(_ page: Int, topic: String?) {
+    func open(_ page: Int) {
         state.withLock { state in
             let now = state.firstMessage + state.messages.count
             if state.end != nil {

@@ -56,7 +56,7 @@ final class LiveHubs: PushChannel, Sendable {
             state.pageHubs[page] = hub
             return hub
         }
-        hub.open(page, topic: nil)
+        hub.open(page)
     }
 
     func frames(for page: Int, into output: inout [UInt8], limit: Int) -> Bool {
