@@ -299,4 +299,23 @@ import Testing
         #expect(trace.warnings.isEmpty)
         #expect(trace.records.map(\.event) == [.next(SubscriptionID(rawValue: 3), value: nil), .completed(SubscriptionID(rawValue: 3)), .end(recordCount: 3)])
     }
+
+    @Test("A log from before format 3.2 with a cold signal says that repeated work cannot be told in it; one without, or a 3.2 log, says nothing")
+    func beforeCreationBlockFlags() throws {
+        func log(minor: UInt8, traits: NodeTraits) -> [UInt8] {
+            var log = EventLogFormat.header()
+            log[10] = minor
+            var node = NodeRecord()
+            node.node = 1
+            node.traits = traits.rawValue
+            log += whole(node, sequence: 1)
+            log += whole(EndRecord(recordCount: 2), sequence: 2)
+            return log
+        }
+        let old = try read(log(minor: 1, traits: .cold))
+        #expect(old.warnings.count == 1 && old.warnings[0].contains("recorded in event log format 3.1, before 3.2")
+            && old.warnings[0].contains("repeated-cold-subscription"), "\(old.warnings)")
+        #expect(try read(log(minor: 1, traits: .hot)).warnings.isEmpty)
+        #expect(try read(log(minor: 2, traits: .cold)).warnings.isEmpty)
+    }
 }

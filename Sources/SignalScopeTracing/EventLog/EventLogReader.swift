@@ -81,6 +81,10 @@ struct EventLogReader {
         }
         let logStrings = LogStrings(strings)
         var malformed: [String] = []
+        // A log from before the creation-block flag (format 3.2) cannot show a cold signal's
+        // own work: the one rule that needs it says nothing, and the reader says why.
+        let predatesCreationBlockFlag = (major, minor) < (3, 2)
+        var hasColdSignal = false
         let step = max(end / 100, 1)
         var read = 0
         var nextReport = step
@@ -96,9 +100,17 @@ struct EventLogReader {
                 malformed.append("\(path): record at byte offset \(raw.offset) is malformed and was skipped")
                 return
             }
+            if predatesCreationBlockFlag, !hasColdSignal, case .node(_, _, _, _, _, let traits) = record.event, traits.contains(.cold) {
+                hasColdSignal = true
+            }
             visit(record)
         }
         warnings = malformed + problems
+        if hasColdSignal {
+            warnings.append(
+                "\(path): recorded in event log format \(major).\(minor), before 3.2 marked what a cold signal's own work sends: "
+                    + "repeated-cold-subscription cannot tell it from events sent from outside, and says nothing of this trace (record it again)")
+        }
         skippedRecords = skippedInBatches || !malformed.isEmpty || shrunk != nil
         if stringsCut || logStrings.wereCut {
             warnings.append(
