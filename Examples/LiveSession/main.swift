@@ -29,7 +29,7 @@ final class ProfileScreen {
         if fixed {
             session.updates.takeUntil(lifetime.ended).subscribeNext { [weak self] update in self?.status = update }
         } else {
-            session.updates.map { $0.uppercased() }.subscribeNext { update in self.status = update }  // planted: retained-after-release
+            session.updates.map { $0.uppercased() }.subscribeNext { update in self.status = update }  // planted: leaked-subscription
         }
     }
 

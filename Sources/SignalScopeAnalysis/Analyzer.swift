@@ -57,7 +57,7 @@ extension Trace {
         var model = LeakModel(self)
         var findings: [Finding] = []
         for analyzer in Analyzers.standard where rules.contains(type(of: analyzer).rule) { findings += analyzer.analyze(&model) }
-        return AnalysisReport(findings: AnalysisReport.grouped(findings), limitations: analysisLimitations + model.unproven)
+        return AnalysisReport(findings: AnalysisReport.grouped(Finding.folded(findings)), limitations: analysisLimitations + model.unproven)
     }
 
     /// Why an analysis of this trace cannot see everything, in words (empty when it can):
@@ -128,6 +128,7 @@ extension AnalysisReport {
             if let index = indexByPlace[place] {
                 groups[index].count += finding.count
                 groups[index].entities += finding.entities
+                groups[index].explained.formUnion(finding.explained)
             } else {
                 indexByPlace[place] = groups.count
                 groups.append(finding)

@@ -74,7 +74,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// The rule that found it; its id is stable and documented in `docs/analyzers.md`.
     public let rule: RuleID
     /// How serious it is: errors are proven leaks, warnings likely problems, notes hints.
-    public let severity: Severity
+    public internal(set) var severity: Severity
     /// What is wrong, in one sentence with no line numbers and no counts (the location and
     /// the path carry those).
     public let message: String
@@ -85,7 +85,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     public let location: TraceSite
     /// The chain of strong references (or events) that proves it, one step each, as data
     /// each output phrases.
-    public let steps: [FindingStep]
+    public internal(set) var steps: [FindingStep]
     /// The steps in words, sites as the trace stores them.
     public var path: [String] { steps.map(\.description) }
     /// The usual fix.
@@ -98,6 +98,13 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// For a leak proven on the heap: the strong references its path describes, in order
     /// (of its first occurrence), so that a tool or a test can check each against the heap.
     public let evidence: [TraceHeap.Reference]
+    /// The objects of the closing heap snapshot the finding accounts for (what its rule
+    /// claimed): a later finding about one of them is the same leak (``folded(_:)``).
+    var explained: Set<ObjectID> = []
+    /// What this finding adds to an earlier one that explains the same objects, instead of
+    /// standing beside it: what the program declared about them (an object it said should be
+    /// freed by a deadline).
+    var corroboration: FindingStep?
 
     /// Makes a finding; analyzers do, and tools that merge reports may.
     public init(

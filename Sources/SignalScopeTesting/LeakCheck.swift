@@ -14,8 +14,10 @@ import Testing
 /// ```
 public struct LeakCheck: Sendable {
     /// Says that `object` must have been freed when the body returns. If it is still alive
-    /// then, the check fails under `retained-after-release` at this line, with the chain of
-    /// strong references that holds it, as the closing heap snapshot shows it.
+    /// then, the check fails with the chain of strong references that holds it, as the
+    /// closing heap snapshot shows it: at the line where the fix goes when a leak rule
+    /// explains what holds it (its finding starts with what this call declared), otherwise
+    /// under `retained-after-release` at this line.
     public func mustBeFreed(
         _ object: AnyObject, because reason: String = "the leak check's body returned",
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function

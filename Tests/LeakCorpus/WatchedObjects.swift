@@ -1,9 +1,11 @@
 import SignalScopeTools
+import Synchronization
 
 // Objects the app says should be gone (a dismissed screen), kept alive through each leak
-// rule's pattern: retained-after-release proves the one still alive with the chain that
-// holds it, beside the pattern's own finding; each fixed twin is freed and unreported.
-// Expected lines are this file's: keep its declarations where they are.
+// rule's pattern: one leak, one finding, the pattern's, at the line where the fix goes, which
+// says what the app declared; kept by nothing a pattern explains (a global cache), the
+// finding is retained-after-release at the declaration. Each fixed twin is freed and
+// unreported. Expected lines are this file's: keep its declarations where they are.
 
 final class DismissedScreen {
     var refreshes = 0
@@ -58,10 +60,23 @@ final class CounterScreen {
     }
 }
 
+/// Screens kept in a cache the app keeps for its whole run, so that showing one again is
+/// quick: a dismissed screen stays unless the cache evicts it. No signal is involved.
+final class CachedScreen: Sendable {
+    static let cache = Mutex<[ObjectIdentifier: CachedScreen]>([:])
+
+    static func showing(evicts: Bool) -> CachedScreen {
+        let screen = CachedScreen()
+        cache.withLock { $0[ObjectIdentifier(screen)] = screen }
+        if evicts { _ = cache.withLock { $0.removeValue(forKey: ObjectIdentifier(screen)) } }
+        return screen
+    }
+}
+
 extension LeakCorpus {
     static let watchedObjectScenarios: [(name: String, run: @Sendable () -> CorpusOutcome)] = [
         ("dismissed screen the app's bus keeps", {
-            dismissed(leaky: true, also: [Expected(rule: .leakedSubscription, line: 13)]) {
+            dismissed(leaky: true, at: Expected(rule: .leakedSubscription, line: 15)) {
                 let screen = DismissedScreen()
                 screen.followCapturingSelf()
                 return screen
@@ -75,7 +90,7 @@ extension LeakCorpus {
             }
         }),
         ("dismissed editor observing itself", {
-            dismissed(leaky: true, also: [Expected(rule: .selfCapturedObserver, line: 24)]) {
+            dismissed(leaky: true, at: Expected(rule: .selfCapturedObserver, line: 26)) {
                 let editor = ProfileEditor()
                 editor.bindCapturingSelf()
                 return editor
@@ -89,18 +104,21 @@ extension LeakCorpus {
             }
         }),
         ("dismissed screens observing each other", {
-            dismissed(leaky: true, also: [Expected(rule: .retainCycle, line: 40)]) { PairedScreen.pair(weakly: false) }
+            dismissed(leaky: true, at: Expected(rule: .retainCycle, line: 42)) { PairedScreen.pair(weakly: false) }
         }),
         ("dismissed screens observing each other weakly", { dismissed(leaky: false) { PairedScreen.pair(weakly: true) } }),
         ("dismissed screen of a subject never completed", {
-            dismissed(leaky: true, also: [Expected(rule: .neverCompletedSubject, line: 53)]) { CounterScreen.counting(completes: false) }
+            dismissed(leaky: true, at: Expected(rule: .neverCompletedSubject, line: 55)) { CounterScreen.counting(completes: false) }
         }),
         ("dismissed screen of a subject completed", { dismissed(leaky: false) { CounterScreen.counting(completes: true) } }),
+        ("dismissed screen a global cache of screens keeps", { dismissed(leaky: true) { CachedScreen.showing(evicts: false) } }),
+        ("dismissed screen the global cache evicts", { dismissed(leaky: false) { CachedScreen.showing(evicts: true) } }),
     ]
 
     /// Records `scene`, which sets up a screen, and watches that screen until recording ends,
-    /// as an app would once it dismissed it; `also` are the findings the leak's pattern makes.
-    private static func dismissed(leaky: Bool, also: [Expected] = [], _ scene: () -> AnyObject) -> CorpusOutcome {
+    /// as an app would once it dismissed it; a leaky scene's one finding is `pattern`'s, or
+    /// retained-after-release at the declaration when no pattern explains what keeps it.
+    private static func dismissed(leaky: Bool, at pattern: Expected? = nil, _ scene: () -> AnyObject) -> CorpusOutcome {
         weak var watched: AnyObject?
         let line = #line + 5
         let trace = Tracer.record {
@@ -109,7 +127,7 @@ extension LeakCorpus {
             Tracer.expectDeallocationWhenRecordingEnds(
                 of: screen, because: "the screen was dismissed", site: SourceLocation(fileID: #fileID, line: #line, function: #function))
         }
-        let expected = leaky ? [Expected(rule: .retainedAfterRelease, line: line)] + also : []
+        let expected = leaky ? [pattern ?? Expected(rule: .retainedAfterRelease, line: line)] : []
         return CorpusOutcome(trace: trace, expected: expected, watched: Watched(survived: watched != nil, shouldSurvive: leaky))
     }
 }

@@ -1,5 +1,6 @@
 @testable import LeakCorpus
 import Foundation
+@testable import SignalScopeAnalysis
 import SignalScopeTools
 import Testing
 
@@ -64,6 +65,47 @@ struct LeakCorpusTests {
             + "(\(truePositives)/\(truePositives + falsePositives)), recall \(Int(recall * 100))% "
             + "(\(truePositives)/\(truePositives + falseNegatives))")
         #expect(precision == 1 && recall == 1)
+    }
+
+    /// How many findings each leaked set of a scenario has: the closing snapshot's objects
+    /// each leak finding accounts for, joined into one set where two findings share an object
+    /// or an object of one strongly holds an object of the other (one leak keeping another
+    /// alive is one leak).
+    static func findingsPerLeakedSet(_ outcome: CorpusOutcome) -> [Int] {
+        let leaks = outcome.findings.filter { !$0.explained.isEmpty }
+        var parent = Array(leaks.indices)
+        func root(_ index: Int) -> Int { parent[index] == index ? index : root(parent[index]) }
+        func join(_ lhs: Int, _ rhs: Int) { parent[root(lhs)] = root(rhs) }
+        var owner: [ObjectID: Int] = [:]
+        for (index, finding) in leaks.enumerated() {
+            for object in finding.explained {
+                if let other = owner[object] { join(index, other) } else { owner[object] = index }
+            }
+        }
+        for reference in outcome.trace.heap.references where !reference.isWeak {
+            if let holder = owner[reference.from], let held = owner[reference.to] { join(holder, held) }
+        }
+        return Dictionary(grouping: leaks.indices, by: root).values.map(\.count)
+    }
+
+    @Test("One leaked set, one finding: the corpus prints the findings per leaked set, and each set has one; an object the program said should be freed is a step of its leak's finding, not a second one")
+    func oneFindingPerLeakedSet() throws {
+        var sets = 0, findings = 0
+        for (name, outcome) in Self.outcomes {
+            let perSet = Self.findingsPerLeakedSet(outcome)
+            sets += perSet.count
+            findings += perSet.reduce(0, +)
+            #expect(perSet.allSatisfy { $0 == 1 }, "\(name): \(perSet) findings per leaked set\n\(outcome.findings.map(\.description).joined(separator: "\n"))")
+        }
+        print("leak corpus: \(sets) leaked sets, \(String(format: "%.2f", Double(findings) / Double(max(1, sets)))) findings per leaked set")
+        #expect(sets > 0 && findings == sets)
+        // The dismissed screen its own observer keeps: the capture's finding, an error, which
+        // starts with what the app declared.
+        let editor = try #require(Self.outcomes.first { $0.name == "dismissed editor observing itself" }?.outcome.findings.first)
+        #expect(editor.path.first?.hasPrefix("ProfileEditor was still alive when recording ended, after \"the screen was dismissed\" (LeakCorpus/WatchedObjects.swift:") == true, "\(editor)")
+        // Declared freed and kept by a subscription nothing can end: a warning's pattern, an error's evidence.
+        let screen = try #require(Self.outcomes.first { $0.name == "dismissed screen the app's bus keeps" }?.outcome.findings.first)
+        #expect(screen.rule == .leakedSubscription && screen.severity == .error, "\(screen)")
     }
 
     @Test("Disabling any rule never hides a proven leak: the next enabled rule that can report it does", arguments: RuleID.allCases)

@@ -41,16 +41,16 @@ struct WatchedObjectTests {
         }
     }
 
-    @Test("A dismissed screen a long-lived subject's subscriber keeps: retained-after-release at the expectation's line, the path from the subject to the screen, each step true")
+    @Test("A dismissed screen a long-lived subject's subscriber keeps: retained-after-release at the expectation's line, the path from the subject to the screen, each step true; with every rule, one finding at the capture that says what the program declared")
     func retainedBySubjectOfTheSession() throws {
         let session = Session()
         weak var leaked: ProfileScreen?
-        var expectedLine = 0
+        var expectedLine = 0, captureLine = 0
         let trace = Tracer.record {
             do {
                 let screen = ProfileScreen()
                 leaked = screen
-                screen.subscription = session.updates.subscribeNext { screen.name = $0 }
+                screen.subscription = session.updates.subscribeNext { screen.name = $0 }; captureLine = #line
                 // The screen is dismissed, but its subscription to the session was never ended.
                 Tracer.expectDeallocation(of: screen, within: .milliseconds(20), because: "ProfileScreen dismissed"); expectedLine = #line
             }
@@ -61,7 +61,7 @@ struct WatchedObjectTests {
         }
         defer { session.updates.sendCompleted() }
         #expect(leaked != nil, "ground truth: the session's subject keeps the subscriber, which keeps the screen")
-        let findings = trace.analyze().findings.filter { $0.rule == .retainedAfterRelease }
+        let findings = trace.analyze(rules: [.retainedAfterRelease]).findings
         let finding = try #require(findings.first)
         #expect(findings.count == 1)
         #expect(finding.location.line == expectedLine && finding.location.file.hasSuffix("WatchedObjectTests.swift"))
@@ -72,6 +72,11 @@ struct WatchedObjectTests {
         #expect(finding.path.contains { $0.contains("captures ProfileScreen") }, "\(finding)")
         let retained = try #require(Self.retained(in: trace).first)
         Self.expectTrue(finding, against: retained)
+        // One leak, one finding: the screen's capture of itself, where the fix goes, starting
+        // with what the program declared.
+        let all = trace.analyze().findings
+        #expect(all.map(\.rule) == [.selfCapturedObserver] && all.first?.location.line == captureLine, "\(all)")
+        #expect(all.first?.path.first == finding.path.first, "\(all)")
     }
 
     @Test("The deadline passing while the program runs takes the snapshot then: the trace says so, and a file recording prints one line naming the trace")
@@ -98,7 +103,7 @@ struct WatchedObjectTests {
         let trace = try Trace(contentsOf: URL(fileURLWithPath: path))
         let retained = try #require(Self.retained(in: trace).first)
         #expect(retained.isMidRun)
-        #expect(trace.analyze().findings.contains { $0.rule == .retainedAfterRelease })
+        #expect(trace.analyze(rules: [.retainedAfterRelease]).findings.count == 1)
     }
 
     @Test("An object still alive at its deadline and freed later is retained, then released: no finding")
@@ -174,12 +179,15 @@ struct WatchedObjectTests {
                 of: screen, because: "the test ended", site: SourceLocation(fileID: #fileID, line: #line, function: #function))
         }
         #expect(leaked != nil, "ground truth: the cycle keeps the screen")
-        let finding = try #require(trace.analyze().findings.first { $0.rule == .retainedAfterRelease })
+        let finding = try #require(trace.analyze(rules: [.retainedAfterRelease]).findings.first)
         #expect(!finding.path.contains { $0.contains("held from outside") }, "\(finding)")
         #expect(finding.path.last == "nothing outside holds them: they, and everything that holds them, are held only by one another", "\(finding)")
         let retained = try #require(Self.retained(in: trace).first)
         #expect(retained.chain.count == 3 && retained.chain.last?.to == retained.target, "round the cycle, then down: \(finding)")
         Self.expectTrue(finding, against: retained)
+        // With every rule: the cycle, at the property to make weak, which keeps the screen.
+        let all = trace.analyze().findings
+        #expect(all.map(\.rule) == [.retainCycle] && all.first?.path.first == finding.path.first, "\(all)")
         leaked?.subscription = nil
     }
 
@@ -215,10 +223,10 @@ struct WatchedObjectTests {
         #expect(freed == nil, "the object is not kept")
     }
 
-    @Test("A leak check's body names what must be gone: a screen its own observer keeps fails at that line; its fixed twin passes")
+    @Test("A leak check's body names what must be gone: a screen its own observer keeps fails once, at the capture, saying what the body declared; its fixed twin passes")
     func leakCheckMustBeFreed() {
-        let retainedAtItsLine = Mutex(false)
-        let line = #line + 6
+        let atTheCapture = Mutex(0)
+        let line = #line + 5
         withKnownIssue {
             expectNoSignalLeaks { check in
                 let screen = ProfileScreen()
@@ -228,13 +236,14 @@ struct WatchedObjectTests {
             }
         } matching: { issue in
             let text = issue.comments.map(\.rawValue).joined()
-            if text.contains("[retained-after-release] ProfileScreen was not freed after \"the screen was closed\""), issue.sourceLocation?.line == line {
-                retainedAtItsLine.withLock { $0 = true }
+            if text.contains("[self-captured-observer]"), text.contains("ProfileScreen was still alive when recording ended, after \"the screen was closed\""),
+                issue.sourceLocation?.line == line
+            {
+                atTheCapture.withLock { $0 += 1 }
             }
-            // The screen's own observer keeps it: the cycle is reported too, at the capture.
             return text.hasPrefix("signal leak:")
         }
-        #expect(retainedAtItsLine.withLock { $0 })
+        #expect(atTheCapture.withLock { $0 } == 1)
         expectNoSignalLeaks { check in
             let screen = ProfileScreen()
             let updates = Subject<String>()

@@ -49,7 +49,10 @@ struct LivePageTests {
             "a value map sent on shows the value the subject sent that caused it: \(chain)")
         #expect(seen["programRunningWhenInspected"] as? Bool == true)
         let final = try #require(seen["finalFindings"] as? [String])
-        #expect(final.contains("retained-after-release@42"), "the final report has the same finding: \(final)")
+        // At the end every rule judges the closing snapshot: the screen's leak is the
+        // subscription it never ended, where the fix goes, and that finding says what the app
+        // declared at line 42; one leak, one finding.
+        #expect(final.contains("leaked-subscription@32") && !final.contains("retained-after-release@42"), "the final report: \(final)")
         #expect(seen["exitStatus"] as? Int == 0, "--exit-when-done exits once the page has the end")
         // The deadline is half a second; the page has the finding within a second of it
         // (measured from signalscope's start, which the program's start follows).

@@ -27,15 +27,14 @@ struct KeptAliveBySignal: Analyzer {
             let kept = model.keptAlive(by: [object])
             path.append("nothing the program still uses reaches \(name) but through a signal's subscriber list or a subscription it cannot end: every strong reference to it comes from closures of live signals")
             path += model.keptAliveLine(kept, except: [object])
-            findings.append(Finding(
+            findings.append(model.claim(kept, by: Finding(
                 rule: Self.rule, severity: Self.severity,
                 message: "\(name) is alive only because live signals capture it",
                 subject: model.objectsSubject([object]),
                 location: chains.lazy.compactMap(model.fixSite).first?.site ?? model.site(near: keepers.sorted()),
                 steps: path,
                 hint: "capture [weak self], or end the subscriptions when \(name) goes away",
-                entities: model.traceEntities([object] + keepers.sorted()), evidence: chains.flatMap { $0 }))
-            model.claimed.formUnion(kept)
+                entities: model.traceEntities([object] + keepers.sorted()), evidence: chains.flatMap { $0 })))
         }
         return findings
     }

@@ -21,7 +21,7 @@ struct LeakedSubscription: Analyzer {
             // What only this subscription keeps (the observer's captures the program no longer
             // uses) leaks with it: one leak, one finding.
             let kept = model.keptAlive(by: [object], stoppingAt: model.claimed)
-            findings.append(Finding(
+            findings.append(model.claim(kept, by: Finding(
                 rule: Self.rule, severity: Self.severity,
                 message: "a subscription to \(model.nodeSubject(subscription.node).name) never ends and its disposable was dropped",
                 subject: model.nodeSubject(subscription.node),
@@ -29,8 +29,7 @@ struct LeakedSubscription: Analyzer {
                 steps: ["\(model.subscriptionLabel(subscription.id)) is still live: its source never terminated",
                        "nothing but the subscription itself holds its disposable"] + model.keptAliveLine(kept, except: [object]),
                 hint: "keep the disposable and dispose it, or end the subscription with takeUntil(lifetime.ended)",
-                entities: [.subscription(subscription.id)]))
-            model.claimed.formUnion(kept)
+                entities: [.subscription(subscription.id)])))
         }
         return findings + supersededBindings(&model)
     }
@@ -51,7 +50,7 @@ struct LeakedSubscription: Analyzer {
             let latest = ordered[ordered.count - 1]
             for stale in ordered.dropLast() {
                 let targetName = model.nodeSubject(target).name
-                findings.append(Finding(
+                let finding = Finding(
                     rule: Self.rule, severity: Self.severity,
                     message: "an earlier binding into \(targetName) is still live and keeps setting it beside a later binding",
                     subject: model.nodeSubject(target),
@@ -59,8 +58,8 @@ struct LeakedSubscription: Analyzer {
                     steps: ["\(model.subscriptionLabel(stale.id)) binds \(model.nodeLabel(target)) and is still live",
                            "\(model.subscriptionLabel(latest.id)), made later, binds it too: both set it whenever their sources send"],
                     hint: "end the earlier binding before binding again: bind source.takeUntil(the reuse signal), or keep the binding's disposable and dispose it first",
-                    entities: [.subscription(stale.id), .subscription(latest.id), .node(target)]))
-                if let object = model.object(for: .subscription(stale.id)) { model.claimed.insert(object) }
+                    entities: [.subscription(stale.id), .subscription(latest.id), .node(target)])
+                findings.append(model.claim(model.object(for: .subscription(stale.id)).map { [$0] } ?? [], by: finding))
             }
         }
         return findings

@@ -35,14 +35,14 @@ struct NeverCompletedSubject: Analyzer {
                 path += description.lines(keeps) + description.lines(source)
                 path.append("nothing else holds the subject or its subscribers: every strong reference to them comes from this cycle")
                 path += model.dependentsLine(cycle)
-                findings.append(Finding(
+                findings.append(model.claim(cycle, by: Finding(
                     rule: Self.rule, severity: Self.severity,
                     message: "\(model.nodeSubject(id).name) was never completed and leaks with its subscribers",
                     subject: model.nodeSubject(id),
                     location: node.site, steps: path,
                     hint: "send completed (or error) when its owner goes away, for example in deinit",
-                    entities: model.traceEntities(cycle + model.dependents(of: cycle)), evidence: keeps + source))
-                model.claimed.formUnion(cycle)
+                    entities: model.traceEntities(cycle + model.dependents(of: cycle)), evidence: keeps + source),
+                    keptWithThem: model.dependents(of: cycle)))
             }
         }
         return findings

@@ -50,14 +50,14 @@ struct RetainCycle: Analyzer {
             } else if names.isEmpty {
                 hint = "no reference in the program's own code closes this cycle: it runs through signals and subscriptions only; end the subscriptions (dispose them, or complete their sources) when their owner goes away"
             }
-            findings.append(Finding(
+            findings.append(model.claim(cycle, by: Finding(
                 rule: Self.rule, severity: Self.severity,
                 message: names.count == 1 ? "\(who) keeps itself alive through a cycle of strong references" : "\(who) keep each other alive, and nothing else holds them",
                 subject: names.isEmpty ? FindingSubject(kind: .objects, name: who) : model.objectsSubject(cycle.filter(model.isUser)),
                 location: location ?? model.site(near: cycle), steps: path,
                 hint: hint,
-                entities: model.traceEntities(cycle + model.dependents(of: cycle)), evidence: around))
-            model.claimed.formUnion(cycle)
+                entities: model.traceEntities(cycle + model.dependents(of: cycle)), evidence: around),
+                keptWithThem: model.dependents(of: cycle)))
         }
         return findings
     }

@@ -7,7 +7,10 @@ import SignalScopeTracing
 /// the shortest chain of strong references that held it, from what held the chain (a
 /// global, a subject, a live subscription, a running timer) down to the object: the path is
 /// that chain, true of the heap when the snapshot was taken. An object freed later in the
-/// run (retained, then released) is not reported.
+/// run (retained, then released) is not reported. When an earlier rule explains what holds
+/// the object at the end (a subscription it never ended, a cycle, a capture of itself), that
+/// rule's finding, at the line where the fix goes, is the one kept: it starts with what the
+/// program declared, and is an error.
 struct RetainedAfterRelease: Analyzer {
     static let rule = RuleID.retainedAfterRelease
     static let severity = Severity.error
@@ -18,8 +21,19 @@ struct RetainedAfterRelease: Analyzer {
             if case .extended(let event) = record.event { event.payload } else { nil }
         }
         let released = Set(payloads.compactMap { ($0 as? ReleasedObject)?.watch })
+        let atEnd = Dictionary(model.heap.objects.values.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
         return payloads.compactMap { $0 as? RetainedObject }.filter { !released.contains($0.watch) }.map { retained in
-            finding(for: retained, in: model.trace)
+            var finding = finding(for: retained, in: model.trace)
+            // Still alive at the end, the object is in the closing snapshot: a rule that
+            // explains what holds it there made the finding to keep, and this one says what the
+            // program declared, in it.
+            if let object = retained.objects.first(where: { $0.id == retained.target }),
+                let closing = atEnd[object.address], closing.typeName == object.typeName
+            {
+                finding.explained = [closing.id]
+                finding.corroboration = finding.steps.first
+            }
+            return finding
         }
     }
 

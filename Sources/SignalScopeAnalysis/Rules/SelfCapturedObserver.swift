@@ -23,8 +23,7 @@ struct SelfCapturedObserver: Analyzer {
             let capture = Capture(
                 object: blame.owner, captures: blame.closures.map { ($0.site, $0.closure, $0.around) }, handle: [], isGarbage: true,
                 claims: Set(cycle))
-            findings.append(finding(for: capture, model))
-            model.claimed.formUnion(capture.claims)
+            findings.append(model.claim(capture.claims, by: finding(for: capture, model), keptWithThem: model.dependents(of: cycle)))
         }
         findings += logicalCaptures(&model)
         return findings
@@ -77,8 +76,7 @@ struct SelfCapturedObserver: Analyzer {
             let capture = Capture(
                 object: object, captures: captures, handle: handle, isGarbage: false,
                 claims: Set(captures.flatMap { $0.chain.map(\.from) }).union([object]).union(model.keptAlive(by: [object])))
-            findings.append(finding(for: capture, model))
-            model.claimed.formUnion(capture.claims)
+            findings.append(model.claim(capture.claims, by: finding(for: capture, model)))
         }
         return findings
     }
