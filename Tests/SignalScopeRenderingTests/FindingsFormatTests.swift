@@ -67,6 +67,43 @@ struct FindingsFormatTests {
         #expect((second.first?["location"] as? [String: Any])?["physicalLocation"] == nil)
     }
 
+    final class EditedProfile {
+        let name = MutableProperty("")
+        var saved = ""
+    }
+
+    @Test("JSON carries each step as data (the sites it names, resolved; the trace's entities it names; the references it crosses; its mark) and every entity of the finding, ids as export --jsonl writes them")
+    func jsonStepsAreData() throws {
+        weak var leaked: EditedProfile?
+        let trace = Tracer.record {
+            let profile = EditedProfile()
+            leaked = profile
+            profile.name.signal.subscribeNext { profile.saved = $0 }
+        }
+        #expect(leaked != nil, "ground truth: the observer keeps the profile that keeps its property")
+        let report = CheckReport(findings: trace.analyze().findings, threshold: .error, traceWarnings: [])
+        let json = try #require(
+            JSONSerialization.jsonObject(with: Data(JSONFormat().render(report, FindingsFormatOptions()).utf8)) as? [String: Any])
+        let finding = try #require((json["findings"] as? [[String: Any]])?.first)
+        #expect(finding["rule"] as? String == "self-captured-observer")
+        let steps = try #require(finding["steps"] as? [[String: Any]])
+        #expect(steps.map { $0["text"] as? String ?? "" } == finding["path"] as? [String])
+        let suspect = try #require(steps.first { $0["mark"] as? String == "suspect" }, "\(steps)")
+        // The subscription's next closure captures the profile: the reference names the closure.
+        let crossed = try #require(suspect["references"] as? [[String: Any]])
+        #expect((crossed.last?["closure"] as? [String: String])?["role"] == "next closure", "\(suspect)")
+        #expect(crossed.last?["to"] as? String == (suspect["names"] as? [[String: String]])?.last?["entity"], "\(suspect)")
+        #expect(crossed.allSatisfy { ($0["from"] as? String ?? "").wholeMatch(of: /o[0-9]+/) != nil }, "\(crossed)")
+        let named = steps.flatMap { $0["names"] as? [[String: String]] ?? [] }
+        #expect(named.contains { $0["name"] == "EditedProfile" }, "\(named)")
+        #expect(named.allSatisfy { ($0["entity"] ?? "").wholeMatch(of: /[nso][0-9]+/) != nil }, "\(named)")
+        let sites = steps.flatMap { $0["sites"] as? [[String: Any]] ?? [] }
+        #expect(sites.contains { ($0["file"] as? String)?.hasSuffix("Tests/SignalScopeRenderingTests/FindingsFormatTests.swift") == true && $0["line"] is Int },
+            "\(sites)")
+        let entities = try #require(finding["entities"] as? [String])
+        #expect(!entities.isEmpty && entities.allSatisfy { $0.wholeMatch(of: /[nso][0-9]+/) != nil }, "\(entities)")
+    }
+
     @Test("Only the text format paints, and only when asked")
     func colour() throws {
         #expect(FindingsFormats.all.filter(\.usesColor).map(\.name) == ["text"])

@@ -169,7 +169,7 @@ public struct JSONLinesExporter: TraceExporter {
             case .reference(let reference):
                 string("from", reference.from.description)
                 string("to", reference.to.description)
-                string("kind", String(describing: reference.kind))
+                string("kind", reference.kind.description)
                 string("path", reference.path)
                 bool("exact", reference.isExact)
                 bool("weak", reference.isWeak)

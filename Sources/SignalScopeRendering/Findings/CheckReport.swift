@@ -52,7 +52,7 @@ public struct CheckReport: Sendable {
                 located: finding.steps.map { step in
                     LocatedStep(
                         text: step.phrased { "\(resolver.path(for: $0.file)):\($0.line)" },
-                        site: step.sites.first.map { (resolver.path(for: $0.file), $0.line) }, mark: step.mark)
+                        sites: step.sites.map { (resolver.path(for: $0.file), $0.line) }, step: step)
                 })
         }
         self.traceWarnings = traceWarnings
@@ -72,16 +72,25 @@ public struct LocatedStep: Sendable, Hashable {
     /// The step, its sites written as project paths.
     public let text: String
     /// The step's first site: its file relative to the current directory, and the line.
-    public let path: String?
-    public let line: Int?
+    public var path: String? { sites.first?.path }
+    public var line: Int? { sites.first?.line }
+    /// Every site the step names, in order, each resolved as ``path`` is.
+    public let sites: [Site]
+    /// The step as data: what it names and the references it crosses.
+    public let step: FindingStep
     /// For a link of a leak's chain: expected, or the suspect reference to cut.
-    public let mark: FindingStep.Mark?
+    public var mark: FindingStep.Mark? { step.mark }
 
-    init(text: String, site: (path: String, line: Int)?, mark: FindingStep.Mark?) {
+    /// A place in the project: a file relative to the current directory, and a line.
+    public struct Site: Sendable, Hashable {
+        public let path: String
+        public let line: Int
+    }
+
+    init(text: String, sites: [(path: String, line: Int)], step: FindingStep) {
         self.text = text
-        path = site?.path
-        line = site?.line
-        self.mark = mark
+        self.sites = sites.map { Site(path: $0.path, line: $0.line) }
+        self.step = step
     }
 }
 

@@ -18,6 +18,8 @@ public struct JSONFormat: FindingsFormat {
                 "location": ["file": entry.path, "line": finding.location.line, "function": finding.location.function],
                 "path": entry.steps,
                 "suspectSteps": entry.suspectSteps,
+                "steps": entry.located.map(step),
+                "entities": finding.entities.map(\.description),
                 "hint": finding.hint,
                 "count": finding.count,
                 "baseline": entry.isBaseline,
@@ -37,6 +39,36 @@ public struct JSONFormat: FindingsFormat {
             "warnings": report.traceWarnings,
             "limitations": report.limitations,
         ])
+    }
+
+    /// A step as data, so that a consumer need not parse its words: the sites and the trace's
+    /// entities it names, and the strong references it crosses (ids as `export --jsonl`
+    /// writes them).
+    private func step(_ located: LocatedStep) -> [String: Any] {
+        var fields: [String: Any] = [
+            "text": located.text,
+            "sites": located.sites.map { ["file": $0.path, "line": $0.line] },
+            "names": located.step.parts.compactMap { part -> [String: Any]? in
+                guard case .name(let name, let entity) = part else { return nil }
+                return ["name": name, "entity": entity.description]
+            },
+            "references": located.step.references.map { reference in
+                var fields: [String: Any] = [
+                    "from": reference.from.description, "to": reference.to.description, "kind": reference.kind.description,
+                    "path": reference.path,
+                ]
+                // A closure's context is not an object of its own: the reference names the closure.
+                if let closure = reference.closure {
+                    var described: [String: String] = [:]
+                    if let role = closure.role { described["role"] = role }
+                    if let name = closure.name { described["name"] = name }
+                    fields["closure"] = described
+                }
+                return fields
+            },
+        ]
+        if let mark = located.mark { fields["mark"] = mark.rawValue }
+        return fields
     }
 
     private func subject(_ subject: FindingSubject) -> [String: Any] {

@@ -54,10 +54,19 @@ public struct ObserverHandlers: OptionSet, Sendable, Hashable {
 }
 
 /// Something a snapshot reports on.
-public enum TraceEntity: Sendable, Hashable {
+public enum TraceEntity: Sendable, Hashable, CustomStringConvertible {
     case node(NodeID)
     case subscription(SubscriptionID)
     case object(ObjectID)
+
+    /// Its id as every export writes it: `n3`, `s12`, `o40`.
+    public var description: String {
+        switch self {
+        case .node(let id): id.description
+        case .subscription(let id): id.description
+        case .object(let id): id.description
+        }
+    }
 }
 
 /// One record of an event log, decoded.
