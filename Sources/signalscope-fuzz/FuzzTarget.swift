@@ -20,6 +20,8 @@ enum FuzzTarget {
             }
             var chrome = ChromeTraceExporter()
             _ = chrome.export(trace)
+            var perfetto = PerfettoExporter(findings: report.findings)
+            _ = perfetto.export(trace)
             var lines = JSONLinesExporter()
             _ = lines.export(trace)
             _ = HTMLReport(

@@ -16,6 +16,7 @@ struct CraftedInputTests {
             ["timeline", trace, "-o", "timeline.svg"],
             ["timeline", trace, "-o", "lanes.svg", "--lanes", "nodes"],
             ["export", trace, "--chrome-trace", "chrome.json", "--jsonl", "records.jsonl"],
+            ["export", trace, "--perfetto", "trace.pftrace"],
         ]
     }
 

@@ -23,6 +23,7 @@ struct HostileShapeTests {
             ["check", trace, "--fail-on", "never", "--allow-incomplete", "--format", "sarif"],
             ["report", trace, "-o", "-"], ["graph", trace, "--format", "dot", "-o", "-"], ["graph", trace, "-o", "-", "--format", "svg"],
             ["timeline", trace, "-o", "-"], ["export", trace, "--jsonl", "-"], ["export", trace, "--chrome-trace", "-"],
+            ["export", trace, "--perfetto", "shape.pftrace"],
             ["stats", trace],
         ] {
             let start = Date()

@@ -8,28 +8,26 @@ import SignalScopeTracing
 /// `error` and `completed` is a slice there, named by its signal, with its subscription and
 /// value (when recorded) as arguments. Each subscription is an async slice from subscribe
 /// to disposal (named by its signal and subscription site) on the thread that subscribed.
-/// A flow arrow goes from each event to what it caused (``TraceRecord/cause``): another
-/// event sent during its delivery, on the same thread, or an action a scheduler ran later.
+/// A flow arrow goes from each event to each record it caused (``TraceRecord/cause``):
+/// another event sent during its delivery, on the same thread, or in an action a scheduler
+/// ran later; a subscription, a disposal or a signal made in its closures, drawn as a slice
+/// of its own where it happened. Every recorded cause whose causing event is in the trace is
+/// one arrow: the exporter reads the records twice (``CauseFlows``).
 public struct ChromeTraceExporter: TraceExporter {
-    private var nodeNames: [NodeID: String] = [:]
-    /// The operator or factory that made each node, to name it when it is named later.
-    private var factories: [NodeID: String] = [:]
-    /// Live subscriptions: their name, and the thread and time they began.
-    private var open: [SubscriptionID: (name: String, thread: UInt32)] = [:]
+    private var names = ExportNames()
+    /// Live subscriptions: the thread they began on, where their async slice is drawn.
+    private var open: [SubscriptionID: UInt32] = [:]
     private var threads: Set<UInt32> = []
     private var origin: UInt64?
     private var last: UInt64 = 0
-    /// Where the most recent events were drawn, by sequence number, so a cause can be found
-    /// for its flow arrow without keeping every event: a cause older than the table (rare:
-    /// causes are recent) gets no arrow.
-    private var recent: [(sequence: UInt64, thread: UInt32, time: UInt64)]
-
-    private static let recentCapacity = 1 << 16
+    private var flows = CauseFlows()
 
     /// An exporter ready for the first record.
-    public init() {
-        recent = Array(repeating: (0, 0, 0), count: Self.recentCapacity)
-    }
+    public init() {}
+
+    public var readsTwice: Bool { true }
+
+    public mutating func prepare(_ record: TraceRecord) { flows.count(record) }
 
     public mutating func begin(into output: inout JSONBuffer) {
         output.raw("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n")
@@ -47,16 +45,11 @@ public struct ChromeTraceExporter: TraceExporter {
                 output.string("thread \(record.thread)")
             }
         }
+        let label = names.note(record.event)
         switch record.event {
-        case .node(let id, _, let name, _, _, _):
-            factories[id] = name
-            nodeNames[id] = name
-        case .nodeNamed(let id, let name):
-            nodeNames[id] = Trace.nodeName(factory: factories[id] ?? "signal", userName: name)
-        case .subscribe(let id, let node, _, let site, _):
-            let name = "\(nodeNames[node] ?? "signal") #\(id.rawValue)"
-            open[id] = (name, record.thread)
-            asyncSlice(&output, "b", id, name: name, thread: record.thread, time: time) { output in
+        case .subscribe(let id, _, _, let site, _):
+            open[id] = record.thread
+            asyncSlice(&output, "b", id, name: label, thread: record.thread, time: time) { output in
                 output.key("site")
                 output.string(site.description)
             }
@@ -68,17 +61,20 @@ public struct ChromeTraceExporter: TraceExporter {
                     output.string(value)
                 }
             }
+            return
         case .error(let id, let description):
             delivered(&output, "error", id, record, time: time) { output in
                 output.raw(",")
                 output.key("error")
                 output.string(description)
             }
+            return
         case .completed(let id):
             delivered(&output, "completed", id, record, time: time) { _ in }
+            return
         case .disposed(let id, let cause):
-            if let subscription = open.removeValue(forKey: id) {
-                asyncSlice(&output, "e", id, name: subscription.name, thread: subscription.thread, time: time) { output in
+            if let thread = open.removeValue(forKey: id) {
+                asyncSlice(&output, "e", id, name: label, thread: thread, time: time) { output in
                     output.key("ended")
                     output.string("\(cause)")
                 }
@@ -86,16 +82,18 @@ public struct ChromeTraceExporter: TraceExporter {
         default:
             break
         }
+        if record.cause != nil { caused(&output, record, time: time, about: label) }
     }
 
     public mutating func finish(into output: inout JSONBuffer) {
-        for (id, subscription) in open.sorted(by: { $0.key < $1.key }) {
-            asyncSlice(&output, "e", id, name: subscription.name, thread: subscription.thread, time: last) { output in
+        for (id, thread) in open.sorted(by: { $0.key < $1.key }) {
+            asyncSlice(&output, "e", id, name: names.name(of: id), thread: thread, time: last) { output in
                 output.key("ended")
                 output.string("still live")
             }
         }
         open = [:]
+        names.endAll()
         output.raw("\n]}\n")
     }
 
@@ -105,7 +103,7 @@ public struct ChromeTraceExporter: TraceExporter {
         _ output: inout JSONBuffer, _ kind: String, _ id: SubscriptionID, _ record: TraceRecord, time: UInt64,
         arguments: (inout JSONBuffer) -> Void
     ) {
-        let name = open[id]?.name ?? Trace.name(of: id)
+        let name = names.name(of: id)
         event(&output, "\(kind) · \(name)", phase: "X", thread: record.thread, time: time) { output in
             output.key("subscription")
             output.number(id.rawValue)
@@ -113,14 +111,25 @@ public struct ChromeTraceExporter: TraceExporter {
         }
         output.raw(",\"dur\":0")
         closeEvent(&output)
-        if let cause = record.cause {
-            let slot = recent[Int(cause.sequence % UInt64(Self.recentCapacity))]
-            if slot.sequence == cause.sequence {
-                flow(&output, "s", record.sequence, thread: slot.thread, time: slot.time)
-                flow(&output, "f", record.sequence, thread: record.thread, time: time)
-            }
+        arrows(&output, record, time: time)
+    }
+
+    /// A record a delivery caused that is not itself a delivery (a subscription, a disposal,
+    /// a signal made in a closure): a slice where it happened, for its arrow to end at.
+    private mutating func caused(_ output: inout JSONBuffer, _ record: TraceRecord, time: UInt64, about: String) {
+        event(&output, about.isEmpty ? record.event.name : "\(record.event.name) · \(about)", phase: "X", thread: record.thread, time: time) { _ in }
+        output.raw(",\"dur\":0")
+        closeEvent(&output)
+        arrows(&output, record, time: time)
+    }
+
+    /// The arrow from `record`'s cause to its slice, and the arrows that will leave it.
+    private mutating func arrows(_ output: inout JSONBuffer, _ record: TraceRecord, time: UInt64) {
+        if let (id, from) = flows.arriving(at: record) {
+            flow(&output, "s", id, thread: from.thread, time: from.time)
+            flow(&output, "f", id, thread: record.thread, time: time)
         }
-        recent[Int(record.sequence % UInt64(Self.recentCapacity))] = (record.sequence, record.thread, time)
+        _ = flows.leaving(record.sequence, at: CauseFlows.Origin(thread: record.thread, time: time))
     }
 
     private mutating func asyncSlice(

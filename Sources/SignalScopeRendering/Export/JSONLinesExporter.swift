@@ -132,7 +132,8 @@ public struct JSONLinesExporter: TraceExporter {
                 string("error", description)
             case .disposed(let id, let cause):
                 string("subscription", id.description)
-                string("cause", String(describing: cause))
+                // Not `cause`: that member is the record's cause, which a disposal may have too.
+                string("ended", String(describing: cause))
             case .violation(let node, let subscription, let kind, let sent, let stack):
                 string("node", node.description)
                 string("dropped", kind.rawValue)

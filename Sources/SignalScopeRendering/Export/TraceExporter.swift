@@ -2,29 +2,53 @@ import Foundation
 import SignalScopeTracing
 
 /// A format a trace exports to, written record by record, so that an export streams: the
-/// records go through once, in sequence order, and what the exporter keeps grows with the
-/// nodes and subscriptions alive, not with the events.
+/// records go through once (twice for an exporter that ``readsTwice``), in sequence order,
+/// and what the exporter keeps grows with the nodes and subscriptions alive, not with the
+/// events.
 public protocol TraceExporter {
+    /// What the export is written into: JSON text, or protobuf bytes.
+    associatedtype Output: ExportOutput = JSONBuffer
+    /// Whether the exporter reads the records once before writing them (``prepare(_:)``):
+    /// to know, when it writes an event, the arrows that will leave it.
+    var readsTwice: Bool { get }
+    /// The first pass over the records, when ``readsTwice``.
+    mutating func prepare(_ record: TraceRecord)
     /// Writes what comes before the first record.
-    mutating func begin(into output: inout JSONBuffer)
+    mutating func begin(into output: inout Output)
     /// Writes what `record` adds.
-    mutating func add(_ record: TraceRecord, into output: inout JSONBuffer)
+    mutating func add(_ record: TraceRecord, into output: inout Output)
     /// Writes what comes after the last record.
-    mutating func finish(into output: inout JSONBuffer)
+    mutating func finish(into output: inout Output)
 }
 
+/// Bytes an export builds piece by piece, which its owner writes out as they grow.
+public protocol ExportOutput {
+    /// An empty output.
+    init()
+    /// What was written since the output was last emptied.
+    var bytes: [UInt8] { get }
+    /// Empties it, keeping its storage, once its owner wrote the bytes out.
+    mutating func removeAll()
+}
+
+extension JSONBuffer: ExportOutput {}
+
 extension TraceExporter {
+    public var readsTwice: Bool { false }
+    public mutating func prepare(_ record: TraceRecord) {}
+
     /// The export of a trace read into memory (with `.everything`), whole.
     public mutating func export(_ trace: Trace) -> Data {
-        var output = JSONBuffer()
+        if readsTwice { for record in trace.records { prepare(record) } }
+        var output = Output()
         begin(into: &output)
         for record in trace.records { add(record, into: &output) }
         finish(into: &output)
         return Data(output.bytes)
     }
 
-    /// Exports the event log at `url` record by record as it is read, handing the text to
-    /// `write` in pieces of about 1 MiB; `progress` hears the fraction read.
+    /// Exports the event log at `url` record by record as it is read, handing the output to
+    /// `write` in pieces of about 1 MiB; `progress` hears the fraction read (of each pass).
     /// - Returns: The reader's warnings (a damaged tail).
     public mutating func export(
         contentsOf url: URL, progress: (Double) -> Void = { _ in }, write: ([UInt8]) throws -> Void
@@ -35,12 +59,14 @@ extension TraceExporter {
 
     /// Exports the records `records` hands to the function it is given, in sequence order,
     /// as they come (``Trace/forEachRecord(descriptor:path:progress:_:)`` is one such source),
-    /// handing the text to `write` in pieces of about 1 MiB.
+    /// handing the output to `write` in pieces of about 1 MiB. An exporter that
+    /// ``readsTwice`` calls `records` twice.
     /// - Returns: What `records` returns: the reader's warnings.
     public mutating func export(
         records: ((TraceRecord) -> Void) throws(TraceReadError) -> [String], write: ([UInt8]) throws -> Void
     ) throws -> [String] {
-        var output = JSONBuffer()
+        if readsTwice { _ = try records { prepare($0) } }
+        var output = Output()
         var failure: (any Error)?
         begin(into: &output)
         // `records` calls its function only while it runs.

@@ -5,10 +5,13 @@ import SignalScopeTools
 /// `signalscope export`: converts a trace for other tools.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Export a trace as Chrome/Perfetto trace JSON (open it in ui.perfetto.dev) or JSON Lines.")
+        abstract: "Export a trace in Perfetto's format or as Chrome trace JSON (open either in ui.perfetto.dev), or as JSON Lines.")
 
     @Argument(help: "The trace to export.")
     var trace: String
+
+    @Option(name: .customLong("perfetto"), help: "Where to write the trace in Perfetto's protobuf format, with the analysis's findings on its tracks.")
+    var perfetto: String?
 
     @Option(name: .customLong("chrome-trace"), help: "Where to write the Chrome trace JSON.")
     var chromeTrace: String?
@@ -19,17 +22,20 @@ struct Export: ParsableCommand {
     @OptionGroup var force: ForceOption
 
     func run() throws {
-        guard chromeTrace != nil || jsonLines != nil else {
-            throw CLIError("say what to export: --chrome-trace <file>, --jsonl <file>, or both")
+        guard perfetto != nil || chromeTrace != nil || jsonLines != nil else {
+            throw CLIError("say what to export: --perfetto <file>, --chrome-trace <file>, --jsonl <file>, or several")
         }
         // Reads what is alive first, for the warnings every command gives (a damaged tail,
-        // an incomplete snapshot); the exports then stream the records.
+        // an incomplete snapshot) and the findings the Perfetto export shows; the exports
+        // then stream the records.
         let input = try TraceInput(trace)
-        _ = try TraceLoading.load(input, detail: .liveEntities)
-        let outputs: [(path: String?, exporter: any TraceExporter)] = [
-            (chromeTrace, ChromeTraceExporter()), (jsonLines, JSONLinesExporter()),
+        let loaded = try TraceLoading.load(input, detail: .liveEntities)
+        let outputs: [(path: String?, exporter: () -> any TraceExporter)] = [
+            (perfetto, { PerfettoExporter(findings: loaded.analyze().findings) }),
+            (chromeTrace, { ChromeTraceExporter() }), (jsonLines, { JSONLinesExporter() }),
         ]
-        for case (let path?, var exporter) in outputs {
+        for case (let path?, let make) in outputs {
+            var exporter = make()
             try export(input, with: &exporter, to: path)
             announceWritten(path)
         }
