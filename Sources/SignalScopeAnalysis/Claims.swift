@@ -26,6 +26,7 @@ extension Finding {
             {
                 kept[index].steps.insert(corroboration, at: 0)
                 kept[index].severity = min(kept[index].severity, finding.severity)
+                kept[index].contradictsDeclaration = kept[index].contradictsDeclaration || finding.contradictsDeclaration
                 continue
             }
             for object in finding.explained where explainer[object] == nil { explainer[object] = kept.count }

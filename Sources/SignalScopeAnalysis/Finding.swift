@@ -98,6 +98,10 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// For a leak proven on the heap: the strong references its path describes, in order
     /// (of its first occurrence), so that a tool or a test can check each against the heap.
     public let evidence: [TraceHeap.Reference]
+    /// Whether the program declared that an object the finding is about should have been
+    /// freed by then (`Tracer.expectDeallocation`, a leak check's `mustBeFreed`): a leak
+    /// check's allowances (by rule, by type) do not excuse what the test itself said.
+    public internal(set) var contradictsDeclaration = false
     /// The objects of the closing heap snapshot the finding accounts for (what its rule
     /// claimed): a later finding about one of them is the same leak (``folded(_:)``).
     var explained: Set<ObjectID> = []

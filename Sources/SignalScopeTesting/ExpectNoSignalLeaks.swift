@@ -6,10 +6,12 @@ import XCTest
 
 /// What a leak check lets through.
 public struct LeakAllowance: Sendable {
-    /// Findings of these rules do not fail the check.
+    /// Findings of these rules do not fail the check, unless the body said an object of
+    /// theirs must be freed (``LeakCheck/mustBeFreed(_:because:file:line:function:)``).
     public var rules: Set<RuleID>
     /// Findings about objects of these types (by name, `SearchViewModel`, or qualified) do
-    /// not fail the check: objects the test means to outlive the scope.
+    /// not fail the check: objects the test means to outlive the scope (but not one the body
+    /// said must be freed).
     public var outliving: Set<String>
 
     /// Allows findings of `rules`, and objects of the types named in `outliving` to outlive the checked code.
@@ -24,6 +26,8 @@ public struct LeakAllowance: Sendable {
     func failures(of trace: Trace) -> (findings: [Finding], limitations: [String]) {
         let report = trace.analyze()
         let findings = report.findings.filter { finding in
+            // What the test said must be freed fails whatever is allowed.
+            guard !finding.contradictsDeclaration else { return true }
             guard !rules.contains(finding.rule) else { return false }
             let objects = finding.entities.compactMap { entity -> String? in
                 guard case .object(let id) = entity,

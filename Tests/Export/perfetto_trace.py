@@ -24,6 +24,7 @@ def main(perfetto_path, chrome_path, records_path):
 
     names = {}           # interned event names of the current incremental state
     annotation_names = {}
+    annotation_values = {}
     tracks = {}          # uuid -> descriptor
     thread_slices = Counter()
     subscription_begins = set()
@@ -38,6 +39,7 @@ def main(perfetto_path, chrome_path, records_path):
         if packet.sequence_flags & 1:
             names = {}
             annotation_names = {}
+            annotation_values = {}
             cleared = True
         if not cleared:
             problems.append(f"packet {index} comes before the sequence's state was cleared")
@@ -50,6 +52,11 @@ def main(perfetto_path, chrome_path, records_path):
             if entry.iid == 0 or entry.iid in annotation_names:
                 problems.append(f"packet {index} interns annotation name id {entry.iid} twice or as zero")
             annotation_names[entry.iid] = entry.name
+        for entry in packet.interned_data.debug_annotation_string_values:
+            if entry.iid == 0 or entry.iid in annotation_values:
+                problems.append(f"packet {index} interns annotation value id {entry.iid} twice or as zero")
+            annotation_values[entry.iid] = entry.str.decode("utf-8")
+            strings.add(annotation_values[entry.iid])
         if packet.HasField("track_descriptor"):
             descriptor = packet.track_descriptor
             tracks[descriptor.uuid] = descriptor
@@ -67,6 +74,8 @@ def main(perfetto_path, chrome_path, records_path):
         for annotation in event.debug_annotations:
             if annotation.name_iid not in annotation_names:
                 problems.append(f"packet {index} names annotation id {annotation.name_iid}, which is not interned")
+            if annotation.HasField("string_value_iid") and annotation.string_value_iid not in annotation_values:
+                problems.append(f"packet {index} names annotation value id {annotation.string_value_iid}, which is not interned")
             strings.add(annotation.string_value)
         flow_sources.update(event.flow_ids)
         flow_targets.update(event.terminating_flow_ids)

@@ -244,6 +244,20 @@ struct WatchedObjectTests {
             return text.hasPrefix("signal leak:")
         }
         #expect(atTheCapture.withLock { $0 } == 1)
+        // Allowing the rule that explains the leak does not excuse what the body declared.
+        let declared = Mutex(0)
+        withKnownIssue {
+            expectNoSignalLeaks(allowing: LeakAllowance(rules: [.selfCapturedObserver], outliving: ["ProfileScreen"])) { check in
+                let screen = ProfileScreen()
+                let updates = Subject<String>()
+                screen.subscription = updates.subscribeNext { screen.name = $0 }
+                check.mustBeFreed(screen, because: "the screen was closed")
+            }
+        } matching: { issue in
+            if issue.comments.map(\.rawValue).joined().contains("[self-captured-observer]") { declared.withLock { $0 += 1 } }
+            return true
+        }
+        #expect(declared.withLock { $0 } == 1)
         expectNoSignalLeaks { check in
             let screen = ProfileScreen()
             let updates = Subject<String>()

@@ -24,6 +24,7 @@ struct RetainedAfterRelease: Analyzer {
         let atEnd = Dictionary(model.heap.objects.values.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
         return payloads.compactMap { $0 as? RetainedObject }.filter { !released.contains($0.watch) }.map { retained in
             var finding = finding(for: retained, in: model.trace)
+            finding.contradictsDeclaration = true
             // Still alive at the end, the object is in the closing snapshot: a rule that
             // explains what holds it there made the finding to keep, and this one says what the
             // program declared, in it.

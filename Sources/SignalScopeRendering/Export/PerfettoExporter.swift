@@ -15,7 +15,7 @@ import SignalScopeTracing
 /// disposal, a signal made in a closure) as an instant slice where it happened; and every
 /// recorded cause as a flow from the causing slice to the caused one, so the UI draws the
 /// arrows and `trace_processor`'s flow tables (`DIRECTLY_CONNECTED_FLOW`, `PRECEDING_FLOW`)
-/// walk them. Slice names are interned once per sequence. A track named `findings` holds
+/// walk them. Slice names, argument names, sites and reasons are interned once per sequence. A track named `findings` holds
 /// each finding of the analysis, with its location, path and fix, at the end.
 public struct PerfettoExporter: TraceExporter {
     public typealias Output = ProtobufBuffer
@@ -81,7 +81,7 @@ public struct PerfettoExporter: TraceExporter {
             }
             let found = (findingsAbout[.subscription(id)] ?? []) + (findingsAbout[.node(node)] ?? [])
             slice(&output, .sliceBegin, label, track: track, time: time,
-                  annotations: [("site", .string(site.description))] + found.map { ("finding", .string($0)) })
+                  annotations: [("site", .repeated(site.description))] + found.map { ("finding", .string($0)) })
         case .next(let id, let value):
             delivered(&output, "next", id, record, time: time, annotations: value.map { [("value", .string($0))] } ?? [])
             return
@@ -93,7 +93,7 @@ public struct PerfettoExporter: TraceExporter {
             return
         case .disposed(let id, let cause):
             if wasLive {
-                slice(&output, .sliceEnd, nil, track: Self.subscriptionTrack(id), time: time, annotations: [("ended", .string("\(cause)"))])
+                slice(&output, .sliceEnd, nil, track: Self.subscriptionTrack(id), time: time, annotations: [("ended", .repeated("\(cause)"))])
             }
         default:
             break
@@ -106,7 +106,7 @@ public struct PerfettoExporter: TraceExporter {
 
     public mutating func finish(into output: inout ProtobufBuffer) {
         for id in names.live.keys.sorted() {
-            slice(&output, .sliceEnd, nil, track: Self.subscriptionTrack(id), time: last, annotations: [("ended", .string("still live"))])
+            slice(&output, .sliceEnd, nil, track: Self.subscriptionTrack(id), time: last, annotations: [("ended", .repeated("still live"))])
         }
         names.endAll()
         guard !findings.isEmpty else { return }
@@ -163,6 +163,9 @@ public struct PerfettoExporter: TraceExporter {
         var new = InternedData()
         let nameID = name.map { intern($0, as: .eventName, into: &new) }
         let annotationIDs = annotations.map { intern($0.0, as: .annotationName, into: &new) }
+        let valueIDs = annotations.map { annotation -> UInt64? in
+            if case .repeated(let text) = annotation.1 { intern(text, as: .annotationValue, into: &new) } else { nil }
+        }
         var arriving: UInt64?
         var leaving: [UInt64] = []
         if let record {
@@ -174,11 +177,12 @@ public struct PerfettoExporter: TraceExporter {
                 event.varint(Event.type, type.rawValue)
                 event.varint(Event.trackUUID, track)
                 if let nameID { event.varint(Event.nameIID, nameID) }
-                for (nameID, (_, value)) in zip(annotationIDs, annotations) {
+                for (index, (_, value)) in annotations.enumerated() {
                     event.message(Event.debugAnnotations) { annotation in
-                        annotation.varint(Annotation.nameIID, nameID)
+                        annotation.varint(Annotation.nameIID, annotationIDs[index])
                         switch value {
                         case .string(let text): annotation.string(Annotation.stringValue, text)
+                        case .repeated: annotation.varint(Annotation.stringValueIID, valueIDs[index] ?? 0)
                         case .uint(let number): annotation.varint(Annotation.uintValue, number)
                         }
                     }
@@ -188,7 +192,12 @@ public struct PerfettoExporter: TraceExporter {
             }
             if !new.isEmpty {
                 packet.message(Packet.internedData) { data in
-                    for (field, entries) in [(Interned.eventNames, new.eventNames), (Interned.annotationNames, new.annotationNames)] {
+                    for (field, entries) in [
+                        (Interned.eventNames, new.eventNames), (Interned.annotationNames, new.annotationNames),
+                        (Interned.annotationValues, new.annotationValues),
+                    ] {
+                        // Each is an id and its text, as field 1 and field 2 (`EventName`,
+                        // `DebugAnnotationName`, `InternedString`, whose text is bytes: UTF-8).
                         for (id, text) in entries {
                             data.message(field) { entry in
                                 entry.varint(InternedName.iid, id)
@@ -211,11 +220,12 @@ public struct PerfettoExporter: TraceExporter {
         switch kind {
         case .eventName: new.eventNames.append((id, text))
         case .annotationName: new.annotationNames.append((id, text))
+        case .annotationValue: new.annotationValues.append((id, text))
         }
         return id
     }
 
-    private enum InternedKind { case eventName, annotationName }
+    private enum InternedKind { case eventName, annotationName, annotationValue }
     private struct InternedKey: Hashable {
         let kind: InternedKind
         let text: String
@@ -223,12 +233,15 @@ public struct PerfettoExporter: TraceExporter {
     private struct InternedData {
         var eventNames: [(UInt64, String)] = []
         var annotationNames: [(UInt64, String)] = []
-        var isEmpty: Bool { eventNames.isEmpty && annotationNames.isEmpty }
+        var annotationValues: [(UInt64, String)] = []
+        var isEmpty: Bool { eventNames.isEmpty && annotationNames.isEmpty && annotationValues.isEmpty }
     }
 
-    /// A debug annotation's value.
+    /// A debug annotation's value: a text that is written with it, a text that repeats
+    /// (a site, why a subscription ended) interned once, or a number.
     private enum AnnotationValue {
         case string(String)
+        case repeated(String)
         case uint(UInt64)
     }
 
@@ -266,7 +279,7 @@ public struct PerfettoExporter: TraceExporter {
         static let debugAnnotations = 4, type = 9, nameIID = 10, trackUUID = 11, flowIDs = 47, terminatingFlowIDs = 48
     }
     private enum EventType: UInt64 { case sliceBegin = 1, sliceEnd = 2, instant = 3 }
-    private enum Annotation { static let nameIID = 1, uintValue = 3, stringValue = 6 }
-    private enum Interned { static let eventNames = 2, annotationNames = 3 }
+    private enum Annotation { static let nameIID = 1, uintValue = 3, stringValue = 6, stringValueIID = 17 }
+    private enum Interned { static let eventNames = 2, annotationNames = 3, annotationValues = 29 }
     private enum InternedName { static let iid = 1, name = 2 }
 }
