@@ -122,6 +122,9 @@ def main(perfetto_path, chrome_path, records_path):
         (event["name"], event["tid"], round(float(event["ts"]) * 1000))
         for event in chrome if event.get("ph") == "X")
     chrome_flows = sum(1 for event in chrome if event.get("ph") == "s")
+    chrome_subscriptions = {int(event["id"][1:]) for event in chrome if event.get("ph") == "b"}
+    if chrome_subscriptions != subscription_begins:
+        problems.append(f"the subscription slices differ from the Chrome export's: {sorted(chrome_subscriptions ^ subscription_begins)[:5]}")
     if chrome_slices != thread_slices:
         difference = list((chrome_slices - thread_slices).items())[:3] + list((thread_slices - chrome_slices).items())[:3]
         problems.append(f"the thread slices differ from the Chrome export's: {difference}")
