@@ -40,12 +40,13 @@ if ! python3 -c 'import playwright' >/dev/null 2>&1; then
     || { echo "setup: could not install Playwright for Python (python3 -m pip install playwright)" >&2; exit 1; }
 fi
 
-# The Perfetto export's test reads the file with Perfetto's own compiled protos.
-if ! python3 -c 'import perfetto.protos.perfetto.trace.perfetto_trace_pb2' >/dev/null 2>&1; then
-  echo "setup: installing the perfetto and protobuf Python packages with pip" >&2
-  python3 -m pip install -q perfetto protobuf >/dev/null 2>&1 \
-    || python3 -m pip install -q --break-system-packages perfetto protobuf >/dev/null 2>&1 \
-    || { echo "setup: could not install perfetto and protobuf for Python (python3 -m pip install perfetto protobuf)" >&2; exit 1; }
+# The Perfetto export's test reads the file with Perfetto's own compiled protos; the JSON
+# findings' test validates them against their schema.
+if ! python3 -c 'import perfetto.protos.perfetto.trace.perfetto_trace_pb2, jsonschema' >/dev/null 2>&1; then
+  echo "setup: installing the perfetto, protobuf and jsonschema Python packages with pip" >&2
+  python3 -m pip install -q perfetto protobuf jsonschema >/dev/null 2>&1 \
+    || python3 -m pip install -q --break-system-packages perfetto protobuf jsonschema >/dev/null 2>&1 \
+    || { echo "setup: could not install perfetto, protobuf and jsonschema for Python (python3 -m pip install perfetto protobuf jsonschema)" >&2; exit 1; }
 fi
 
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
