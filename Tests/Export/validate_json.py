@@ -1,6 +1,7 @@
 """Validates JSON documents against a JSON Schema; prints one line per problem.
 
-Usage: validate_json.py SCHEMA DOCUMENT...   (a DOCUMENT ending in .md: its first ```json block)
+Usage: validate_json.py SCHEMA DOCUMENT...   (a DOCUMENT ending in .md: its ```json block of
+a report, the one with a "summary")
 """
 import json
 import re
@@ -13,7 +14,8 @@ def load(path):
     with open(path) as file:
         text = file.read()
     if path.endswith(".md"):
-        text = re.search(r"```json\n(.*?)\n```", text, re.S).group(1)
+        blocks = [json.loads(block) for block in re.findall(r"```json\n(.*?)\n```", text, re.S)]
+        return next(block for block in blocks if "summary" in block)
     return json.loads(text)
 
 

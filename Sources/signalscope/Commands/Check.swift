@@ -39,8 +39,11 @@ struct Check: ParsableCommand {
     @Option(help: "Colour the text report: auto (a terminal, unless NO_COLOR is set or TERM=dumb), always or never.")
     var color: ColorChoice = .auto
 
-    @Option(help: "Findings listed in this file are reported as baseline, not failures.")
+    @Option(help: "Findings listed in this file, up to the number of each it holds, are reported as baseline, not failures.")
     var baseline: String?
+
+    @Flag(help: "Tighten the --baseline file: lower each count to what was found and drop what is gone (it never accepts more).")
+    var updateBaseline = false
 
     @Option(help: "Write the current findings to this file as a baseline.")
     var writeBaseline: String?
@@ -71,6 +74,7 @@ struct Check: ParsableCommand {
     func run() throws {
         let destinations = try (formats.isEmpty ? ["text"] : formats).map(ReportDestination.init(parsing:))
         let selected = try RuleSelection(only: rules, disabled: disableRules)
+        if updateBaseline && baseline == nil { throw CLIError("--update-baseline tightens the file --baseline names: give --baseline <file>") }
         let accepted = try baseline.map(Baseline.read(from:))
 
         var commandStatus: Int32 = 0
@@ -107,8 +111,10 @@ struct Check: ParsableCommand {
         }
         let merged = AnalysisReport(merging: reports)
         let findings = merged.findings
+        let judgement = accepted?.judge(findings)
+        for note in judgement?.notes ?? [] { standardError("signalscope: \(note)") }
         let report = CheckReport(
-            findings: findings, threshold: failOn, baseline: accepted?.fingerprints ?? [], traceWarnings: warnings,
+            findings: findings, threshold: failOn, baseline: judgement?.accepted ?? [], traceWarnings: warnings,
             limitations: merged.limitations, allowingIncomplete: allowIncomplete)
 
         var page: String?
@@ -129,6 +135,10 @@ struct Check: ParsableCommand {
         if let writeBaseline {
             try Baseline(findings: findings).write(to: writeBaseline, force: force.isOn)
             standardError("signalscope: wrote \(findings.count) findings to baseline \(writeBaseline)")
+        }
+        if updateBaseline, let baseline, let tightened = judgement?.tightened {
+            try tightened.write(to: baseline, force: true)
+            standardError("signalscope: tightened baseline \(baseline)")
         }
         if !report.failing.isEmpty { throw ExitCode(ExitStatus.failingFindings) }
         if commandStatus != 0 && !ignoreExitCode { throw ExitCode(ExitStatus.commandFailed) }
