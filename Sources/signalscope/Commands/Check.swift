@@ -57,6 +57,9 @@ struct Check: ParsableCommand {
     @Option(help: "When wrapping a command, keep its traces (one per traced process) in this folder.")
     var keepTraces: String?
 
+    @Option(help: ArgumentHelp("When the check fails, keep its traces and the report page in this folder (for CI to upload).", valueName: "folder"))
+    var artifacts: String?
+
     @Flag(help: "When wrapping a command, do not fail (exit 4) when it exits non-zero.")
     var ignoreExitCode = false
 
@@ -140,9 +143,17 @@ struct Check: ParsableCommand {
             try tightened.write(to: baseline, force: true)
             standardError("signalscope: tightened baseline \(baseline)")
         }
-        if !report.failing.isEmpty { throw ExitCode(ExitStatus.failingFindings) }
-        if commandStatus != 0 && !ignoreExitCode { throw ExitCode(ExitStatus.commandFailed) }
-        if report.isIncompleteFailing { throw ExitCode(ExitStatus.incomplete) }
+        let failure: Int32? =
+            if !report.failing.isEmpty { ExitStatus.failingFindings }
+            else if commandStatus != 0 && !ignoreExitCode { ExitStatus.commandFailed }
+            else if report.isIncompleteFailing { ExitStatus.incomplete }
+            else { nil }
+        guard let failure else { return }
+        if let artifacts {
+            let kept = try Evidence(folder: artifacts, trace: trace, command: command).keep(page: htmlPage(), traces: inputs)
+            standardError("signalscope: the failing check's report is \(kept[0]), its trace\(kept.count > 2 ? "s" : "") \(kept.dropFirst().joined(separator: ", "))")
+        }
+        throw ExitCode(failure)
     }
 
     /// The interactive report of the trace with the most findings (the first on a tie), read
