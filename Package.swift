@@ -15,7 +15,8 @@ import PackageDescription
 //     <- SignalScopeAnalysis (leak analyzers reading traces)
 //     <- SignalScopeRendering (pure Swift: signal graphs to DOT, timelines, exports)
 //     <- SignalScopeGraphviz (DOT to SVG, PNG and PDF through Graphviz's C library)
-//     <- SignalScopeTesting (leak assertions and helpers for tests written on the runtime)
+//     <- SignalScopeTesting (leak assertions and helpers for tests written on the runtime;
+//        Rendering too, for the report a failing check keeps)
 //     <- SignalScopeTools (umbrella for tools: everything above but the auto-trace)
 //     <- signalscope (the command-line tool)
 let package = Package(
@@ -70,7 +71,7 @@ let package = Package(
         ),
         .target(name: "SignalScopeGraphviz", dependencies: ["SignalScopeRendering", "CGraphviz"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
-        .target(name: "SignalScopeTesting", dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAnalysis"]),
+        .target(name: "SignalScopeTesting", dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAnalysis", "SignalScopeRendering"]),
         .target(
             name: "SignalScopeTools",
             dependencies: [

@@ -1,3 +1,4 @@
+import Foundation
 import SignalScope
 import SignalScopeAnalysis
 import SignalScopeTracing
@@ -23,7 +24,7 @@ public struct LeakAllowance: Sendable {
     /// The findings of `body`'s recording that are not allowed, and what kept the analysis
     /// from seeing everything (which fails the check too: it could not prove the absence
     /// of leaks).
-    func failures(of trace: Trace) -> (findings: [Finding], limitations: [String]) {
+    func failures(of trace: Trace) -> LeakCheckFailures {
         let report = trace.analyze()
         let findings = report.findings.filter { finding in
             // What the test said must be freed fails whatever is allowed.
@@ -40,7 +41,23 @@ public struct LeakAllowance: Sendable {
             }
             return !allowed
         }
-        return (findings, report.limitations)
+        return LeakCheckFailures(findings: findings, limitations: report.limitations, analysis: report)
+    }
+}
+
+/// What fails a leak check: the findings not allowed, and what kept the analysis from
+/// seeing everything; with the analysis, for the report its evidence keeps.
+struct LeakCheckFailures {
+    let findings: [Finding]
+    let limitations: [String]
+    let analysis: AnalysisReport
+
+    var isEmpty: Bool { findings.isEmpty && limitations.isEmpty }
+
+    /// When the check fails and `SIGNALSCOPE_ARTIFACTS` names a folder, keeps the trace and
+    /// its report there, named after `test` (``LeakEvidence``); the line that names them.
+    func evidence(_ recorded: (trace: Trace, log: [UInt8]), test: String) -> String? {
+        isEmpty ? nil : LeakEvidence.keep(trace: recorded.trace, log: recorded.log, analysis: analysis, test: test)
     }
 }
 
@@ -70,7 +87,8 @@ public func expectNoSignalLeaks(
     _ body: () throws -> Void
 ) rethrows {
     _ = TestingModule.declared
-    recordIssues(allowance.failures(of: try Tracer.record(body)), at: sourceLocation)
+    let recorded = try Tracer.recordKeepingLog(body)
+    recordIssues(allowance.failures(of: recorded.trace), recorded, at: sourceLocation)
 }
 
 /// The `async` form of ``expectNoSignalLeaks(allowing:sourceLocation:_:)``: what the body's
@@ -85,11 +103,18 @@ public func expectNoSignalLeaks(
     _ body: () async throws -> Void
 ) async rethrows {
     _ = TestingModule.declared
-    let trace = try await Tracer.record(body)
-    recordIssues(allowance.failures(of: trace), at: sourceLocation)
+    let recorded = try await Tracer.recordKeepingLog(body)
+    recordIssues(allowance.failures(of: recorded.trace), recorded, at: sourceLocation)
 }
 
-private func recordIssues(_ failures: (findings: [Finding], limitations: [String]), at sourceLocation: Testing.SourceLocation) {
+private func recordIssues(
+    _ failures: LeakCheckFailures, _ recorded: (trace: Trace, log: [UInt8]), at sourceLocation: Testing.SourceLocation
+) {
+    // Named after the test's file and function (its line when no test is running).
+    let file = (sourceLocation.fileName as NSString).deletingPathExtension
+    if let evidence = failures.evidence(recorded, test: "\(file)-\(Test.current?.name ?? "line\(sourceLocation.line)")") {
+        Issue.record(Comment(rawValue: evidence), sourceLocation: sourceLocation)
+    }
     let resolver = SourceResolver(packageOf: sourceLocation.filePath)
     for finding in failures.findings {
         let location = finding.location.line > 0
@@ -114,7 +139,8 @@ public func XCTAssertNoSignalLeaks(
     _ body: () throws -> Void
 ) rethrows {
     _ = TestingModule.declared
-    xctFail(allowance.failures(of: try Tracer.record(body)), file: file, line: line)
+    let recorded = try Tracer.recordKeepingLog(body)
+    xctFail(allowance.failures(of: recorded.trace), recorded, file: file, line: line)
 }
 
 /// The `async` form of ``XCTAssertNoSignalLeaks(allowing:file:line:_:)``.
@@ -126,11 +152,17 @@ public func XCTAssertNoSignalLeaks(
     _ body: () async throws -> Void
 ) async rethrows {
     _ = TestingModule.declared
-    let trace = try await Tracer.record(body)
-    xctFail(allowance.failures(of: trace), file: file, line: line)
+    let recorded = try await Tracer.recordKeepingLog(body)
+    xctFail(allowance.failures(of: recorded.trace), recorded, file: file, line: line)
 }
 
-private func xctFail(_ failures: (findings: [Finding], limitations: [String]), file: StaticString, line: UInt) {
+private func xctFail(_ failures: LeakCheckFailures, _ recorded: (trace: Trace, log: [UInt8]), file: StaticString, line: UInt) {
+    // Named after the test's file and the assertion's line: XCTest on Linux does not say
+    // which test is running.
+    let name = ("\(file)" as NSString).lastPathComponent
+    if let evidence = failures.evidence(recorded, test: "\((name as NSString).deletingPathExtension)-line\(line)") {
+        XCTFail(evidence, file: file, line: line)
+    }
     let resolver = SourceResolver(packageOf: "\(file)")
     for finding in failures.findings {
         let path = resolver?.absolutePath(for: finding.location.file) ?? finding.location.file

@@ -28,6 +28,14 @@ public enum Tracer {
     public static func record(
         values: Bool = false, heapLimits: TraceHeap.Limits = .standard, _ body: () throws -> Void
     ) rethrows -> Trace {
+        try recordKeepingLog(values: values, heapLimits: heapLimits, body).trace
+    }
+
+    /// ``record(values:heapLimits:_:)``, with the event log the trace was read from: for a
+    /// leak check that keeps it as evidence when it fails.
+    package static func recordKeepingLog(
+        values: Bool = false, heapLimits: TraceHeap.Limits = .standard, _ body: () throws -> Void
+    ) rethrows -> (trace: Trace, log: [UInt8]) {
         let recording = MemoryRecording(values: values, heapLimits: heapLimits)
         defer { recording.uninstall() }
         try RecordedCode.run(as: recording.recorder.identity, body)
@@ -42,6 +50,14 @@ public enum Tracer {
         values: Bool = false, heapLimits: TraceHeap.Limits = .standard,
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
     ) async rethrows -> Trace {
+        try await recordKeepingLog(values: values, heapLimits: heapLimits, body).trace
+    }
+
+    /// The `async` ``recordKeepingLog(values:heapLimits:_:)``.
+    package static func recordKeepingLog(
+        values: Bool = false, heapLimits: TraceHeap.Limits = .standard,
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
+    ) async rethrows -> (trace: Trace, log: [UInt8]) {
         let recording = MemoryRecording(values: values, heapLimits: heapLimits)
         defer { recording.uninstall() }
         try await RecordedCode.$recordings.withValue(RecordedCode.recordings + [recording.recorder.identity]) {
@@ -145,9 +161,10 @@ private struct MemoryRecording {
         recorder.stopNotingAllocations()
     }
 
-    /// Stops recording and reads back the trace.
-    func finish() -> Trace {
+    /// Stops recording and reads back the trace, from the log it returns beside it.
+    func finish() -> (trace: Trace, log: [UInt8]) {
         try! recorder.finish()
-        return try! Trace(data: Data(sink.bytes), path: "memory", detail: .everything)
+        let log = sink.bytes
+        return (try! Trace(data: Data(log), path: "memory", detail: .everything), log)
     }
 }

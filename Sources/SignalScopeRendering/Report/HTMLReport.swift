@@ -26,6 +26,9 @@ public struct HTMLReport {
         /// The fingerprints of the findings a baseline accepts: the page marks them, as every
         /// other report of `check` does.
         public var baseline: Set<String> = []
+        /// What the page says where the graph picture would be, when it has none (by default:
+        /// that Graphviz could not draw it).
+        public var graphNote: String?
 
         /// Options for a page titled `title`.
         public init(title: String, links: SourceLinks? = nil, sources: SourceResolver? = nil) {

@@ -50,7 +50,7 @@ struct ReportData {
             ("lanes", .array(timeline.lanes.map { elements.lane($0, eventNumber: eventNumber) })),
             ("subscriptions", .array(orderedSubscriptions.map(elements.subscription))),
             ("events", .array(deliveries.map { elements.event($0, time: timeline.time(of: $0), eventNumber: eventNumber) })),
-        ])
+        ] + (options.graphNote.map { [("graphNote", JSONValue.string($0))] } ?? []))
         var out = JSONBuffer()
         document.write(into: &out)
         json = String(decoding: out.bytes, as: UTF8.self)

@@ -1,4 +1,5 @@
 import Foundation
+import SignalScopeRendering
 
 /// What a failing `check --artifacts DIR` leaves for whoever opens the CI run after the
 /// runner is gone: the traces it judged and the report page, under a name from the trace or
@@ -6,7 +7,7 @@ import Foundation
 /// (`swift-test-2.html`). Nothing is written when the check passes.
 struct Evidence {
     let folder: String
-    /// The files' name, without extension: letters, digits, `.`, `_` and `-` only.
+    /// The files' name, without extension (``ArtifactName/safe(_:)``).
     let name: String
 
     /// Evidence kept in `folder`, named after the trace argument or, for a wrapped
@@ -15,23 +16,7 @@ struct Evidence {
         self.folder = folder
         let words = trace.map { [($0 as NSString).lastPathComponent.replacingOccurrences(of: ".sslog", with: "")] }
             ?? command.prefix(4).enumerated().map { $0.offset == 0 ? ($0.element as NSString).lastPathComponent : $0.element }
-        name = Self.safeName(words.joined(separator: "-"))
-    }
-
-    /// `text` as a file name any file system and any CI's upload step take: what is not a
-    /// letter, a digit, `.`, `_` or `-` becomes `-`, runs of them one, at most 80 characters.
-    static func safeName(_ text: String) -> String {
-        var name = ""
-        for scalar in text.unicodeScalars {
-            let kept = scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._".unicodeScalars.contains(scalar))
-            if kept {
-                name.unicodeScalars.append(scalar)
-            } else if !name.hasSuffix("-") {
-                name.append("-")
-            }
-        }
-        let trimmed = String(name.trimmingCharacters(in: CharacterSet(charactersIn: "-.")).prefix(80))
-        return trimmed.isEmpty ? "check" : trimmed
+        name = ArtifactName.safe(words.joined(separator: "-"))
     }
 
     /// Writes the report `page` and copies each of `traces`; returns the paths written, the
@@ -42,7 +27,7 @@ struct Evidence {
         } catch {
             throw CLIError("cannot create the artifacts folder \(folder): \(reason(error))")
         }
-        let stem = freeStem(count: traces.count)
+        let stem = ArtifactName.free(name, in: folder)
         let pagePath = "\(folder)/\(stem).html"
         try writeOutput(Data(page.utf8), to: pagePath, force: false)
         var written = [pagePath]
@@ -56,13 +41,6 @@ struct Evidence {
         return written
     }
 
-    /// The name, or the name with the first number from 2 that no file of the folder has.
-    private func freeStem(count: Int) -> String {
-        let taken = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-        func isFree(_ stem: String) -> Bool { !taken.contains { $0 == "\(stem).html" || $0.hasPrefix("\(stem).") || $0.hasPrefix("\(stem)-trace") } }
-        if isFree(name) { return name }
-        return (2...).lazy.map { "\(name)-\($0)" }.first(where: isFree)!
-    }
 }
 
 extension TraceInput {

@@ -215,7 +215,7 @@ if (typeof document === 'object') (function (R) {
     view.textContent = '';
     svg = picture;
     if (!svg) {
-      view.appendChild(el('p', {class: 'hint', text: data.live ? 'The graph appears as the program makes signals.' : 'No graph picture: Graphviz could not draw this graph.'}));
+      view.appendChild(el('p', {class: 'hint', text: data.live ? 'The graph appears as the program makes signals.' : data.graphNote || 'No graph picture: Graphviz could not draw this graph.'}));
       return;
     }
     view.appendChild(svg);
