@@ -34,7 +34,7 @@ final class TraceInput {
             throw CLIError("\(argument) is a directory, not a trace")
         }
         do throws(TraceReadError) {
-            descriptor = try Trace.seekable(opened, path: argument)
+            descriptor = try LogInput.seekable(opened, path: argument)
         } catch {
             close(opened)
             throw CLIError(error.description)
