@@ -129,6 +129,13 @@ extension AnalysisReport {
                 groups[index].count += finding.count
                 groups[index].entities += finding.entities
                 groups[index].explained.formUnion(finding.explained)
+                // An occurrence the program declared should have been freed makes the group an
+                // error that no allowance excuses, and its path starts with the declaration.
+                groups[index].severity = min(groups[index].severity, finding.severity)
+                if finding.contradictsDeclaration && !groups[index].contradictsDeclaration, let declaration = finding.steps.first {
+                    groups[index].contradictsDeclaration = true
+                    groups[index].steps.insert(declaration, at: 0)
+                }
             } else {
                 indexByPlace[place] = groups.count
                 groups.append(finding)

@@ -103,7 +103,8 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// check's allowances (by rule, by type) do not excuse what the test itself said.
     public internal(set) var contradictsDeclaration = false
     /// The objects of the closing heap snapshot the finding accounts for (what its rule
-    /// claimed): a later finding about one of them is the same leak (``folded(_:)``).
+    /// claimed, and what only they keep alive): a later finding about one of them is the
+    /// same leak (``folded(_:)``).
     var explained: Set<ObjectID> = []
     /// What this finding adds to an earlier one that explains the same objects, instead of
     /// standing beside it: what the program declared about them (an object it said should be

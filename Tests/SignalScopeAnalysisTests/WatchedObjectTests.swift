@@ -212,6 +212,30 @@ struct WatchedObjectTests {
         #expect(!finding.path.contains { $0.contains("by a global, a static") }, "\(finding)")
     }
 
+    @Test("Screens leaked at one line, the second of them watched: one finding with a count, an error no allowance excuses, whose path starts with the declaration")
+    func groupedWithADeclaration() throws {
+        let session = Session()
+        defer { session.updates.sendCompleted() }
+        weak var first: ProfileScreen?, last: ProfileScreen?
+        let trace = Tracer.record {
+            for index in 0..<3 {
+                let screen = ProfileScreen()
+                if index == 0 { first = screen } else if index == 2 { last = screen }
+                _ = session.updates.subscribeNext { screen.name = $0 }
+                if index == 1 {
+                    Tracer.expectDeallocationWhenRecordingEnds(
+                        of: screen, because: "the second screen was closed", site: SourceLocation(fileID: #fileID, line: #line, function: #function))
+                }
+            }
+        }
+        #expect(first != nil && last != nil, "ground truth: the session's subject keeps every screen's subscriber")
+        let findings = trace.analyze().findings
+        let finding = try #require(findings.first)
+        #expect(findings.count == 1 && finding.count == 3, "\(findings)")
+        #expect(finding.severity == .error && finding.contradictsDeclaration, "\(finding)")
+        #expect(finding.path.first?.contains("\"the second screen was closed\"") == true, "\(finding)")
+    }
+
     @Test("Nothing records: expecting a deallocation does not keep the object")
     func noRecording() {
         weak var freed: ProfileScreen?

@@ -6,16 +6,20 @@ import SignalScopeTracing
 /// cause only until its last effect is written.
 ///
 /// The counts take a byte per record (more only for a record that caused 255 or more), in
-/// pages allocated only where records are: a 10-million-record trace takes about 10 MB.
+/// pages of 256 allocated only where causes are: a 10-million-record trace takes about
+/// 10 MB, and a log whose sequence numbers are sparse a page per cause at most.
 /// The causes waiting for effects are those whose effects are still to come (a scheduled
 /// action's, mostly): a few, whatever the trace's size.
 struct CauseFlows {
-    private static let pageBits = 16
+    private static let pageBits = 8
     private var pages: [UInt64: [UInt8]] = [:]
     private var large: [UInt64: Int] = [:]
     /// Causes already written whose effects are still to come: how many are left, and what
     /// the exporter needs to draw an arrow from them.
-    private var waiting: [UInt64: (left: Int, next: Int, origin: Origin)] = [:]
+    private var waiting: [UInt64: (left: Int, next: UInt64, origin: Origin)] = [:]
+    /// The next arrow's id: arrows are numbered in the order their causes are drawn, so ids
+    /// stay unique and small (a JSON viewer reads numbers as doubles).
+    private var nextFlowID: UInt64 = 1
 
     /// Where a causing event was drawn.
     struct Origin {
@@ -47,23 +51,21 @@ struct CauseFlows {
     mutating func leaving(_ sequence: UInt64, at origin: Origin) -> [UInt64] {
         let count = effects(of: sequence)
         guard count > 0 else { return [] }
-        waiting[sequence] = (count, 0, origin)
-        return (0..<count).map { Self.flowID(cause: sequence, effect: $0) }
+        let first = nextFlowID
+        nextFlowID += UInt64(count)
+        waiting[sequence] = (count, first, origin)
+        return Array(first..<nextFlowID)
     }
 
     /// The arrow that ends at `record`'s event: its flow id and where its cause was drawn;
     /// `nil` when it has no cause, or its cause is not in the trace.
     mutating func arriving(at record: TraceRecord) -> (id: UInt64, from: Origin)? {
         guard let cause = record.cause?.sequence, var entry = waiting[cause] else { return nil }
-        let id = Self.flowID(cause: cause, effect: entry.next)
+        let id = entry.next
         entry.next += 1
         entry.left -= 1
         waiting[cause] = entry.left > 0 ? entry : nil
         return (id, entry.origin)
     }
 
-    /// One id per arrow, unique in the trace: the cause's sequence number and the effect's
-    /// rank among its effects. (A record never causes a million others: the runtime's widest
-    /// fan-out is a subject's subscribers.)
-    private static func flowID(cause: UInt64, effect: Int) -> UInt64 { cause << 20 | UInt64(effect & 0xF_FFFF) }
 }

@@ -214,7 +214,8 @@ public struct PerfettoExporter: TraceExporter {
     /// packet that first uses it carries) the first time since the state was cleared.
     private mutating func intern(_ text: String, as kind: InternedKind, into new: inout InternedData) -> UInt64 {
         if let id = interned[InternedKey(kind: kind, text: text)] { return id }
-        // Ids count from 1 in each kind's table, as Perfetto reads them.
+        // Ids count from 1 (0 is "not set" to Perfetto), one count for the three tables:
+        // each id is unique in its own table, with gaps.
         let id = UInt64(interned.count + 1)
         interned[InternedKey(kind: kind, text: text)] = id
         switch kind {

@@ -1,10 +1,14 @@
 import Foundation
+import Glibc
 import SignalScopeTracing
 
 /// A format a trace exports to, written record by record, so that an export streams: the
 /// records go through once (twice for an exporter that ``readsTwice``), in sequence order,
-/// and what the exporter keeps grows with the nodes and subscriptions alive, not with the
-/// events.
+/// and what the exporter keeps grows with the nodes and subscriptions alive (and, for one
+/// that reads twice, by about a byte a record: ``CauseFlows``), never with the events'
+/// contents. An exporter that ``readsTwice`` must be handed every record with
+/// ``prepare(_:)`` before ``begin(into:)``, as the `export` functions do; without it, it
+/// draws no arrows.
 public protocol TraceExporter {
     /// What the export is written into: JSON text, or protobuf bytes.
     associatedtype Output: ExportOutput = JSONBuffer
@@ -53,14 +57,22 @@ extension TraceExporter {
     public mutating func export(
         contentsOf url: URL, progress: (Double) -> Void = { _ in }, write: ([UInt8]) throws -> Void
     ) throws -> [String] {
-        try export(records: { body throws(TraceReadError) in try Trace.forEachRecord(contentsOf: url, progress: progress, body) },
-                   write: write)
+        // Opened once, and made readable at any offset: a pipe or a FIFO is read to its end
+        // first, so that an exporter that reads twice reads the same records twice.
+        let opened = try LogInput.open(url.path)
+        defer { close(opened) }
+        let readable = try LogInput.seekable(opened, path: url.path)
+        defer { if readable != opened { close(readable) } }
+        return try export(
+            records: { body throws(TraceReadError) in try Trace.forEachRecord(descriptor: readable, path: url.path, progress: progress, body) },
+            write: write)
     }
 
     /// Exports the records `records` hands to the function it is given, in sequence order,
     /// as they come (``Trace/forEachRecord(descriptor:path:progress:_:)`` is one such source),
     /// handing the output to `write` in pieces of about 1 MiB. An exporter that
-    /// ``readsTwice`` calls `records` twice.
+    /// ``readsTwice`` calls `records` twice: each call must hand over the same records (a
+    /// descriptor of a pipe cannot; ``LogInput`` makes one readable at any offset).
     /// - Returns: What `records` returns: the reader's warnings.
     public mutating func export(
         records: ((TraceRecord) -> Void) throws(TraceReadError) -> [String], write: ([UInt8]) throws -> Void

@@ -10,7 +10,7 @@ package enum LogInput {
     static let streamLimit = 4 << 30
 
     /// Opens `path` for reading without waiting: a FIFO opens at once, writer or not.
-    static func open(_ path: String) throws(TraceReadError) -> Int32 {
+    package static func open(_ path: String) throws(TraceReadError) -> Int32 {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
         return descriptor

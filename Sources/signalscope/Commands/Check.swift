@@ -150,8 +150,13 @@ struct Check: ParsableCommand {
             else { nil }
         guard let failure else { return }
         if let artifacts {
-            let kept = try Evidence(folder: artifacts, trace: trace, command: command).keep(page: htmlPage(), traces: inputs)
-            standardError("signalscope: the failing check's report is \(kept[0]), its trace\(kept.count > 2 ? "s" : "") \(kept.dropFirst().joined(separator: ", "))")
+            // Evidence that cannot be kept is said; the check's own outcome stands.
+            do {
+                let kept = try Evidence(folder: artifacts, trace: trace, command: command).keep(page: htmlPage(), traces: inputs)
+                standardError("signalscope: the failing check's report is \(kept[0]), its trace\(kept.count > 2 ? "s" : "") \(kept.dropFirst().joined(separator: ", "))")
+            } catch {
+                standardError("signalscope: warning: the failing check's evidence could not be kept in \(artifacts): \(reason(error))")
+            }
         }
         throw ExitCode(failure)
     }

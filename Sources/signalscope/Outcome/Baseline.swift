@@ -70,7 +70,7 @@ struct Baseline: Codable {
                 judgement.accepted.insert(entry.fingerprint)
                 kept.count = count
             case let allowed? where count > allowed:
-                judgement.notes.append("\(count - allowed) more \(place) than the baseline's \(allowed): they fail")
+                judgement.notes.append("\(count - allowed) more \(place) than the baseline's \(allowed): all \(count) fail until there are no more than \(allowed)")
             case let allowed?:
                 judgement.accepted.insert(entry.fingerprint)
                 if count < allowed {
@@ -94,6 +94,9 @@ struct Baseline: Codable {
                 throw CLIError("baseline \(path) has version \(version); this signalscope reads versions 2 and 3 (write it again with --write-baseline)")
             }
             let baseline = try JSONDecoder().decode(Baseline.self, from: data)
+            if version == 3, let uncounted = baseline.findings.first(where: { $0.count == nil }) {
+                throw CLIError("baseline \(path) has no count for [\(uncounted.rule)] \(uncounted.message) (\(uncounted.file)); version 3 counts every finding")
+            }
             if version == 2 {
                 // Version 2 had no counts: it accepts any number until it is written again.
                 standardError("signalscope: warning: baseline \(path) has no counts (version 2), so it accepts any number of each finding; --update-baseline writes them")
