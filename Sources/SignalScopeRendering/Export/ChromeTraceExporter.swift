@@ -54,7 +54,7 @@ public struct ChromeTraceExporter: TraceExporter {
                 output.string(site.description)
             }
         case .next(let id, let value):
-            delivered(&output, "next", id, record, time: time) { output in
+            delivered(&output, id, record, label, time: time) { output in
                 if let value {
                     output.raw(",")
                     output.key("value")
@@ -63,14 +63,14 @@ public struct ChromeTraceExporter: TraceExporter {
             }
             return
         case .error(let id, let description):
-            delivered(&output, "error", id, record, time: time) { output in
+            delivered(&output, id, record, label, time: time) { output in
                 output.raw(",")
                 output.key("error")
                 output.string(description)
             }
             return
         case .completed(let id):
-            delivered(&output, "completed", id, record, time: time) { _ in }
+            delivered(&output, id, record, label, time: time) { _ in }
             return
         case .disposed(let id, let cause):
             if let thread = open.removeValue(forKey: id) {
@@ -100,11 +100,10 @@ public struct ChromeTraceExporter: TraceExporter {
     /// An event delivered to a subscription: a slice on its thread's track, and the flow
     /// arrow from its cause.
     private mutating func delivered(
-        _ output: inout JSONBuffer, _ kind: String, _ id: SubscriptionID, _ record: TraceRecord, time: UInt64,
+        _ output: inout JSONBuffer, _ id: SubscriptionID, _ record: TraceRecord, _ label: String, time: UInt64,
         arguments: (inout JSONBuffer) -> Void
     ) {
-        let name = names.name(of: id)
-        event(&output, "\(kind) · \(name)", phase: "X", thread: record.thread, time: time) { output in
+        event(&output, ExportNames.slice(record.event, about: label), phase: "X", thread: record.thread, time: time) { output in
             output.key("subscription")
             output.number(id.rawValue)
             arguments(&output)
@@ -117,7 +116,7 @@ public struct ChromeTraceExporter: TraceExporter {
     /// A record a delivery caused that is not itself a delivery (a subscription, a disposal,
     /// a signal made in a closure): a slice where it happened, for its arrow to end at.
     private mutating func caused(_ output: inout JSONBuffer, _ record: TraceRecord, time: UInt64, about: String) {
-        event(&output, about.isEmpty ? record.event.name : "\(record.event.name) · \(about)", phase: "X", thread: record.thread, time: time) { _ in }
+        event(&output, ExportNames.slice(record.event, about: about), phase: "X", thread: record.thread, time: time) { _ in }
         output.raw(",\"dur\":0")
         closeEvent(&output)
         arrows(&output, record, time: time)

@@ -33,6 +33,12 @@ struct ExportNames {
     /// A subscription's name: its signal's and its number while it is live.
     func name(of subscription: SubscriptionID) -> String { live[subscription] ?? Trace.name(of: subscription) }
 
+    /// The name of the slice a record is drawn as, on its thread's track: its kind and what it
+    /// is about (`next · map #3`, `subscribe · map #4`, `node · filter`).
+    static func slice(_ event: TraceEvent, about label: String) -> String {
+        label.isEmpty ? event.name : "\(event.name) · \(label)"
+    }
+
     /// Forgets the live subscriptions, once an export has ended them.
     mutating func endAll() { live = [:] }
 

@@ -83,13 +83,13 @@ public struct PerfettoExporter: TraceExporter {
             slice(&output, .sliceBegin, label, track: track, time: time,
                   annotations: [("site", .repeated(site.description))] + found.map { ("finding", .string($0)) })
         case .next(let id, let value):
-            delivered(&output, "next", id, record, time: time, annotations: value.map { [("value", .string($0))] } ?? [])
+            delivered(&output, id, record, label, time: time, annotations: value.map { [("value", .string($0))] } ?? [])
             return
         case .error(let id, let description):
-            delivered(&output, "error", id, record, time: time, annotations: [("error", .string(description))])
+            delivered(&output, id, record, label, time: time, annotations: [("error", .string(description))])
             return
         case .completed(let id):
-            delivered(&output, "completed", id, record, time: time)
+            delivered(&output, id, record, label, time: time)
             return
         case .disposed(let id, let cause):
             if wasLive {
@@ -99,7 +99,7 @@ public struct PerfettoExporter: TraceExporter {
             break
         }
         if record.cause != nil {
-            slice(&output, .instant, label.isEmpty ? record.event.name : "\(record.event.name) · \(label)",
+            slice(&output, .instant, ExportNames.slice(record.event, about: label),
                   track: Self.threadTrack(record.thread), time: time, arrowsOf: record)
         }
     }
@@ -129,11 +129,10 @@ public struct PerfettoExporter: TraceExporter {
     /// An event delivered to a subscription: an instant slice on its thread's track, with the
     /// arrow from its cause and those to what it caused.
     private mutating func delivered(
-        _ output: inout ProtobufBuffer, _ kind: String, _ id: SubscriptionID, _ record: TraceRecord, time: UInt64,
+        _ output: inout ProtobufBuffer, _ id: SubscriptionID, _ record: TraceRecord, _ label: String, time: UInt64,
         annotations: [(String, AnnotationValue)] = []
     ) {
-        let name = "\(kind) · \(names.name(of: id))"
-        slice(&output, .instant, name, track: Self.threadTrack(record.thread), time: time, arrowsOf: record,
+        slice(&output, .instant, ExportNames.slice(record.event, about: label), track: Self.threadTrack(record.thread), time: time, arrowsOf: record,
               annotations: [("subscription", .uint(id.rawValue))] + annotations)
     }
 

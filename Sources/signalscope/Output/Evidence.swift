@@ -14,7 +14,7 @@ struct Evidence {
     /// command, its words.
     init(folder: String, trace: String?, command: [String]) {
         self.folder = folder
-        let words = trace.map { [($0 as NSString).lastPathComponent.replacingOccurrences(of: ".sslog", with: "")] }
+        let words = trace.map { [(($0 as NSString).lastPathComponent as NSString).deletingPathExtension] }
             ?? command.prefix(4).enumerated().map { $0.offset == 0 ? ($0.element as NSString).lastPathComponent : $0.element }
         name = ArtifactName.safe(words.joined(separator: "-"))
     }
