@@ -152,7 +152,8 @@ let package = Package(
         // a process of its own, for LeakSanitizer to judge too (`make lsan-compare`), and
         // stresses the heap walk under AddressSanitizer.
         .target(name: "LeakCorpus", dependencies: ["SignalScopeTools"], path: "Tests/LeakCorpus"),
-        .executableTarget(name: "signalscope-corpus", dependencies: ["LeakCorpus", "SignalScopeTools"], path: "Tests/LeakCorpusRunner"),
+        .executableTarget(
+            name: "signalscope-corpus", dependencies: ["LeakCorpus", "SignalScopeTools", "SignalScopeAutoTrace"], path: "Tests/LeakCorpusRunner"),
         // A seccomp filter for tests that show what happens in a sandbox.
         .target(name: "CSandbox", path: "Tests/CSandbox"),
         .testTarget(
@@ -168,6 +169,7 @@ let package = Package(
                 "Countdown", "SearchHints", "UsernameCheck", "TokenRefresh", "ZipRefresh", "LikeCommand", "ViewModelErrors",
                 "CacheThenNetwork", "DelegateSignal", "ScreensAtScale",
                 "PortedFromReactiveSwift", "PortedFromRxSwift", "PortedFromCombine", "LiveSession",
+                "signalscope-corpus", "LeakCorpus",
             ]
         ),
     ],

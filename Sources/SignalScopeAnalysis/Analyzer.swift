@@ -25,6 +25,7 @@ enum Analyzers {
         RepeatedColdSubscription(),
         EventAfterTerminal(),
         UnhandledError(),
+        GrowsPerRepetition(),
         RetainedAfterRelease(),
     ]
 }
@@ -67,6 +68,11 @@ extension Trace {
         var limitations = heap.limitations
         if hasSnapshot && !hasEnd {
             limitations.append("the recording was cut off during its closing heap snapshot: objects and references it did not write count as held from outside, so leaks through them are not reported")
+        }
+        if extendedEvents.contains(where: { record in
+            if case .extended(let event) = record.event { (event.payload as? Checkpoint)?.sawPartOfTheHeap == true } else { false }
+        }) {
+            limitations.append("a checkpoint's heap snapshot did not see the whole heap (it stopped at its budget, could not read memory or could not be taken): what grows between checkpoints may be missing")
         }
         if skippedRecords {
             limitations.append("part of the trace could not be read (damaged or malformed records were skipped, see the warnings): what they said is missing, so findings may be missing or wrong")
@@ -132,6 +138,7 @@ extension AnalysisReport {
                 // An occurrence the program declared should have been freed makes the group an
                 // error that no allowance excuses, and its path starts with the declaration.
                 groups[index].severity = min(groups[index].severity, finding.severity)
+                groups[index].showsGrowth = groups[index].showsGrowth || finding.showsGrowth
                 if finding.contradictsDeclaration && !groups[index].contradictsDeclaration, let declaration = finding.steps.first {
                     groups[index].contradictsDeclaration = true
                     groups[index].steps.insert(declaration, at: 0)

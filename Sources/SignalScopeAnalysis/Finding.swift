@@ -102,14 +102,18 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// freed by then (`Tracer.expectDeallocation`, a leak check's `mustBeFreed`): a leak
     /// check's allowances (by rule, by type) do not excuse what the test itself said.
     public internal(set) var contradictsDeclaration = false
+    /// Whether the finding shows something that grows with every repetition of a scenario
+    /// (`grows-per-repetition`, or a finding about the same objects that took its steps): a
+    /// growth check (`expectNoSignalGrowth`) fails on these.
+    public internal(set) var showsGrowth = false
     /// The objects of the closing heap snapshot the finding accounts for (what its rule
     /// claimed, and what only they keep alive): a later finding about one of them is the
     /// same leak (``folded(_:)``).
     var explained: Set<ObjectID> = []
     /// What this finding adds to an earlier one that explains the same objects, instead of
     /// standing beside it: what the program declared about them (an object it said should be
-    /// freed by a deadline).
-    var corroboration: FindingStep?
+    /// freed by a deadline, how it grew over repetitions); empty when it stands alone.
+    var corroboration: [FindingStep] = []
 
     /// Makes a finding; analyzers do, and tools that merge reports may.
     public init(

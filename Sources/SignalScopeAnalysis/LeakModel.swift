@@ -120,6 +120,9 @@ struct LeakModel {
     /// The counted references `object` holds.
     func references(from object: ObjectID) -> [TraceHeap.Reference] { counted[object] ?? [] }
 
+    /// Whether a reference a conservative scan found (which may be stale) points to `object`.
+    func hasInexactHolders(_ object: ObjectID) -> Bool { uncertainIn[object] != nil }
+
     /// The counted references to `object`.
     func references(to object: ObjectID) -> [TraceHeap.Reference] { countedIn[object] ?? [] }
 
@@ -313,6 +316,40 @@ struct LeakModel {
             frontier = next
         }
         return []
+    }
+
+    /// The shortest chain of counted references that holds `object`: from something held
+    /// from outside what the walk reached (a global, a static, a stack) down to it; empty when
+    /// the object itself is held from outside. For garbage, which nothing outside holds, the
+    /// chain from the farthest of its holders.
+    func retainingChain(to object: ObjectID) -> [TraceHeap.Reference] {
+        guard !isHeldFromOutside(object) else { return [] }
+        var towards: [ObjectID: TraceHeap.Reference] = [:]
+        var seen: Set<ObjectID> = [object]
+        var frontier = [object]
+        var farthest = object
+        func chain(from start: ObjectID) -> [TraceHeap.Reference] {
+            var chain: [TraceHeap.Reference] = []
+            var at = start
+            while at != object, let step = towards[at] {
+                chain.append(step)
+                at = step.to
+            }
+            return chain
+        }
+        while !frontier.isEmpty {
+            var holders: [ObjectID] = []
+            for held in frontier {
+                for reference in references(to: held) where seen.insert(reference.from).inserted {
+                    towards[reference.from] = reference
+                    if isHeldFromOutside(reference.from) { return chain(from: reference.from) }
+                    holders.append(reference.from)
+                    farthest = reference.from
+                }
+            }
+            frontier = holders
+        }
+        return chain(from: farthest)
     }
 
     /// Where a fix goes for a chain that ends in a capture: the site of the last closure on

@@ -107,7 +107,7 @@ public func expectNoSignalLeaks(
     recordIssues(allowance.failures(of: recorded.trace), recorded, at: sourceLocation)
 }
 
-private func recordIssues(
+func recordIssues(
     _ failures: LeakCheckFailures, _ recorded: (trace: Trace, log: [UInt8]), at sourceLocation: Testing.SourceLocation
 ) {
     // Named after the test's file and function (its line when no test is running).
@@ -156,7 +156,7 @@ public func XCTAssertNoSignalLeaks(
     xctFail(allowance.failures(of: recorded.trace), recorded, file: file, line: line)
 }
 
-private func xctFail(_ failures: LeakCheckFailures, _ recorded: (trace: Trace, log: [UInt8]), file: StaticString, line: UInt) {
+func xctFail(_ failures: LeakCheckFailures, _ recorded: (trace: Trace, log: [UInt8]), file: StaticString, line: UInt) {
     // Named after the test's file and the assertion's line: XCTest on Linux does not say
     // which test is running.
     let name = ("\(file)" as NSString).lastPathComponent

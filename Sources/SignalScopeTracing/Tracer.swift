@@ -127,6 +127,37 @@ public enum Tracer {
         }
     }
 
+    /// Marks a point of the run that the program reaches again and again (a screen closed, a
+    /// request finished, one pass of a scenario done): the recording takes a heap snapshot
+    /// now and keeps what was alive, so that the analysis can compare the marks of one label
+    /// made at one line and report what grows at every one of them after the first
+    /// (`grows-per-repetition`, with the chain of strong references that holds the newest
+    /// instance at the end).
+    ///
+    /// ```swift
+    /// for _ in 0..<5 {
+    ///     coordinator.showProfile()
+    ///     coordinator.dismissProfile()
+    ///     Tracer.checkpoint("profile closed")
+    /// }
+    /// ```
+    ///
+    /// Costs nothing when nothing records the code calling it; otherwise a heap snapshot (a
+    /// fork and a walk of the heap: milliseconds on a small heap, a second or more on a large
+    /// one), taken one at a time with those that judge watched objects. Mark a point where
+    /// the scenario has settled: what is still being torn down counts as alive.
+    public static func checkpoint(
+        _ label: String, file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function
+    ) {
+        checkpoint(label, at: TraceSite(file: "\(file)", line: Int(clamping: line), function: "\(function)"))
+    }
+
+    /// ``checkpoint(_:file:line:function:)`` at a site given as data: a growth check marks
+    /// each repetition at the test's own line.
+    package static func checkpoint(_ label: String, at site: TraceSite) {
+        for case let recorder as Recorder in Instrumentation.watchingHooks { recorder.checkpoint(label, site: site) }
+    }
+
     /// Says that `object` must have been freed when the recording of the code calling this
     /// ends (a leak-check helper's body returning): judged by the closing snapshot.
     package static func expectDeallocationWhenRecordingEnds(

@@ -9,6 +9,11 @@ import SignalScopeTools
 //                                          produce and what the analysis found; then the
 //                                          process exits with nothing of the scenario's
 //                                          held, so that LeakSanitizer judges it too
+//   signalscope-corpus --repeat <growth scenario> [--fixed]
+//                                          a growth scenario five times, with a checkpoint
+//                                          after each (run under `signalscope check`, which
+//                                          records it through SIGNALSCOPE_TRACE); then what
+//                                          it left alive, on a line
 //   signalscope-corpus --stress <count>    <count> recordings, each taken while eight
 //                                          threads make and free objects with weak and
 //                                          strong captures (scripts/lsan-compare.sh runs it
@@ -17,7 +22,7 @@ import SignalScopeTools
 // Exit status: 0 done, 1 a stress recording found what it should not have, 64 bad usage.
 
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: signalscope-corpus --list | <scenario name> | --stress <count>\n".utf8))
+    FileHandle.standardError.write(Data("usage: signalscope-corpus --list | <scenario name> | --repeat <growth scenario> [--fixed] | --stress <count>\n".utf8))
     exit(64)
 }
 
@@ -46,6 +51,17 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "--list":
     for scenario in LeakCorpus.scenarios { print(scenario.name) }
+case "--repeat":
+    guard (2...3).contains(arguments.count), let scenario = GrowthScenario(rawValue: arguments[1]),
+        arguments.count == 2 || arguments[2] == "--fixed"
+    else { usage() }
+    let witness = GrowthScenario.Witness()
+    for _ in 0..<5 {
+        scenario.openAndClose(fixed: arguments.count == 3, witness: witness)
+        Tracer.checkpoint("screen closed")
+    }
+    GrowthScenario.sendLogin()
+    print("\(witness.screensAlive) screens alive; \(witness.loginsSeen.load(ordering: .relaxed)) observers saw a login")
 case "--stress":
     guard arguments.count == 2, let count = Int(arguments[1]), count > 0 else { usage() }
     exit(WalkerStress.run(recordings: count) ? 0 : 1)

@@ -32,7 +32,7 @@ struct RetainedAfterRelease: Analyzer {
                 let closing = atEnd[object.address], closing.typeName == object.typeName
             {
                 finding.explained = [closing.id]
-                finding.corroboration = finding.steps.first
+                finding.corroboration = Array(finding.steps.prefix(1))
             }
             return finding
         }

@@ -316,6 +316,24 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         watchlist.watch(object, within: within, reason: reason, site: site) { [weak self] in self?.deadlinesPassed() }
     }
 
+    /// Marks a point of the run (`Tracer.checkpoint`): takes a heap snapshot now, on the
+    /// calling thread's behalf, and writes what was alive in a `checkpoint` record. Once the
+    /// recording is closing, the closing snapshot says the rest.
+    func checkpoint(_ label: String, site: TraceSite) {
+        guard isActive, let heap = watchlist.exclusively({ snapshot() }) else { return }
+        var counts: [String: UInt32] = [:]
+        for object in heap.objects where object.vertex.category == .user {
+            counts[object.vertex.typeName, default: 0] &+= 1
+        }
+        append(
+            CheckpointRecord(
+                label: string(label), file: string(site.file), function: string(site.function),
+                line: UInt32(truncatingIfNeeded: site.line), flags: heap.sawPartOfTheHeap ? 1 : 0,
+                nodes: heap.nodes.map { CheckpointRecord.Identifier(id: $0.0.rawValue) },
+                subscriptions: heap.subscriptions.map { CheckpointRecord.Identifier(id: $0.0.rawValue) },
+                types: counts.sorted { $0.key < $1.key }.map { CheckpointRecord.TypeCount(typeName: string($0.key), count: $0.value) }))
+    }
+
     /// Watched objects announced one by one on standard error; beyond them, one line says
     /// how many more there are.
     private static let announcedOneByOne = 10

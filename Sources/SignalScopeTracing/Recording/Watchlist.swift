@@ -94,6 +94,13 @@ final class Watchlist: Sendable {
     /// Every entry, by id.
     var all: [Entry] { entries.withLock { $0.values.sorted { $0.id < $1.id } } }
 
+    /// Runs `body` (a checkpoint's snapshot) on the queue, so that it is taken one at a time
+    /// with the deadlines' snapshots; `nil` once the watchlist is closed: the closing snapshot
+    /// is the recording's last.
+    func exclusively<Result>(_ body: () -> Result) -> Result? {
+        queue.sync { isClosed.withLock { $0 } ? nil : body() }
+    }
+
     /// Stops handling deadlines: checks still queued do nothing, and one being handled now
     /// is waited for (at most one snapshot).
     func close() {
