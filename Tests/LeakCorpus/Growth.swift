@@ -6,9 +6,9 @@ import Synchronization
 // disposable bag, a static cache, a theme registry). No cycle shows them and nothing
 // declared them: only counting across repetitions does. Beside each, its fixed twin, and two
 // programs that grow only at first (a cache filled once, a pool of recent screens with a
-// bound). Each scenario's app-long holder is made on first use and dropped by `reset()`, so
-// that a recording that repeats the scenario made it (tests of one scenario run one at a
-// time). Expected lines are this file's: keep
+// bound). A scenario runs in an app of its own (`GrowthScenario.App`), whose long-lived
+// holders its first repetition makes, so that a recording that repeats the scenario made
+// them, and runs beside others never share them. Expected lines are this file's: keep
 // its declarations where they are.
 
 /// The app's session: a subject of logins for the whole run, and the bag of subscriptions
@@ -66,19 +66,37 @@ public enum GrowthScenario: String, CaseIterable, Sendable {
     /// The app keeps the two most recent screens: the pool stops at its bound.
     case boundedPool = "bounded-pool"
 
-    /// What the scenario leaves behind, made by its repetitions: for the ground truth.
-    public final class Witness: Sendable {
+    /// The app a scenario runs in: what lives for its whole run (made by the first repetition
+    /// that needs it), and what the ground truth reads: the screens made, weakly, and how many
+    /// observers a login reached.
+    public final class App: Sendable {
+        fileprivate let holders = Mutex(Holders())
         let screens = Mutex<[WeakBox]>([])
-        /// How many observers a login reached when the witness asked.
+        /// How many observers the logins sent reached.
         public let loginsSeen = Atomic<Int>(0)
 
         public init() {}
 
         /// How many of the screens made are still alive.
         public var screensAlive: Int { screens.withLock { $0.filter { $0.object != nil }.count } }
+
+        /// Sends a login to the session, if the app has one: what still follows it counts it.
+        public func sendLogin() {
+            holders.withLock { $0.session }?.logins.sendNext("ada")
+        }
+
+        /// The holder at `path`, made on first use.
+        fileprivate func holder<Holder: Sendable>(_ path: WritableKeyPath<Holders, Holder?>, _ make: () -> Holder) -> Holder {
+            holders.withLock { holders in
+                if let holder = holders[keyPath: path] { return holder }
+                let holder = make()
+                holders[keyPath: path] = holder
+                return holder
+            }
+        }
     }
 
-    /// A struct, so that the witness adds no object of its own per repetition.
+    /// A struct, so that the app adds no object of its own per repetition.
     struct WeakBox: Sendable {
         weak var object: GrowthScreen?
         init(_ object: GrowthScreen) { self.object = object }
@@ -90,16 +108,14 @@ public enum GrowthScenario: String, CaseIterable, Sendable {
     /// The finding the leaky form must produce: its rule and line.
     public var expected: CorpusOutcome.Expected? {
         switch self {
-        case .sessionSubscriptions: CorpusOutcome.Expected(rule: .growsPerRepetition, line: 169)
+        case .sessionSubscriptions: CorpusOutcome.Expected(rule: .growsPerRepetition, line: 155)
         case .staticCache: CorpusOutcome.Expected(rule: .growsPerRepetition, line: 23)
-        case .observerRegistry: CorpusOutcome.Expected(rule: .growsPerRepetition, line: 181)
+        case .observerRegistry: CorpusOutcome.Expected(rule: .growsPerRepetition, line: 162)
         case .filledOnce, .boundedPool: nil
         }
     }
 
-    private static let holders = Mutex(Holders())
-
-    private struct Holders: Sendable {
+    fileprivate struct Holders: Sendable {
         var session: GrowthSession?
         var cache: ThumbnailCache?
         var registry: ThemeRegistry?
@@ -108,77 +124,80 @@ public enum GrowthScenario: String, CaseIterable, Sendable {
         var opened = 0
     }
 
-    /// Forgets this scenario's app-long holder, so that its next repetition makes it again.
-    public func reset() {
-        Self.holders.withLock { holders in
-            switch self {
-            case .sessionSubscriptions: holders.session = nil
-            case .staticCache: holders.cache = nil
-            case .observerRegistry: holders.registry = nil
-            case .filledOnce: holders.formatter = nil
-            case .boundedPool: holders.recent = nil
-            }
-        }
-    }
-
     /// Opens a screen and closes it again, as the app does (`fixed`: as the app should).
-    public func openAndClose(fixed: Bool, witness: Witness) {
-        let id = Self.holders.withLock { holders in
+    public func openAndClose(fixed: Bool, in app: App) {
+        let id = app.holders.withLock { holders in
             holders.opened += 1
             return holders.opened
         }
         let screen = GrowthScreen(id: id)
-        witness.screens.withLock { $0.append(WeakBox(screen)) }
+        app.screens.withLock { $0.append(WeakBox(screen)) }
         switch self {
         case .sessionSubscriptions:
-            let session = Self.holders.withLock { holders in
-                if holders.session == nil { holders.session = GrowthSession() }
-                return holders.session!
-            }
-            follow(session, from: screen, fixed: fixed, witness: witness)
+            follow(app.holder(\.session, GrowthSession.init), from: screen, fixed: fixed, app: app)
         case .staticCache:
-            let cache = Self.holders.withLock { holders in
-                if holders.cache == nil { holders.cache = ThumbnailCache() }
-                return holders.cache!
-            }
+            let cache = app.holder(\.cache, ThumbnailCache.init)
             cache.screens[id] = screen
             if fixed { cache.screens[id] = nil }
         case .observerRegistry:
-            let registry = Self.holders.withLock { holders in
-                if holders.registry == nil { holders.registry = ThemeRegistry() }
-                return holders.registry!
-            }
-            register(screen, in: registry, fixed: fixed)
+            register(screen, in: app.holder(\.registry, ThemeRegistry.init), fixed: fixed)
         case .filledOnce:
-            _ = Self.holders.withLock { holders in
-                if holders.formatter == nil { holders.formatter = ProfileFormatter() }
-                return holders.formatter!
-            }
+            _ = app.holder(\.formatter, ProfileFormatter.init)
         case .boundedPool:
-            let recent = Self.holders.withLock { holders in
-                if holders.recent == nil { holders.recent = RecentScreens() }
-                return holders.recent!
-            }
+            let recent = app.holder(\.recent, RecentScreens.init)
             recent.screens.append(screen)
             if recent.screens.count > 2 { recent.screens.removeFirst() }
         }
     }
 
-    private func follow(_ session: GrowthSession, from screen: GrowthScreen, fixed: Bool, witness: Witness) {
+    private func follow(_ session: GrowthSession, from screen: GrowthScreen, fixed: Bool, app: App) {
         let logins: Signal<String> = fixed ? session.logins.takeUntil(screen.lifetime.ended) : session.logins
         session.bag.add(logins.subscribeNext { [weak screen] user in
-            witness.loginsSeen.add(1, ordering: .relaxed)
+            app.loginsSeen.add(1, ordering: .relaxed)
             screen?.user.withLock { $0 = user }
         })
-    }
-
-    /// Sends a login to the session, if the scenario has one: what still follows it counts it.
-    public static func sendLogin() {
-        holders.withLock { $0.session }?.logins.sendNext("ada")
     }
 
     private func register(_ screen: GrowthScreen, in registry: ThemeRegistry, fixed: Bool) {
         registry.observers[screen.id] = { screen.applyTheme() }
         if fixed { registry.observers[screen.id] = nil }
+    }
+}
+
+extension GrowthScenario {
+    /// Repetitions a recording makes of a scenario, with a checkpoint after each.
+    public static let repetitions = 5
+
+    /// Records `repetitions` of the scenario in a new app, with a checkpoint after each; then
+    /// sends a login, so that the app knows what still follows it.
+    public func repeated(fixed: Bool) -> (trace: Trace, app: App) {
+        let app = App()
+        let trace = Tracer.record {
+            for _ in 0..<Self.repetitions {
+                openAndClose(fixed: fixed, in: app)
+                Tracer.checkpoint("screen closed")
+            }
+        }
+        app.sendLogin()
+        return (trace, app)
+    }
+
+    /// The scenario as the leak corpus runs it: the ground truth is whether what every
+    /// repetition added is still there (every screen, or every subscription a login reaches).
+    func corpusOutcome(fixed: Bool) -> CorpusOutcome {
+        let (trace, app) = repeated(fixed: fixed)
+        let leftEveryRepetition = app.screensAlive == Self.repetitions || app.loginsSeen.load(ordering: .relaxed) == Self.repetitions
+        return CorpusOutcome(
+            trace: trace, expected: fixed ? [] : expected.map { [$0] } ?? [],
+            watched: .init(survived: leftEveryRepetition, shouldSurvive: leaks && !fixed))
+    }
+}
+
+extension LeakCorpus {
+    static let growthScenarios: [(name: String, run: @Sendable () -> CorpusOutcome)] = GrowthScenario.allCases.flatMap {
+        scenario -> [(name: String, run: @Sendable () -> CorpusOutcome)] in
+        let leaky: @Sendable () -> CorpusOutcome = { scenario.corpusOutcome(fixed: false) }
+        let fixed: @Sendable () -> CorpusOutcome = { scenario.corpusOutcome(fixed: true) }
+        return [("\(scenario.rawValue), repeated", leaky)] + (scenario.leaks ? [("\(scenario.rawValue) fixed, repeated", fixed)] : [])
     }
 }

@@ -136,7 +136,7 @@ public enum LeakCorpus {
         + recycledBindingScenarios + coldEvidenceScenarios + watchedObjectScenarios
         + keyValuePublisherScenarios + navigationStackScenarios + methodReferenceScenarios + sharedStateScenarios
         + globalOwnerScenarios + coldTrapScenarios + reactivationScenarios + manySubscriptionScenarios
-        + outlivedOwnerScenarios + controlEventScenarios
+        + outlivedOwnerScenarios + controlEventScenarios + growthScenarios
 
     static let coreScenarios: [(name: String, run: @Sendable () -> CorpusOutcome)] = [
         ("RACObserve capturing self", observeCapturingSelf),

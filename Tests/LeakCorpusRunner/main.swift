@@ -47,6 +47,10 @@ func report(_ scenario: (name: String, run: @Sendable () -> CorpusOutcome)) -> S
     return String(decoding: data, as: UTF8.self)
 }
 
+/// The app a growth scenario runs in (`--repeat`): it lives as long as the process, as an
+/// app's session, caches and registries do.
+let app = GrowthScenario.App()
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "--list":
@@ -55,13 +59,12 @@ case "--repeat":
     guard (2...3).contains(arguments.count), let scenario = GrowthScenario(rawValue: arguments[1]),
         arguments.count == 2 || arguments[2] == "--fixed"
     else { usage() }
-    let witness = GrowthScenario.Witness()
-    for _ in 0..<5 {
-        scenario.openAndClose(fixed: arguments.count == 3, witness: witness)
+    for _ in 0..<GrowthScenario.repetitions {
+        scenario.openAndClose(fixed: arguments.count == 3, in: app)
         Tracer.checkpoint("screen closed")
     }
-    GrowthScenario.sendLogin()
-    print("\(witness.screensAlive) screens alive; \(witness.loginsSeen.load(ordering: .relaxed)) observers saw a login")
+    app.sendLogin()
+    print("\(app.screensAlive) screens alive; \(app.loginsSeen.load(ordering: .relaxed)) observers saw a login")
 case "--stress":
     guard arguments.count == 2, let count = Int(arguments[1]), count > 0 else { usage() }
     exit(WalkerStress.run(recordings: count) ? 0 : 1)

@@ -6,26 +6,11 @@ import XCTest
 
 /// Growth over repetitions: each scenario's ground truth first (weak references to the
 /// screens it made, the observers a login still reaches), then what the analysis says of
-/// five repetitions with a checkpoint after each. The scenarios share their app-long holders,
-/// so this suite runs one test at a time.
-@Suite("Growth over repetitions", .serialized, .timeLimit(.minutes(10)))
+/// five repetitions with a checkpoint after each (`GrowthScenario.repeated`). Each run has an
+/// app of its own, so these run beside the leak corpus, which repeats them too.
+@Suite("Growth over repetitions", .timeLimit(.minutes(10)))
 struct GrowthTests {
     static let leaky = GrowthScenario.allCases.filter(\.leaks)
-
-    /// Five repetitions of `scenario` in one recording, a checkpoint after each; then a login
-    /// sent, and what it left alive.
-    static func repeated(_ scenario: GrowthScenario, fixed: Bool) -> (trace: Trace, witness: GrowthScenario.Witness) {
-        scenario.reset()
-        let witness = GrowthScenario.Witness()
-        let trace = Tracer.record {
-            for _ in 0..<5 {
-                scenario.openAndClose(fixed: fixed, witness: witness)
-                Tracer.checkpoint("screen closed")
-            }
-        }
-        GrowthScenario.sendLogin()
-        return (trace, witness)
-    }
 
     /// The findings about the scenarios' file.
     static func findings(_ trace: Trace) -> [Finding] {
@@ -34,15 +19,14 @@ struct GrowthTests {
 
     @Test("A screen that leaves one more thing behind each time is one growth finding at the fix line, with its counts and the path of the newest", arguments: leaky)
     func leakyScenarioGrows(scenario: GrowthScenario) throws {
-        let (trace, witness) = Self.repeated(scenario, fixed: false)
-        defer { scenario.reset() }
+        let (trace, app) = scenario.repeated(fixed: false)
         // Ground truth: what each repetition left is still there.
         switch scenario {
         case .sessionSubscriptions:
-            #expect(witness.screensAlive == 0, "the screens follow the session weakly")
-            #expect(witness.loginsSeen.load(ordering: .relaxed) == 5, "every screen's subscription still follows the logins")
+            #expect(app.screensAlive == 0, "the screens follow the session weakly")
+            #expect(app.loginsSeen.load(ordering: .relaxed) == 5, "every screen's subscription still follows the logins")
         default:
-            #expect(witness.screensAlive == 5, "every screen made is still alive")
+            #expect(app.screensAlive == 5, "every screen made is still alive")
         }
         let findings = Self.findings(trace)
         let expected = try #require(scenario.expected)
@@ -62,42 +46,37 @@ struct GrowthTests {
 
     @Test("The fixed twin leaves nothing behind and gets no finding", arguments: leaky)
     func fixedTwinDoesNotGrow(scenario: GrowthScenario) {
-        let (trace, witness) = Self.repeated(scenario, fixed: true)
-        defer { scenario.reset() }
-        #expect(witness.screensAlive == 0)
-        #expect(witness.loginsSeen.load(ordering: .relaxed) == 0)
+        let (trace, app) = scenario.repeated(fixed: true)
+        #expect(app.screensAlive == 0)
+        #expect(app.loginsSeen.load(ordering: .relaxed) == 0)
         #expect(Self.findings(trace).isEmpty, "\(Self.findings(trace))")
     }
 
     @Test("A cache filled once and a pool that stops at its bound are not growth")
     func warmUpAndBoundsAreNotGrowth() {
-        let (filled, filledWitness) = Self.repeated(.filledOnce, fixed: false)
-        GrowthScenario.filledOnce.reset()
-        #expect(filledWitness.screensAlive == 0)
+        let (filled, filledApp) = GrowthScenario.filledOnce.repeated(fixed: false)
+        #expect(filledApp.screensAlive == 0)
         #expect(Self.findings(filled).isEmpty, "\(Self.findings(filled))")
-        let (pool, poolWitness) = Self.repeated(.boundedPool, fixed: false)
-        defer { GrowthScenario.boundedPool.reset() }
-        #expect(poolWitness.screensAlive == 2, "the pool keeps the two most recent screens")
+        let (pool, poolApp) = GrowthScenario.boundedPool.repeated(fixed: false)
+        #expect(poolApp.screensAlive == 2, "the pool keeps the two most recent screens")
         #expect(Self.findings(pool).isEmpty, "\(Self.findings(pool))")
     }
 
     @Test("Two checkpoints cannot tell growth from a warm-up, and growth must hold at every checkpoint")
     func tooFewOrUnevenCheckpoints() {
-        GrowthScenario.staticCache.reset()
-        defer { GrowthScenario.staticCache.reset() }
-        let witness = GrowthScenario.Witness()
+        let app = GrowthScenario.App()
         let two = Tracer.record {
             for _ in 0..<2 {
-                GrowthScenario.staticCache.openAndClose(fixed: false, witness: witness)
+                GrowthScenario.staticCache.openAndClose(fixed: false, in: app)
                 Tracer.checkpoint("screen closed")
             }
         }
         #expect(Self.findings(two).isEmpty)
-        GrowthScenario.staticCache.reset()
+        let other = GrowthScenario.App()
         // Grows, then stays: the third checkpoint sees what the second did.
         let flat = Tracer.record {
             for pass in 0..<4 {
-                if pass != 2 { GrowthScenario.staticCache.openAndClose(fixed: false, witness: witness) }
+                if pass != 2 { GrowthScenario.staticCache.openAndClose(fixed: false, in: other) }
                 Tracer.checkpoint("screen closed")
             }
         }
@@ -106,24 +85,23 @@ struct GrowthTests {
 
     @Test("expectNoSignalGrowth fails on growth at the fix line, passes the fixed twin, and refuses fewer than three repetitions")
     func growthCheck() async {
-        GrowthScenario.observerRegistry.reset()
+        let leaky = GrowthScenario.App()
         withKnownIssue {
-            expectNoSignalGrowth { GrowthScenario.observerRegistry.openAndClose(fixed: false, witness: GrowthScenario.Witness()) }
+            expectNoSignalGrowth { GrowthScenario.observerRegistry.openAndClose(fixed: false, in: leaky) }
         } matching: { issue in
-            issue.sourceLocation?.line == 181 && "\(issue)".contains("grows-per-repetition") && "\(issue)".contains("1, 2, 3, 4, 5")
+            issue.sourceLocation?.line == 162 && "\(issue)".contains("grows-per-repetition") && "\(issue)".contains("1, 2, 3, 4, 5")
         }
-        GrowthScenario.observerRegistry.reset()
-        expectNoSignalGrowth { GrowthScenario.observerRegistry.openAndClose(fixed: true, witness: GrowthScenario.Witness()) }
+        let fixed = GrowthScenario.App()
+        expectNoSignalGrowth { GrowthScenario.observerRegistry.openAndClose(fixed: true, in: fixed) }
         await expectNoSignalGrowth(repeating: 4) {
             await Task.yield()
-            GrowthScenario.observerRegistry.openAndClose(fixed: true, witness: GrowthScenario.Witness())
+            GrowthScenario.observerRegistry.openAndClose(fixed: true, in: fixed)
         }
         withKnownIssue {
             expectNoSignalGrowth(repeating: 2) { Issue.record("the body must not run") }
         } matching: { issue in
             "\(issue)".contains("at least 3 repetitions")
         }
-        GrowthScenario.observerRegistry.reset()
     }
 
     @Test("A growth check judges growth: a leak made once passes it (expectNoSignalLeaks judges that), a cycle made every time fails it")
@@ -146,17 +124,15 @@ struct GrowthTests {
 
 final class GrowthXCTests: XCTestCase {
     func testFixedTwinPassesGrowthCheck() {
-        GrowthScenario.staticCache.reset()
-        XCTAssertNoSignalGrowth { GrowthScenario.staticCache.openAndClose(fixed: true, witness: GrowthScenario.Witness()) }
-        GrowthScenario.staticCache.reset()
+        let app = GrowthScenario.App()
+        XCTAssertNoSignalGrowth { GrowthScenario.staticCache.openAndClose(fixed: true, in: app) }
     }
 
     func testAsyncFixedTwinPassesGrowthCheck() async {
-        GrowthScenario.staticCache.reset()
+        let app = GrowthScenario.App()
         await XCTAssertNoSignalGrowth(repeating: 3) {
             await Task.yield()
-            GrowthScenario.staticCache.openAndClose(fixed: true, witness: GrowthScenario.Witness())
+            GrowthScenario.staticCache.openAndClose(fixed: true, in: app)
         }
-        GrowthScenario.staticCache.reset()
     }
 }
