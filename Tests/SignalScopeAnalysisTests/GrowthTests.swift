@@ -89,7 +89,7 @@ struct GrowthTests {
         withKnownIssue {
             expectNoSignalGrowth { GrowthScenario.observerRegistry.openAndClose(fixed: false, in: leaky) }
         } matching: { issue in
-            issue.sourceLocation?.line == 162 && "\(issue)".contains("grows-per-repetition") && "\(issue)".contains("1, 2, 3, 4, 5")
+            issue.sourceLocation?.line == 170 && "\(issue)".contains("grows-per-repetition") && "\(issue)".contains("1, 2, 3, 4, 5")
         }
         let fixed = GrowthScenario.App()
         expectNoSignalGrowth { GrowthScenario.observerRegistry.openAndClose(fixed: true, in: fixed) }
