@@ -1,3 +1,4 @@
+import Foundation
 import LeakCorpus
 import SignalScopeTesting
 import SignalScopeTools
@@ -81,6 +82,24 @@ struct GrowthTests {
             }
         }
         #expect(Self.findings(flat).isEmpty)
+    }
+
+    @Test("A trace read keeping only live entities counts what each checkpoint saw, though a subscription it counted ended later")
+    func countsSurviveLiveEntitiesReading() throws {
+        let subject = Subject<Int>()
+        var disposables: [Disposable] = []
+        let (trace, log) = Tracer.recordKeepingLog {
+            for _ in 0..<4 {
+                disposables.append(subject.subscribeNext { _ in })
+                Tracer.checkpoint("pass")
+            }
+            disposables[0].dispose()
+        }
+        let live = try Trace(data: Data(log), path: "memory", detail: .liveEntities)
+        let everything = trace.analyze().findings.filter(\.showsGrowth), streamed = live.analyze().findings.filter(\.showsGrowth)
+        #expect(everything.count == 1)
+        #expect(everything.first?.path.contains { $0.hasSuffix(": 1, 2, 3, 4, 1 more at every one after the first") } == true, "\(everything)")
+        #expect(streamed.map(\.path) == everything.map(\.path))
     }
 
     @Test("expectNoSignalGrowth fails on growth at the fix line, passes the fixed twin, and refuses fewer than three repetitions")

@@ -82,7 +82,7 @@ struct GrowsPerRepetition: Analyzer {
                 counts[kind, default: Array(repeating: 0, count: marks.count)][index] += count
             }
             for (type, count) in mark.objectsByType { add(.objects(type), count) }
-            for id in mark.subscriptions { if let site = trace.subscriptions[id]?.site { add(.subscriptions(site)) } }
+            for id in mark.subscriptions { if let site = trace.checkpointedSubscriptionSites[id] { add(.subscriptions(site)) } }
             for id in mark.nodes { if let site = trace.nodes[id]?.site { add(.nodes(site)) } }
         }
         return counts.sorted { $0.key < $1.key }

@@ -332,6 +332,10 @@ public struct Trace: Sendable {
         subscriptions.values.filter { $0.parent == subscription }.sorted { $0.id < $1.id }
     }
 
+    /// Where each subscription a checkpoint names was made, as the trace knew it when it read
+    /// the checkpoint: kept with every detail, since the growth rule counts them by site.
+    package private(set) var checkpointedSubscriptionSites: [SubscriptionID: TraceSite] = [:]
+
     /// Live subscriptions' roots (the subscription user code made that led to them), to
     /// attribute cold signals' subscriptions without keeping ended subscriptions.
     private var roots: [SubscriptionID: SubscriptionID] = [:]
@@ -433,8 +437,13 @@ public struct Trace: Sendable {
             }
         case .virtualTime:
             usesVirtualTime = true
-        case .extended:
+        case .extended(let event):
             extendedEvents.append(record)
+            // A checkpoint's subscriptions are alive now; with ``Detail/liveEntities`` those
+            // that end later are forgotten, and the growth rule still needs where each was made.
+            for id in (event.payload as? Checkpoint)?.subscriptions ?? [] {
+                if let site = subscriptions[id]?.site { checkpointedSubscriptionSites[id] = site }
+            }
         case .typeSite(let typeName, let site):
             heap.typeSites[typeName] = site
         case .end:
