@@ -9,9 +9,12 @@ import PackageDescription
 
 // Products by what they cost, dependencies pointing one way:
 //   SignalScope (the runtime; what apps import: the toolchain and swift-collections only)
-//     <- SignalScopeTracing (recorder, event log, reader, heap walk)
-//        <- SignalScopeAutoTrace (opt-in: a program that links it records itself when
-//           SIGNALSCOPE_TRACE is set)
+//     <- SignalScopeHeap (a Swift-on-Linux heap walker: exact strong references from a set
+//        of roots, in a forked copy of the process; it knows the runtime's module and its
+//        lock, nothing of traces)
+//        <- SignalScopeTracing (recorder, event log, reader)
+//           <- SignalScopeAutoTrace (opt-in: a program that links it records itself
+//              when SIGNALSCOPE_TRACE is set)
 //     <- SignalScopeAnalysis (leak analyzers reading traces)
 //     <- SignalScopeRendering (pure Swift: signal graphs to DOT, timelines, exports)
 //     <- SignalScopeGraphviz (DOT to SVG, PNG and PDF through Graphviz's C library)
@@ -49,10 +52,11 @@ let package = Package(
             name: "SignalScope",
             dependencies: [.product(name: "DequeModule", package: "swift-collections")]
         ),
+        .target(name: "SignalScopeHeap", dependencies: ["SignalScope", "CTracingSupport"]),
         .target(
             name: "SignalScopeTracing",
             dependencies: [
-                "SignalScope", "CTracingSupport",
+                "SignalScope", "SignalScopeHeap", "CTracingSupport",
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
@@ -182,7 +186,7 @@ let package = Package(
 // most of that time, so with SIGNALSCOPE_SUITES=heap (or =tsan) the package holds
 // only the libraries and the test targets those suites live in.
 let libraries: Set<String> = [
-    "SignalScope", "SignalScopeTracing", "CTracingSupport", "SignalScopeAnalysis", "SignalScopeRendering",
+    "SignalScope", "SignalScopeHeap", "SignalScopeTracing", "CTracingSupport", "SignalScopeAnalysis", "SignalScopeRendering",
     "SignalScopeGraphviz", "CGraphviz", "SignalScopeTesting", "SignalScopeTools",
 ]
 let suiteTargets: [String: Set<String>] = [

@@ -2,6 +2,9 @@ import CTracingSupport
 import Foundation
 @_spi(Locking) import SignalScope
 import Synchronization
+// The heap walk's public vocabulary (`HeapModules`, `HeapWalkLimits`, the categories) is
+// part of the tracer's API: what `TraceHeap` says and what adapters declare.
+@_exported import SignalScopeHeap
 
 /// SignalScope's entry points for recording what signals do: `Tracer.record { }` in tests,
 /// `startRecording(to:)` and `stopRecording()` around a whole run.

@@ -1,11 +1,12 @@
 import SignalScope
 import Testing
 
+@testable import SignalScopeHeap
 @testable import SignalScopeTracing
 
-/// Reference kinds and runtime entities have one code table (`HeapCodes.swift`), which the
-/// walk's wire, the recorder and the reader share: every value comes back as it went,
-/// through the wire and through the log.
+/// Reference kinds and runtime entities each have one code table (`HeapCodes.swift` in the
+/// heap module, `EntityCode.swift` in the tracer), which the walk's wire, the recorder and
+/// the reader share: every value comes back as it went, through the wire and through the log.
 @Suite("Heap code tables", .timeLimit(.minutes(10)))
 struct HeapCodesTests {
     static let kinds: [HeapReferenceKind] = [
@@ -28,10 +29,12 @@ struct HeapCodesTests {
             result.edges.append(HeapWalker.Edge(from: 0, to: 1, reference: FoundReference(
                 target: 0x2000, kind: kind, path: "p", function: nil, offset: nil, isExact: true)))
         }
-        for (index, entity) in Self.entities.enumerated() { result.entities[UInt(0x3000 + index)] = entity }
+        for (index, entity) in Self.entities.enumerated() { result.entities[UInt(0x3000 + index)] = entity.tag }
         let decoded = try #require(WalkWire.decode(WalkWire.encode(result)))
         #expect(decoded.edges.map(\.reference.kind) == Self.kinds)
         #expect(decoded.entities == result.entities)
+        let entities = Self.entities.indices.map { decoded.entities[UInt(0x3000 + $0)].flatMap(TraceHeap.Role.init(tag:)) }
+        #expect(entities == Self.entities)
     }
 
     @Test("Every entity comes back from a heapObject record, and every reference kind's code reads as that kind in the log")

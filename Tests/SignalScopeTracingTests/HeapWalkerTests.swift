@@ -1,5 +1,6 @@
 import DequeModule
 import SignalScope
+@testable import SignalScopeHeap
 @testable import SignalScopeTracing
 import Testing
 

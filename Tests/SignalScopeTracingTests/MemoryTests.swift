@@ -1,5 +1,6 @@
 import Testing
 
+@testable import SignalScopeHeap
 @testable import SignalScopeTracing
 
 /// Reading many words of this process's memory at once (`Memory.words`), as the allocation

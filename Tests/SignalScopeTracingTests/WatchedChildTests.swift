@@ -1,4 +1,5 @@
 import Foundation
+@testable import SignalScopeHeap
 @testable import SignalScopeTracing
 import Testing
 

@@ -1,4 +1,5 @@
 import Glibc
+import SignalScopeHeap
 
 /// Where an event log's bytes are read from: a file, read with `pread` a window at a time,
 /// or bytes already in memory.

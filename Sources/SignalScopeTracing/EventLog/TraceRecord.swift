@@ -1,4 +1,5 @@
 import SignalScope
+import SignalScopeHeap
 
 /// Where something was created or subscribed, as a trace stores it.
 public struct TraceSite: Sendable, Hashable, CustomStringConvertible {

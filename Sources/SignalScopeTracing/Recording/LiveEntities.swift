@@ -1,6 +1,7 @@
 import CTracingSupport
 @_spi(Locking) import SignalScope
 import Synchronization
+import SignalScopeHeap
 
 /// What a recording holds weakly to start its closing heap walk from: every node, every
 /// subscription, every other object the runtime said keeps closures (commands, scheduled
@@ -109,8 +110,13 @@ final class LiveEntities: Sendable {
         // What the snapshot allocates for itself (its list of roots, the objects it loads
         // them into) is the tracer's, not the program's; it is noted as such all the same, so
         // that a freed object of the program's whose place it takes is known to be gone.
-        CodeScopeMark.with(CodeScopeMark.tracer) { takeSnapshot(limits: limits, allocatedSince: since, owns: owns) }
+        Self.declaresTracerModule
+        return CodeScopeMark.with(CodeScopeMark.tracer) { takeSnapshot(limits: limits, allocatedSince: since, owns: owns) }
     }
+
+    /// The tracer's own objects (its recorder, buffers, tables) are never the program's: the
+    /// walk is told so once, before the first.
+    private static let declaresTracerModule: Void = HeapModules.declare(moduleOf: Recorder.self, as: .tracer)
 
     private func takeSnapshot(
         limits: TraceHeap.Limits, allocatedSince since: UInt64, owns: @escaping (signalscope_allocation) -> Bool
@@ -130,13 +136,13 @@ final class LiveEntities: Sendable {
                 let object = reference.object
                 if let object { terminated.withLock { $0[id] = (object as? any TracedNode)?.hasTerminated ?? false } }
                 return object
-            }, entity: .node(id)))
+            }, entity: TraceHeap.Role.node(id).tag))
             name(node.closures)
         }
         for (id, subscription) in tracked.subscriptions.sorted(by: { $0.key < $1.key }) {
             let reference = subscription.reference
-            roots.append(HeapWalker.Root(load: { reference.object }, entity: .subscription(id)))
-            roots.append(HeapWalker.Root(load: { (reference.object as? any TracedSubscription)?.disposableObject }, entity: .disposable(id)))
+            roots.append(HeapWalker.Root(load: { reference.object }, entity: TraceHeap.Role.subscription(id).tag))
+            roots.append(HeapWalker.Root(load: { (reference.object as? any TracedSubscription)?.disposableObject }, entity: TraceHeap.Role.disposable(id).tag))
             name(subscription.closures)
         }
         for owner in tracked.owners.values {
@@ -147,7 +153,7 @@ final class LiveEntities: Sendable {
             case .node: continue
             }
             let reference = owner.reference
-            roots.append(HeapWalker.Root(load: { reference.object }, entity: entity))
+            roots.append(HeapWalker.Root(load: { reference.object }, entity: entity.tag))
             name(owner.closures)
         }
         let walk = FrozenWalk(walker: HeapWalker(limits: limits), allocatedSince: since, owns: owns).walk(roots: roots)
@@ -161,7 +167,7 @@ final class LiveEntities: Sendable {
             order[index] = UInt64(rank + 1)
         }
         snapshot.objects = walk.vertices.enumerated().map { index, vertex in
-            HeapSnapshot.Object(id: ids[index], vertex: vertex, entity: walk.entities[vertex.address], allocationOrder: order[index])
+            HeapSnapshot.Object(id: ids[index], vertex: vertex, entity: walk.entities[vertex.address].flatMap(TraceHeap.Role.init(tag:)), allocationOrder: order[index])
         }
         let userClasses = walk.vertices.filter { $0.category == .user }
         let sites = CodeSites.sites(ofClasses: Set(userClasses.map(\.metadata)))
@@ -185,8 +191,8 @@ final class LiveEntities: Sendable {
                 symbol: function.flatMap { symbols[$0] }, symbolSite: function.flatMap { closureSites[$0] })
         }
         let terminatedNodes = terminated.withLock { $0 }
-        for (address, entity) in walk.entities.sorted(by: { $0.key < $1.key }) {
-            guard let index = walk.index[address] else { continue }
+        for (address, tag) in walk.entities.sorted(by: { $0.key < $1.key }) {
+            guard let index = walk.index[address], let entity = TraceHeap.Role(tag: tag) else { continue }
             let retainCount = walk.vertices[index].retainCount
             switch entity {
             case .node(let id): snapshot.nodes.append((id, retainCount, terminatedNodes[id] ?? false))

@@ -3,6 +3,7 @@ import Foundation
 @_spi(Locking) import SignalScope
 import Synchronization
 import CTracingSupport
+import SignalScopeHeap
 
 /// Writes everything the runtime reports into an event log: the tracer's
 /// `SignalInstrumentation`.
@@ -453,7 +454,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// A consistent snapshot of the heap now, from everything still alive.
     private func snapshot() -> HeapSnapshot {
         live.snapshot(limits: heapLimits, allocatedSince: allocationStart) { [self] entry in
-            allocation(by: HeapWalker.Allocator(thread: entry.thread, task: entry.task, scope: entry.scope, time: entry.time))
+            allocation(by: HeapWalker.Allocator(entry))
                 == .byRecordedCode
         }
     }

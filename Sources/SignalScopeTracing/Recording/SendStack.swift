@@ -2,6 +2,7 @@ import Foundation
 import Runtime
 @_spi(Locking) import SignalScope
 import Synchronization
+import SignalScopeHeap
 
 /// Where user code sent an event that broke the grammar: the call stack of the send,
 /// symbolicated by the toolchain's `Runtime` module (file, line, function), without

@@ -1,4 +1,5 @@
 import SignalScope
+import SignalScopeHeap
 
 extension Trace {
     /// One run of a cold signal's work: a subscription to a cold node (its creation block, a

@@ -1,4 +1,5 @@
 import SignalScope
+import SignalScopeHeap
 
 /// What the closing heap walk found: every object it reached from the runtime's live
 /// entities (and from what closures referred to weakly), each with its strong retain count,
@@ -45,31 +46,10 @@ public struct TraceHeap: Sendable {
     }
 
     /// Whose object it is, by its type.
-    public enum Category: UInt8, Sendable, Hashable {
-        /// An instance of the program's own classes (or of a library it uses).
-        case user = 0
-        /// One of SignalScope's runtime objects: a signal, a subscription, a disposable, a
-        /// command, a scheduled action, or their internals.
-        case runtime = 1
-        /// A closure's context, or the box of a captured `var`.
-        case closureContext = 2
-        /// A box for an existential's value, an error, or an indirect enum case.
-        case box = 3
-        /// A collection's storage: an array's, a dictionary's, a set's, a deque's.
-        case storage = 4
-        /// A standard library or toolchain object that is no collection.
-        case library = 5
-    }
+    public typealias Category = HeapCategory
 
     /// How much of an object's references the walk saw.
-    public enum Exploration: UInt8, Sendable, Hashable {
-        /// All of its strong references.
-        case complete = 0
-        /// Some: part of it could not be decoded, or was scanned conservatively.
-        case partial = 1
-        /// None: the walk's budget ran out before it.
-        case notExplored = 2
-    }
+    public typealias Exploration = HeapExploration
 
     /// What an object is to the runtime, if anything: a node, a subscription, its
     /// disposable, a command, a scheduled action. (``TraceEntity`` is what a trace names.)
@@ -152,42 +132,7 @@ public struct TraceHeap: Sendable {
     }
 
     /// How far the walk was allowed to go.
-    ///
-    /// The walk explores objects breadth-first from the runtime's live objects; an app whose
-    /// heap is larger than the budget gets a trace that says so, and a `check` that fails
-    /// with exit code 3 rather than passing on what it could not see.
-    public struct Limits: Sendable, Hashable {
-        /// How many objects the walk explores.
-        public var objects: Int
-        /// How many references from a live runtime object it follows.
-        public var depth: Int
-
-        public init(objects: Int, depth: Int) {
-            self.objects = objects
-            self.depth = depth
-        }
-
-        /// 200,000 objects, 10,000 references deep: an app's whole graph of signals and
-        /// what they hold, walked in about a second (`docs/performance.md`).
-        public static let standard = Limits(objects: 200_000, depth: 10_000)
-
-        /// The standard limits, or those `SIGNALSCOPE_HEAP_OBJECTS` and
-        /// `SIGNALSCOPE_HEAP_DEPTH` set (positive integers); a problem with either is
-        /// described in `problems`, and the standard value kept.
-        public static func fromEnvironment(_ environment: [String: String]) -> (limits: Limits, problems: [String]) {
-            var limits = Limits.standard
-            var problems: [String] = []
-            for (name, keyPath) in [("SIGNALSCOPE_HEAP_OBJECTS", \Limits.objects), ("SIGNALSCOPE_HEAP_DEPTH", \Limits.depth)] {
-                guard let text = environment[name] else { continue }
-                if let value = Int(text), value > 0 {
-                    limits[keyPath: keyPath] = value
-                } else {
-                    problems.append("\(name)=\(text) is not a positive integer; using \(limits[keyPath: keyPath])")
-                }
-            }
-            return (limits, problems)
-        }
-    }
+    public typealias Limits = HeapWalkLimits
 
     /// Every object the walk reached, by id.
     public internal(set) var objects: [ObjectID: Object] = [:]
@@ -294,6 +239,12 @@ public struct TraceHeap: Sendable {
             }
         }
         return held.sorted { "\($0)" < "\($1)" }
+    }
+
+    /// What a finding's path calls a collection whose storage class is `typeName`: `an
+    /// array`, `a dictionary`, `a set`, `a deque`, `a key path`; `nil` for other storage.
+    public static func collectionNoun(ofStorage typeName: String) -> String? {
+        CollectionStorages.noun(ofStorage: typeName)
     }
 
     /// Builds the lookup tables once everything has been read.

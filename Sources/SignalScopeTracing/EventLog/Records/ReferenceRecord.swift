@@ -1,3 +1,4 @@
+import SignalScopeHeap
 /// `reference` (kind 20): in the snapshot, a reference between two objects the heap walk
 /// reached.
 struct ReferenceRecord: EventRecord {

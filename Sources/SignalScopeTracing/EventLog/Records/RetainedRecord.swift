@@ -1,4 +1,5 @@
 import SignalScope
+import SignalScopeHeap
 
 /// `retained` (kind 23): an object the program said should be freed by a deadline
 /// (`Tracer.expectDeallocation`) was still alive then, and the chain of strong references

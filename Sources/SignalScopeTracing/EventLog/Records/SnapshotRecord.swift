@@ -1,3 +1,4 @@
+import SignalScopeHeap
 /// `snapshot` (kind 16): the records up to the next `end` describe what was alive when
 /// recording stopped, and how far the heap walk went.
 struct SnapshotRecord: EventRecord {

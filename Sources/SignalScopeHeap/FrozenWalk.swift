@@ -23,25 +23,31 @@ import Glibc
 /// tried again in a new child. When no child can be made (a sandbox forbids `fork`), a process with one thread is
 /// walked in place, which is just as frozen; with more threads no walk is made, and the
 /// trace says why rather than risk a crash or a false proof.
-struct FrozenWalk {
-    let walker: HeapWalker
+package struct FrozenWalk {
+    package let walker: HeapWalker
     /// Objects of the allocation table allocated at this time or later are walked from (0:
     /// none are)...
-    let allocatedSince: UInt64
+    package let allocatedSince: UInt64
     /// ...when the recording owns them: for a recording of some code, those its code
     /// allocated, so that tests running alongside never walk each other's objects.
-    let owns: (signalscope_allocation) -> Bool
+    package let owns: (signalscope_allocation) -> Bool
     /// How the child that walks is watched.
     var watch = WatchedChild()
     /// How many children to try before giving up.
     var attempts = 3
+
+    package init(walker: HeapWalker, allocatedSince: UInt64, owns: @escaping (signalscope_allocation) -> Bool) {
+        self.walker = walker
+        self.allocatedSince = allocatedSince
+        self.owns = owns
+    }
 
     /// Walks from `roots` and from every object in the allocation table.
     ///
     /// The roots are loaded (strongly) here, in the program, before the fork: the child
     /// sees those references in its copy and leaves them out of the retain counts, and the
     /// program lets go of them as soon as the child exists.
-    func walk(roots: [HeapWalker.Root]) -> HeapWalker.Result {
+    package func walk(roots: [HeapWalker.Root]) -> HeapWalker.Result {
         var reasons: [String] = []
         for _ in 0..<attempts {
             switch attempt(roots) {
@@ -184,9 +190,8 @@ enum WalkWire {
         writer.int(result.entities.count)
         for (address, entity) in result.entities {
             writer.word(address)
-            let (code, id) = entity.code
-            writer.byte(code.rawValue)
-            writer.word(UInt(id))
+            writer.byte(entity.kind)
+            writer.word(UInt(entity.id))
         }
         return writer.bytes
     }
@@ -199,7 +204,7 @@ enum WalkWire {
             (flags[0], flags[1], flags[2], flags[3])
         result.allocationCandidates = candidates
         for index in 0..<vertexCount {
-            guard let address = reader.word(), let typeName = reader.string(), let category = reader.byte().flatMap(TraceHeap.Category.init),
+            guard let address = reader.word(), let typeName = reader.string(), let category = reader.byte().flatMap(HeapCategory.init),
                 let retainCount = reader.int(), let depth = reader.int(), let metadata = reader.word(),
                 let exploration = reader.byte().flatMap(HeapWalker.Exploration.init), let allocated = reader.flags(1)
             else { return nil }
@@ -242,10 +247,8 @@ enum WalkWire {
         }
         guard let entityCount = reader.int() else { return nil }
         for _ in 0..<entityCount {
-            guard let address = reader.word(), let code = reader.byte(), let id = reader.word(),
-                case let (entity?, true) = TraceHeap.Role.decoded(code, id: UInt64(id))
-            else { return nil }
-            result.entities[address] = entity
+            guard let address = reader.word(), let kind = reader.byte(), let id = reader.word() else { return nil }
+            result.entities[address] = HeapWalker.Tag(kind: kind, id: UInt64(id))
         }
         return reader.isAtEnd ? result : nil
     }

@@ -4,7 +4,7 @@ import Synchronization
 /// Which modules' classes the heap walk treats as a reactive library's plumbing, or as the
 /// tracer's own objects, rather than as the program's.
 ///
-/// SignalScope's runtime and its tracer are known. An adapter that feeds the tracer from
+/// SignalScope's runtime is known; its tracer declares itself before its first walk. An adapter that feeds the tracer from
 /// another reactive library (its subjects and subscriptions reported through
 /// `SignalInstrumentation`) declares that library's module a reactive runtime, so that its
 /// internals (subscriber lists, boxes, schedulers) are plumbing in leak paths, never the
@@ -47,6 +47,5 @@ public enum HeapModules {
 
     private static let roles = LockedValue<[String: Role]>([
         module(of: Signal<Never>.self): .reactiveRuntime,
-        module(of: Recorder.self): .tracer,
     ])
 }

@@ -1,31 +1,10 @@
 import SignalScope
+import SignalScopeHeap
 
-// The numbers a heap snapshot's reference kinds and runtime entities are written as, in the
-// event log (`reference`, `heapObject` and `retained` records, docs/event-log.md) and on the
-// wire from the walk's forked copy to the recording process alike: each number is written
-// here once, and both directions of every encoding use these. Add new ones at the end,
-// never renumber.
-
-/// A reference kind's code.
-enum ReferenceKindCode: UInt8 {
-    case storedProperty = 0, capture, element, key, value, boxedValue
-}
-
-extension HeapReferenceKind {
-    /// Its code; an element's index or a value's key travel beside it.
-    var code: ReferenceKindCode {
-        switch self {
-        case .storedProperty: .storedProperty
-        case .capture: .capture
-        case .element(.element): .element
-        case .element(.key): .key
-        case .element(.value): .value
-        case .boxedValue: .boxedValue
-        }
-    }
-}
-
-/// A runtime entity's code: what a heap object is to the runtime, if anything.
+/// A runtime entity's code: what a heap object is to the runtime, if anything. The numbers
+/// are written here once, in the event log (`heapObject` and `retained` records,
+/// docs/event-log.md) and as the tag the heap walk carries from its forked copy alike. Add new
+/// ones at the end, never renumber.
 enum EntityCode: UInt8 {
     case none = 0, node, subscription, disposable, command, scheduledAction
 }
@@ -42,6 +21,12 @@ extension TraceHeap.Role {
         }
     }
 
+    /// The tag the heap walk carries for it.
+    var tag: HeapWalker.Tag {
+        let (code, id) = code
+        return HeapWalker.Tag(kind: code.rawValue, id: id)
+    }
+
     /// The entity `code` and `id` stand for; `nil` for none, or for a code this reader does
     /// not know (`isKnown` then false).
     static func decoded(_ code: UInt8, id: UInt64) -> (entity: TraceHeap.Role?, isKnown: Bool) {
@@ -54,5 +39,11 @@ extension TraceHeap.Role {
         case .scheduledAction?: (.scheduledAction(id == 0 ? nil : SubscriptionID(rawValue: id)), true)
         case nil: (nil, false)
         }
+    }
+
+    /// The entity a heap walk's tag stands for (the walk carries only tags this code made).
+    init?(tag: HeapWalker.Tag) {
+        guard let entity = Self.decoded(tag.kind, id: tag.id).entity else { return nil }
+        self = entity
     }
 }

@@ -1,5 +1,6 @@
 @_spi(Internal) import Runtime
 @_spi(Locking) import SignalScope
+import SignalScopeHeap
 
 /// Where code is in the program's source, from its debug information: the line a function
 /// starts at. Two things need it at the snapshot: a closure the runtime did not report (a

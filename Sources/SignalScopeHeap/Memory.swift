@@ -8,7 +8,7 @@ import CTracingSupport
 /// own pid), which reports an unmapped address as an error instead of a segmentation fault.
 /// Metadata records and type descriptors, once validated, live for the whole process and
 /// are read directly.
-enum Memory {
+package enum Memory {
     /// `count` bytes from `address`, or `nil` if any of them is unreadable.
     static func bytes(at address: UInt, count: Int) -> Bytes? {
         guard count > 0 else { return Bytes(base: address, storage: []) }
@@ -20,7 +20,7 @@ enum Memory {
     }
 
     /// The word at `address`, or `nil` if it is unreadable.
-    static func word(at address: UInt) -> UInt? {
+    package static func word(at address: UInt) -> UInt? {
         bytes(at: address, count: 8)?.word(at: 0)
     }
 

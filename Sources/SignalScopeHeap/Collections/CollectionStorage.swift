@@ -42,7 +42,7 @@ struct StoredElement {
 }
 
 /// What an element is to its collection.
-enum ElementLabel: Hashable, Sendable {
+package enum ElementLabel: Hashable, Sendable {
     /// The element at this index of an array, or the `n`th of a set or deque.
     case element(Int)
     /// A dictionary's key.
@@ -51,15 +51,13 @@ enum ElementLabel: Hashable, Sendable {
     case value(forKey: String?)
 }
 
-extension TraceHeap {
+package enum CollectionStorages {
     /// What a finding's path calls a collection whose storage class is `typeName`: `an
     /// array`, `a dictionary`, `a set`, `a deque`, `a key path`; `nil` for other storage.
-    public static func collectionNoun(ofStorage typeName: String) -> String? {
-        CollectionStorages.all.first { $0.isNamed(typeName) }?.noun
+    package static func noun(ofStorage typeName: String) -> String? {
+        all.first { $0.isNamed(typeName) }?.noun
     }
-}
 
-enum CollectionStorages {
     /// Every kind of storage the walk can see into.
     static let all: [any CollectionStorage.Type] = [
         ArrayStorage.self, DictionaryStorage.self, SetStorage.self, DequeStorage.self, KeyPathStorage.self,

@@ -1,28 +1,28 @@
 import CTracingSupport
 
 /// A strong reference found in a heap object.
-struct FoundReference {
+package struct FoundReference {
     /// The object referred to.
-    let target: UInt
+    package let target: UInt
     /// What the reference is to its holder.
-    let kind: HeapReferenceKind
+    package let kind: HeapReferenceKind
     /// Where inside that it is: a stored property's path (`state.owner`), an enum case
     /// (`payment`), a tuple element (`0`); empty for the value itself.
-    let path: String
+    package let path: String
     /// For a closure's context: the closure's function pointer.
-    let function: UInt?
+    package let function: UInt?
     /// Where the word is in the holder, when it is stored there as such (not inside an
     /// enum payload the walk projected, or an existential's box).
-    let offset: Int?
+    package let offset: Int?
     /// `false` for a word a conservative scan found: it may be stale.
-    let isExact: Bool
+    package let isExact: Bool
     /// A weak reference: it keeps nothing alive, and is reported only to say who refers
     /// to an object (a `[weak self]` observer's `self`).
-    var isWeak = false
+    package var isWeak = false
 }
 
 /// What a reference is to the object that holds it.
-enum HeapReferenceKind: Hashable, Sendable {
+package enum HeapReferenceKind: Hashable, Sendable {
     /// A class instance's stored property (``FoundReference/path`` names it).
     case storedProperty
     /// A closure context's, or a `var` box's, captured value.

@@ -15,98 +15,119 @@ import CTracingSupport
 /// Breadth-first, to a budget: objects beyond it are reported with their retain counts but
 /// not explored, and the result says the budget ran out, so that what they hold counts as
 /// unknown rather than absent.
-struct HeapWalker {
-    typealias Limits = TraceHeap.Limits
+package struct HeapWalker {
+    package typealias Limits = HeapWalkLimits
 
     /// An object the walk reached.
-    struct Vertex {
-        let address: UInt
-        let typeName: String
-        let category: TraceHeap.Category
+    package struct Vertex {
+        package let address: UInt
+        package let typeName: String
+        package let category: HeapCategory
         /// Strong references to it, not counting the walk's own.
-        let retainCount: Int
-        let depth: Int
+        package let retainCount: Int
+        package let depth: Int
         /// Its isa: the class metadata of an instance.
-        let metadata: UInt
-        var exploration: Exploration = .notExplored
+        package let metadata: UInt
+        package var exploration: Exploration = .notExplored
         /// Who allocated it, and when, when the allocation table says (allocated since the
         /// time the walk was given).
-        var allocatedBy: Allocator?
+        package var allocatedBy: Allocator?
     }
 
     /// What was running when an object was allocated.
-    struct Allocator: Hashable {
+    package struct Allocator: Hashable {
         /// The kernel's id of the thread.
-        let thread: UInt32
+        package let thread: UInt32
         /// The Swift task, or 0.
-        let task: UInt
+        package let task: UInt
         /// Whose recorded code the thread was running (a recording's identity), or 0.
-        let scope: UInt64
+        package let scope: UInt64
         /// When, by the allocation table's clock (which orders allocations across threads).
-        let time: UInt64
+        package let time: UInt64
+
+        init(thread: UInt32, task: UInt, scope: UInt64, time: UInt64) {
+            self.thread = thread
+            self.task = task
+            self.scope = scope
+            self.time = time
+        }
+
+        /// What the allocation table says of an object.
+        package init(_ entry: signalscope_allocation) {
+            self.init(thread: entry.thread, task: entry.task, scope: entry.scope, time: entry.time)
+        }
     }
 
-    /// How much of an object's references the walk saw.
-    enum Exploration: UInt8, Sendable {
-        /// Every strong reference it holds.
-        case complete = 0
-        /// Some: part of it could not be decoded, or a conservative scan read part of it.
-        case partial = 1
-        /// None: the budget ran out before it.
-        case notExplored = 2
+    package typealias Exploration = HeapExploration
+
+    /// What the caller said an object is (a signal, a subscription, ...), carried through
+    /// the walk unread: a kind and an id, both in the caller's own numbering.
+    package struct Tag: Hashable, Sendable {
+        package let kind: UInt8
+        package let id: UInt64
+
+        package init(kind: UInt8, id: UInt64) {
+            self.kind = kind
+            self.id = id
+        }
     }
 
     /// A strong reference between two reached objects (indices into the vertices).
-    struct Edge {
-        let from: Int
-        let to: Int
-        let reference: FoundReference
+    package struct Edge {
+        package let from: Int
+        package let to: Int
+        package let reference: FoundReference
     }
 
-    struct Result {
-        var vertices: [Vertex] = []
-        var edges: [Edge] = []
-        var index: [UInt: Int] = [:]
+    package struct Result {
+        package var vertices: [Vertex] = []
+        package var edges: [Edge] = []
+        package var index: [UInt: Int] = [:]
         /// The object budget ran out.
-        var objectLimitReached = false
+        package var objectLimitReached = false
         /// Some objects were beyond the depth budget.
-        var depthLimitReached = false
+        package var depthLimitReached = false
         /// Memory could not be read through the kernel (a sandbox denies it): the walk
         /// saw nothing, which must not pass for a heap without leaks.
-        var memoryUnreadable = false
+        package var memoryUnreadable = false
         /// What the roots said of the objects they loaded, by address.
-        var entities: [UInt: TraceHeap.Role] = [:]
+        package var entities: [UInt: HeapWalker.Tag] = [:]
         /// Whether the walk started from every object in the allocation table too.
-        var usedAllocationTable = false
+        package var usedAllocationTable = false
         /// How many entries the allocation table had (freed objects among them).
-        var allocationCandidates = 0
+        package var allocationCandidates = 0
         /// Why no walk was made at all, when it could not be made safely (no frozen copy of
         /// the process, and other threads running).
-        var unwalkedReason: String?
+        package var unwalkedReason: String?
     }
 
-    let limits: Limits
+    package let limits: Limits
     /// Called for each object explored (a forked walk reports its progress this way).
-    var onProgress: (() -> Void)?
+    package var onProgress: (() -> Void)?
 
-    init(limits: Limits) {
+    package init(limits: Limits) {
         self.limits = limits
     }
 
     /// Where a walk starts: an object the caller holds weakly (a signal, a subscription, a
     /// command), loaded strongly only for the moment the walk reads it.
-    struct Root {
+    package struct Root {
         /// Loads the object, or `nil` if it is gone.
-        let load: () -> AnyObject?
+        package let load: () -> AnyObject?
         /// The runtime entity it is, if any.
-        var entity: TraceHeap.Role?
+        package var entity: HeapWalker.Tag?
+
+        package init(load: @escaping () -> AnyObject?, entity: HeapWalker.Tag? = nil) {
+            self.load = load
+            self.entity = entity
+        }
     }
 
     /// Where a walk starts: an object the caller holds one strong reference to for the
     /// whole walk (left out of its retain count).
-    struct HeldRoot {
-        let address: UInt
-        var entity: TraceHeap.Role?
+    package struct HeldRoot {
+        package let address: UInt
+        package var entity: HeapWalker.Tag?
     }
 
     /// Walks from `roots`. Objects closures refer to weakly are walked too (a `[weak self]`
@@ -120,7 +141,7 @@ struct HeapWalker {
     /// is still one: its first word is still the metadata it was allocated with, and it is a
     /// live object of a kind the walk knows. `allocations` is `nil` when the allocation table
     /// was not kept.
-    func walk(roots: [Root], held: [HeldRoot] = [], allocations: [signalscope_allocation]? = nil) -> Result {
+    package func walk(roots: [Root], held: [HeldRoot] = [], allocations: [signalscope_allocation]? = nil) -> Result {
         var result = Result()
         guard Memory.isReadable else {
             result.memoryUnreadable = true
@@ -129,7 +150,7 @@ struct HeapWalker {
         var pins: [UInt: Int] = [:]
         for root in held { pins[root.address, default: 0] += 1 }
         var allocators: [UInt: Allocator] = [:]
-        for entry in allocations ?? [] { allocators[entry.address] = Allocator(thread: entry.thread, task: entry.task, scope: entry.scope, time: entry.time) }
+        for entry in allocations ?? [] { allocators[entry.address] = Allocator(entry) }
         var queue: [Int] = []
         var visited: [Bool] = []
         var explored = 0
@@ -239,7 +260,7 @@ struct HeapWalker {
         guard Memory.isPlausibleObjectAddress(address), let isa = Memory.word(at: address) else { return nil }
         let kind = HeapObjectKind.of(isa: isa)
         let typeName: String
-        let category: TraceHeap.Category
+        let category: HeapCategory
         switch kind {
         case .notAnObject: return nil
         case .instance(let layout):

@@ -11,11 +11,11 @@ import Foundation
 /// `Runtime` module can symbolicate too, but it reads images in memory, and crashed when a
 /// library it had listed was unloaded meanwhile (Graphviz unloads its plugins); a file on
 /// disk cannot go away under the reader that way.
-enum Symbols {
+package enum Symbols {
     /// The names of the closures whose code starts at `functions`; those no symbol table
     /// names, and reabstraction thunks (which only adapt the closure they wrap), are left
     /// out. Code does not move, so names are kept for the process's life.
-    static func closureNames(at functions: [UInt]) -> [UInt: String] {
+    package static func closureNames(at functions: [UInt]) -> [UInt: String] {
         var found: [UInt: String] = [:]
         for function in Set(functions) where function != 0 {
             if let known = names.withLock({ $0[function] }) {
@@ -32,7 +32,7 @@ enum Symbols {
     /// Where the code of the closure a partial-application forwarder at `function` calls
     /// starts (the forwarder's symbol is the closure's with `TA` after it), so that debug
     /// information can place the closure: the forwarder itself is compiler-generated.
-    static func implementation(ofForwarder function: UInt) -> UInt? {
+    package static func implementation(ofForwarder function: UInt) -> UInt? {
         if let known = implementations.withLock({ $0[function] }) { return known }
         let found = lookUpImplementation(ofForwarder: function)
         implementations.withLock { $0[function] = .some(found) }

@@ -51,7 +51,7 @@ enum HeapObjectKind: Sendable {
     }
 }
 
-extension TraceHeap.Category {
+extension HeapCategory {
     private static let activityTypeName = String(reflecting: InstrumentationActivity.self)
 
     /// Whose instances a class's are, by its module (``HeapModules``); `nil` for the
@@ -83,7 +83,7 @@ struct InstanceLayout: Sendable {
     let metadata: Metadata
     let typeName: String
     /// `nil` for the tracer's own objects.
-    let category: TraceHeap.Category?
+    let category: HeapCategory?
     let instanceSize: Int
     let members: [ValueLayout.Member]
     /// Whether every stored property was decoded (a class with no reflection metadata, or
@@ -124,7 +124,7 @@ struct InstanceLayout: Sendable {
                     let layout = ValueLayout.fieldLayout(MangledName(at: type), in: descriptor, arguments: arguments, depth: 0)
                     // The runtime keeps no references in noncopyable values (its locks and
                     // atomics hold none): RetainCountTests checks its objects' counts add up.
-                    if layout == .hidden, TraceHeap.Category(typeName: level.typeName) == .runtime { continue }
+                    if layout == .hidden, HeapCategory(typeName: level.typeName) == .runtime { continue }
                     if layout == .unknown || layout == .hidden {
                         isComplete = false
                         undecoded.append((field.name, offset))
@@ -151,7 +151,7 @@ struct InstanceLayout: Sendable {
             // threads' buffers) is the tracer's.
             category = HeapModules.mentionsTracerModule(typeName) ? nil : .storage
         } else {
-            category = Self.isInstrumentation(metadata) ? nil : TraceHeap.Category(typeName: typeName)
+            category = Self.isInstrumentation(metadata) ? nil : HeapCategory(typeName: typeName)
         }
         self.isComplete = isComplete
     }

@@ -8,8 +8,8 @@
 /// readable (a shared page unmapped meanwhile; under valgrind, the tool's own mappings, which
 /// stopped `make bench-instructions`). Where the kernel denies `process_vm_readv` (a sandbox)
 /// no image can be read that way, and the in-place capture is the only one there is.
-enum LoadedImages {
-    static func capture() -> ImageMap {
+package enum LoadedImages {
+    package static func capture() -> ImageMap {
         let read = ImageMap.capture(using: LocalMemoryReader())
         return read.isEmpty ? ImageMap.capture() : read
     }

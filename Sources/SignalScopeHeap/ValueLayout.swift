@@ -120,7 +120,7 @@ indirect enum ValueLayout: Sendable, Equatable {
     /// A library's value types (`Array`, `Optional`, `Mutex`, ...) are transparent in
     /// reference paths: `items`, not `items._buffer._storage`.
     private static func isLibraryType(_ metadata: Metadata) -> Bool {
-        TraceHeap.Category(typeName: metadata.typeName) == .library
+        HeapCategory(typeName: metadata.typeName) == .library
     }
 
     private static func enumLayout(_ metadata: Metadata, depth: Int) -> ValueLayout {
