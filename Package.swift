@@ -63,7 +63,8 @@ let package = Package(
         .target(name: "CTracingSupport"),
         .target(name: "SignalScopeAutoTrace", dependencies: ["SignalScopeTracing", "CSignalScopeBootstrap"]),
         .target(name: "CSignalScopeBootstrap"),
-        .target(name: "SignalScopeAnalysis", dependencies: ["SignalScope", "SignalScopeTracing"]),
+        .target(name: "SignalScopeAnalysis", dependencies: ["SignalScope", "SignalScopeTracing", "CSignalScopeAnalysisBootstrap"]),
+        .target(name: "CSignalScopeAnalysisBootstrap"),
         // The report page's script and style are files of their own (tested under Node from
         // Tests/JavaScript), compiled into the library: no bundle to find at run time.
         .target(
@@ -186,7 +187,7 @@ let package = Package(
 // most of that time, so with SIGNALSCOPE_SUITES=heap (or =tsan) the package holds
 // only the libraries and the test targets those suites live in.
 let libraries: Set<String> = [
-    "SignalScope", "SignalScopeHeap", "SignalScopeTracing", "CTracingSupport", "SignalScopeAnalysis", "SignalScopeRendering",
+    "SignalScope", "SignalScopeHeap", "SignalScopeTracing", "CTracingSupport", "SignalScopeAnalysis", "CSignalScopeAnalysisBootstrap", "SignalScopeRendering",
     "SignalScopeGraphviz", "CGraphviz", "SignalScopeTesting", "SignalScopeTools",
 ]
 let suiteTargets: [String: Set<String>] = [

@@ -9,7 +9,15 @@ protocol Analyzer: Sendable {
     /// What the rule finds, in one sentence: `signalscope rules`, `check --help` and SARIF
     /// show it.
     static var summary: String { get }
+    /// What the rule needs gathered while a log is read, beyond the trace's own fold (the
+    /// order of events: cold runs, failures as they were then); each a ``TraceFact`` of a
+    /// file of its own under `Facts/`.
+    static var facts: [any TraceFact.Type] { get }
     func analyze(_ model: inout LeakModel) -> [Finding]
+}
+
+extension Analyzer {
+    static var facts: [any TraceFact.Type] { [] }
 }
 
 enum Analyzers {
@@ -28,6 +36,17 @@ enum Analyzers {
         GrowsPerRepetition(),
         RetainedAfterRelease(),
     ]
+}
+
+/// Registers every rule's facts (``Analyzer/facts``) with the tracer, so that each trace read
+/// in the process gathers them in its one read. Swift has no load-time initializers: the
+/// analysis module's C constructor (CSignalScopeAnalysisBootstrap) calls this when the program
+/// loads, before anything can read a trace.
+@_cdecl("signalscope_analysis_gather_facts")
+public func signalscopeAnalysisGatherFacts() {
+    for analyzer in Analyzers.standard {
+        for fact in type(of: analyzer).facts { TraceFacts.gather(fact) }
+    }
 }
 
 extension RuleID {
@@ -57,8 +76,16 @@ extension Trace {
     public func analyze(rules: Set<RuleID> = Set(RuleID.allCases)) -> AnalysisReport {
         var model = LeakModel(self)
         var findings: [Finding] = []
-        for analyzer in Analyzers.standard where rules.contains(type(of: analyzer).rule) { findings += analyzer.analyze(&model) }
-        return AnalysisReport(findings: AnalysisReport.grouped(Finding.folded(findings)), limitations: analysisLimitations + model.unproven)
+        var unjudged: [String] = []
+        for analyzer in Analyzers.standard where rules.contains(type(of: analyzer).rule) {
+            guard type(of: analyzer).facts.allSatisfy(gathered) else {
+                unjudged.append("the trace was read without what \(type(of: analyzer).rule) follows while a log is read (it was read before the analysis module registered it), so that rule could not judge it")
+                continue
+            }
+            findings += analyzer.analyze(&model)
+        }
+        return AnalysisReport(
+            findings: AnalysisReport.grouped(Finding.folded(findings)), limitations: analysisLimitations + unjudged + model.unproven)
     }
 
     /// Why an analysis of this trace cannot see everything, in words (empty when it can):

@@ -12,11 +12,13 @@ struct RepeatedColdSubscription: Analyzer {
     static let rule = RuleID.repeatedColdSubscription
     static let severity = Severity.warning
     static let summary = "A cold signal's work ran once for each of several consumers, so its side effects (a request, say) repeated."
+    static let facts: [any TraceFact.Type] = [ColdRuns.self]
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
-        model.trace.repeatedColdRuns.keys.sorted().compactMap { node in
+        let repeated = model.trace.fact(ColdRuns.self)?.repeated ?? [:]
+        return repeated.keys.sorted().compactMap { node in
             guard let site = model.trace.nodes[node]?.site,
-                let runs = Self.evidence(model.trace.repeatedColdRuns[node] ?? [])
+                let runs = Self.evidence(repeated[node] ?? [])
             else { return nil }
             let sites = runs.prefix(8).map { run -> FindingStep in
                 run.rootSite.map { "subscribed at \($0)" } ?? .name(Trace.name(of: run.root), of: .subscription(run.root))
@@ -36,18 +38,18 @@ struct RepeatedColdSubscription: Analyzer {
     /// user code subscribed from when there are several; else, from one site, each run that
     /// started while a run for another subscription was still alive. A subscription made again
     /// from the same site after the last one ended re-runs on purpose (refresh, re-activation).
-    static func evidence(_ runs: [Trace.ColdRun]) -> [Trace.ColdRun]? {
+    static func evidence(_ runs: [ColdRuns.Run]) -> [ColdRuns.Run]? {
         let working = runs.filter(\.didWork).sorted { $0.start < $1.start }
-        var bySite: [TraceSite: Trace.ColdRun] = [:]
-        var sites: [Trace.ColdRun] = []
+        var bySite: [TraceSite: ColdRuns.Run] = [:]
+        var sites: [ColdRuns.Run] = []
         for run in working {
             guard let site = run.rootSite, bySite[site] == nil else { continue }
             bySite[site] = run
             sites.append(run)
         }
         if sites.count > 1 { return Array(sites.prefix(8)) }
-        var evidence: [Trace.ColdRun] = []
-        var running: [Trace.ColdRun] = []
+        var evidence: [ColdRuns.Run] = []
+        var running: [ColdRuns.Run] = []
         for run in working {
             running.removeAll { ($0.end ?? .max) < run.start }
             let concurrent = running.filter { $0.root != run.root }

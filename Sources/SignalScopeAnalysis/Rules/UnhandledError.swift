@@ -5,9 +5,10 @@ struct UnhandledError: Analyzer {
     static let rule = RuleID.unhandledError
     static let severity = Severity.warning
     static let summary = "An error reached a subscriber that has no error handler."
+    static let facts: [any TraceFact.Type] = [FailedSubscriptions.self]
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
-        model.trace.erroredSubscriptions.compactMap { subscription in
+        (model.trace.fact(FailedSubscriptions.self)?.subscriptions ?? []).compactMap { subscription in
             guard !subscription.handlers.contains(.error), case .error(let description) = subscription.ending else { return nil }
             return Finding(
                 rule: Self.rule, severity: Self.severity,

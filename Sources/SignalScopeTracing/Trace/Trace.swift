@@ -137,17 +137,6 @@ public struct Trace: Sendable {
     public private(set) var subscriptions: [SubscriptionID: Subscription] = [:]
     /// Events sent after a terminal event (the first 10,000).
     public private(set) var violations: [Violation] = []
-    /// The subscriptions user code made (not an operator's inner ones) that received an
-    /// error, as they were then, with their handlers; kept even when the trace keeps only
-    /// live entities.
-    public private(set) var erroredSubscriptions: [Subscription] = []
-    /// For each cold node (its traits say it runs the user's work again for every
-    /// subscription: a creation block, `defer`, `interval`), its runs that may have repeated
-    /// another's: those that overlapped in time a run for another subscription made by user
-    /// code (retries are one), and, of those that did not, one that did work for each site
-    /// user code subscribed from; with whether each did work of its own. Kept even when the
-    /// trace keeps only live entities.
-    public private(set) var repeatedColdRuns: [NodeID: [ColdRun]] = [:]
     /// The records of kinds that define their own payload (``TraceEvent/extended(_:)``),
     /// in order; kept even when the trace keeps only live entities, for the analyzers of
     /// those kinds.
@@ -217,6 +206,7 @@ public struct Trace: Sendable {
 
     private init(detail: Detail) {
         self.detail = detail
+        facts = TraceFacts.all.map { $0.init() }
     }
 
     /// Reads a trace from bytes in memory (an in-memory recording, a fuzzer's input);
@@ -251,12 +241,26 @@ public struct Trace: Sendable {
     package mutating func add(_ record: TraceRecord) {
         eventCount += 1
         if detail == .everything { records.append(record) }
+        if !ended.isEmpty, let id = record.event.subscription, ended.contains(id) { return }
         apply(record)
+        guard !facts.isEmpty else { return }
+        // Taken out while they observe, so that each sees the trace without a copy of them.
+        var gathered = facts
+        facts = []
+        for index in gathered.indices { gathered[index].observe(record, in: self) }
+        facts = gathered
     }
 
-    /// The trace of the records added so far, finished as a read log is: its cold runs
-    /// judged, its heap indexed. The growing trace keeps what finishing drops (the parents
-    /// it has seen, the cold runs still open), so it can take more records afterwards.
+    /// The fact of type `type` gathered while the trace was read (``TraceFacts``); `nil` if
+    /// it was registered only after.
+    public func fact<Fact: TraceFact>(_ type: Fact.Type) -> Fact? {
+        for case let fact as Fact in facts { return fact }
+        return nil
+    }
+
+    /// The trace of the records added so far, finished as a read log is: its facts
+    /// concluded, its heap indexed. The growing trace keeps what finishing drops (the parents
+    /// it has seen, what its facts still follow), so it can take more records afterwards.
     package var soFar: Trace {
         var trace = self
         trace.finish()
@@ -266,9 +270,10 @@ public struct Trace: Sendable {
     /// Finishes the trace as a read log is finished (a copy, for ``soFar``; in place, for a
     /// log read to its end, whose storage is then copied no more).
     private mutating func finish() {
-        coldRuns.finish(aliveAtEnd: { self.subscriptions[$0]?.retainCountAtEnd != nil })
-        repeatedColdRuns = coldRuns.candidates
-        coldRuns = ColdRunTracker()
+        var gathered = facts
+        facts = []
+        for index in gathered.indices { gathered[index].finish(in: self) }
+        facts = gathered
         knownParents = []
         heap.index()
         addCapturedObjects()
@@ -309,8 +314,7 @@ public struct Trace: Sendable {
             }
         }
         copy.violations = violations.filter { copy.nodes[$0.node] != nil }
-        copy.erroredSubscriptions = erroredSubscriptions.filter { copy.nodes[$0.node] != nil }
-        copy.repeatedColdRuns = repeatedColdRuns.filter { copy.nodes[$0.key] != nil }
+        copy.facts = facts.map { $0.restricted(to: copy) }
         copy.extendedEvents = extendedEvents.filter { record in record.event.subscription.map { copy.subscriptions[$0] != nil } ?? true }
         return copy
     }
@@ -325,6 +329,17 @@ public struct Trace: Sendable {
                 objects[object]?.retainCountAtEnd = found.retainCount
             }
         }
+    }
+
+    /// The subscription user code made that led to `subscription` (itself, for one user code
+    /// made), while it is live; `nil` for one the trace has not seen or no longer keeps.
+    package func root(of subscription: SubscriptionID) -> SubscriptionID? {
+        roots[subscription]
+    }
+
+    /// Whether the trace gathered facts of type `type` while it was read (``TraceFacts``).
+    public func gathered(_ type: any TraceFact.Type) -> Bool {
+        facts.contains { ObjectIdentifier(Swift.type(of: $0)) == ObjectIdentifier(type) }
     }
 
     /// The subscriptions made by `subscription`'s creation block, in order.
@@ -342,8 +357,8 @@ public struct Trace: Sendable {
     /// With ``Detail/liveEntities``: subscriptions that ended, so that a record of theirs
     /// read after the end (another thread's) does not bring them back.
     private var ended: Set<SubscriptionID> = []
-    /// Cold signals' runs, while reading.
-    private var coldRuns = ColdRunTracker()
+    /// What the registered analyses gather while reading (``TraceFacts``).
+    private var facts: [any TraceFact] = []
 
     /// Each node's parents as a set, while reading, so that a record repeating one is
     /// recognised in constant time (a `switchToLatest` gains a parent per inner signal).
@@ -366,10 +381,8 @@ public struct Trace: Sendable {
     }
 
     private mutating func apply(_ record: TraceRecord) {
-        if !ended.isEmpty, let id = record.event.subscription, ended.contains(id) { return }
         switch record.event {
         case .node(let id, let kind, let name, let site, let parents, let traits):
-            coldRuns.nodeMade(id, at: record.sequence)
             for edge in parents { knownParents.insert(ParentKey(node: id, edge: edge)) }
             nodes[id] = Node(
                 id: id, kind: kind, name: name, traits: traits, userName: nil, site: site, parents: parents,
@@ -382,27 +395,19 @@ public struct Trace: Sendable {
             subscriptions[id] = Subscription(id: id, node: node, parent: parent, site: site, bindingTarget: bindingTarget)
             let root = parent.map { roots[$0] ?? $0 } ?? id
             roots[id] = root
-            coldRuns.subscribed(
-                id, to: node, isCold: nodes[node]?.traits.contains(.cold) == true, parent: parent, root: root,
-                rootSite: subscriptions[root]?.site, at: record.sequence)
         case .observerStored(let id, let handlers):
             subscriptions[id]?.holdsObserver = true
             subscriptions[id]?.handlers = handlers
         case .observerReleased(let id):
             subscriptions[id]?.holdsObserver = false
         case .next(let id, let value):
-            coldRuns.delivered(record, to: id)
             if detail == .everything { subscriptions[id]?.values.append(value) }
         case .error(let id, let description):
-            coldRuns.delivered(record, to: id)
             subscriptions[id]?.ending = .error(description)
-            if let subscription = subscriptions[id], subscription.parent == nil { erroredSubscriptions.append(subscription) }
         case .completed(let id):
-            coldRuns.delivered(record, to: id)
             subscriptions[id]?.ending = .completed
         case .disposed(let id, let cause):
             if subscriptions[id]?.ending == nil { subscriptions[id]?.ending = .disposed(cause) }
-            coldRuns.ended(id, at: record.sequence)
             end(id)
         case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable, let coversAllocations, let unwalkedReason):
             heap.limits = limits

@@ -1,12 +1,18 @@
 import SignalScope
-import SignalScopeHeap
+import SignalScopeTracing
 
-extension Trace {
+/// Cold signals' runs that may have repeated one another, as `repeated-cold-subscription`
+/// needs them: for each cold node (its traits say it runs the user's work again for every
+/// subscription: a creation block, `defer`, `interval`), its runs that overlapped in time a
+/// run for another subscription made by user code (retries are one), and, of those that did
+/// not, one that did work for each site user code subscribed from; with whether each did
+/// work of its own. Gathered while the log is read (``TraceFact``), whatever it keeps.
+public struct ColdRuns: TraceFact {
     /// One run of a cold signal's work: a subscription to a cold node (its creation block, a
     /// `defer` factory, an `interval` timer ran for it) that may have repeated another's: it
     /// overlapped in time a run for another subscription made by user code, or it did work of
     /// its own for a subscription user code made at a site of its own.
-    public struct ColdRun: Sendable, Hashable {
+    public struct Run: Sendable, Hashable {
         /// The subscription to the cold node.
         public let subscription: SubscriptionID
         /// The subscription user code made that led to it.
@@ -24,6 +30,43 @@ extension Trace {
         /// (a control's action reaching each of its subscribers).
         public let didWork: Bool
     }
+
+    /// The runs that may have repeated another's, by cold node; complete once the trace is
+    /// read.
+    public private(set) var repeated: [NodeID: [Run]] = [:]
+    private var tracker = ColdRunTracker()
+
+    public init() {}
+
+    public mutating func observe(_ record: TraceRecord, in trace: Trace) {
+        switch record.event {
+        case .node(let id, _, _, _, _, _):
+            tracker.nodeMade(id, at: record.sequence)
+        case .subscribe(let id, let node, let parent, _, _):
+            let root = trace.root(of: id) ?? id
+            tracker.subscribed(
+                id, to: node, isCold: trace.nodes[node]?.traits.contains(.cold) == true, parent: parent, root: root,
+                rootSite: trace.subscriptions[root]?.site, at: record.sequence)
+        case .next(let id, _), .error(let id, _), .completed(let id):
+            tracker.delivered(record, to: id)
+        case .disposed(let id, _):
+            tracker.ended(id, at: record.sequence)
+        default:
+            break
+        }
+    }
+
+    public mutating func finish(in trace: Trace) {
+        tracker.finish(aliveAtEnd: { trace.subscriptions[$0]?.retainCountAtEnd != nil })
+        repeated = tracker.candidates
+        tracker = ColdRunTracker()
+    }
+
+    public func restricted(to trace: Trace) -> ColdRuns {
+        var copy = self
+        copy.repeated = repeated.filter { trace.nodes[$0.key] != nil }
+        return copy
+    }
 }
 
 /// Follows cold signals' runs while a log is read, so that `repeated-cold-subscription` can
@@ -32,7 +75,7 @@ extension Trace {
 /// while an earlier run from it was still alive. Memory grows with what is alive and with
 /// the sites: of the runs that never overlapped another, one that did work is kept for each
 /// of the first few sites its node was subscribed from, the rest forgotten when they end.
-struct ColdRunTracker {
+private struct ColdRunTracker {
     private struct Run {
         let node: NodeID
         let root: SubscriptionID
@@ -59,10 +102,10 @@ struct ColdRunTracker {
     /// The latest deliveries by sequence number, to tell which subscription a cause was
     /// delivered to. A cause older than the window is unknown: no evidence either way.
     private var deliveries = [(sequence: UInt64, subscription: SubscriptionID)](repeating: (0, .untraced), count: 1 << 16)
-    private(set) var candidates: [NodeID: [Trace.ColdRun]] = [:]
+    private(set) var candidates: [NodeID: [ColdRuns.Run]] = [:]
     /// For each node, a finished run that did work for each site its root was made at (at
     /// most ``sitesKept``), that overlapped no other: the runs of consumers one after the other.
-    private var finishedBySite: [NodeID: [TraceSite?: Trace.ColdRun]] = [:]
+    private var finishedBySite: [NodeID: [TraceSite?: ColdRuns.Run]] = [:]
     /// Sites kept per node: evidence needs two, and a path names at most eight.
     private static let sitesKept = 8
 
@@ -164,13 +207,13 @@ struct ColdRunTracker {
         guard run.didWork, run.rootSite != nil else { return }
         var bySite = finishedBySite[run.node, default: [:]]
         guard bySite[run.rootSite] == nil, bySite.count < Self.sitesKept else { return }
-        bySite[run.rootSite] = Trace.ColdRun(
+        bySite[run.rootSite] = ColdRuns.Run(
             subscription: id, root: run.root, rootSite: run.rootSite, start: run.start, end: end, didWork: true)
         finishedBySite[run.node] = bySite
     }
 
     private mutating func keep(_ id: SubscriptionID, _ run: Run, end: UInt64?) {
-        candidates[run.node, default: []].append(Trace.ColdRun(
+        candidates[run.node, default: []].append(ColdRuns.Run(
             subscription: id, root: run.root, rootSite: run.rootSite, start: run.start, end: end, didWork: run.didWork))
     }
 }

@@ -1,0 +1,1 @@
+// The analysis module's load-time constructor has no API: see bootstrap.c.
