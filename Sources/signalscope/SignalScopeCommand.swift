@@ -11,7 +11,7 @@ import Synchronization
 /// that exited non-zero. The help's block of them is written to read at 80 columns, the
 /// width ArgumentParser wraps at when the output is not a terminal.
 @main
-struct SignalScopeCommand: ParsableCommand {
+struct SignalScopeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signalscope",
         abstract: "Trace reactive Swift programs, draw their signal graphs and find their leaks.",
@@ -35,12 +35,16 @@ struct SignalScopeCommand: ParsableCommand {
 
     /// Runs the command with SignalScope's exit codes: argument errors exit 1, not
     /// ArgumentParser's 64, so that CI scripts see one code for "could not run".
-    static func main() {
+    static func main() async {
         StandardStreams.holdClosedOnes()
         Interruptions.install()
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
             exit(ExitStatus.success)
         } catch let code as ExitCode {
             exit(code.rawValue)

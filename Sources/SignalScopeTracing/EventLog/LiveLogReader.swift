@@ -1,7 +1,8 @@
 import Glibc
 
-/// Reads an event log while the program writing it runs: each ``poll()`` decodes the
-/// records appended since the last one whose bytes are complete. For a live view: the
+/// Reads an event log while the program writing it runs: each ``poll(maximumBytes:)`` decodes
+/// the records appended since the last one whose bytes are complete, and ``batches(maximumBytes:idle:isFinished:)``
+/// is the same as an asynchronous sequence. For a live view: the
 /// records of one poll come sorted by sequence number, but a thread's buffer written later
 /// may hold records older than an earlier poll's, and a name whose string record is still
 /// in another thread's buffer reads as `?`. Read the whole log with `Trace` once it ends.
@@ -23,6 +24,51 @@ package final class LiveLogReader {
 
     deinit {
         if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// The log's records as the program writes them, one ``poll(maximumBytes:)`` a batch: an
+    /// empty batch when a poll found nothing new, after which the next poll waits `idle` (a
+    /// reader behind its program reads on at once). It ends once `isFinished` has said that
+    /// nothing more will be written and the log is read to its end, once reading has stopped
+    /// (``problem``), or when the task reading it is cancelled.
+    package func batches(
+        maximumBytes: Int = 4 << 20, idle: Duration = .milliseconds(100), isFinished: @escaping @Sendable () -> Bool
+    ) -> Batches {
+        Batches(reader: self, maximumBytes: maximumBytes, idle: idle, isFinished: isFinished)
+    }
+
+    /// ``batches(maximumBytes:idle:isFinished:)``.
+    package struct Batches: AsyncSequence {
+        package typealias Element = [TraceRecord]
+        fileprivate let reader: LiveLogReader
+        fileprivate let maximumBytes: Int
+        fileprivate let idle: Duration
+        fileprivate let isFinished: @Sendable () -> Bool
+
+        package func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(batches: self)
+        }
+
+        package struct AsyncIterator: AsyncIteratorProtocol {
+            fileprivate let batches: Batches
+            fileprivate var waits = false
+            fileprivate var ended = false
+
+            package mutating func next() async -> [TraceRecord]? {
+                guard !ended, !Task.isCancelled else { return nil }
+                if waits {
+                    try? await Task.sleep(for: batches.idle)
+                    guard !Task.isCancelled else { return nil }
+                }
+                // Asked before the poll: whatever was written before the program ended is
+                // in the file by then, so this poll reads on to it.
+                let finished = batches.isFinished()
+                let records = batches.reader.poll(maximumBytes: batches.maximumBytes)
+                waits = !batches.reader.hasMore
+                ended = waits && (finished || batches.reader.problem != nil)
+                return ended && records.isEmpty ? nil : records
+            }
+        }
     }
 
     /// The complete records appended since the last poll, by sequence number, from at most

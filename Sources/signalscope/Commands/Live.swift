@@ -3,7 +3,7 @@ import Foundation
 import SignalScopeTools
 
 /// `signalscope live`: runs a command traced and shows its signals on a page while it runs.
-struct Live: ParsableCommand {
+struct Live: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a command traced and watch its signals, events and leaks on a live page.",
         discussion: """
@@ -34,12 +34,12 @@ struct Live: ParsableCommand {
     @Argument(parsing: .postTerminator, help: "The command to run, after --.")
     var command: [String] = []
 
-    func run() throws {
+    func run() async throws {
         guard !command.isEmpty else { throw CLIError("give the command to run after --") }
         let folder = try TracedRun.temporaryFolder()
         defer { TracedRun.removeTemporaryFolder(folder) }
         let session = LiveSession(command: command, folder: folder, port: port, values: values, exitWhenDone: exitWhenDone)
-        let status = try session.run()
+        let status = try await session.run()
         if status != 0 {
             standardError("signalscope: \(command[0]) exited with status \(status)")
             throw ExitCode(ExitStatus.commandFailed)

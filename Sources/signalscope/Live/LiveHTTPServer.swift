@@ -77,8 +77,8 @@ final class LiveHTTPServer: @unchecked Sendable {
     private let wakeWriter: Int32
     let port: UInt16
     private let stopping = Mutex(false)
-    private let ended = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    /// The loop, on a thread of its own (it blocks in `poll`), while it serves.
+    private let serving = Mutex<Task<Void, Never>?>(nil)
 
     private var connections: [Connection] = []
     private var nextID = 0
@@ -130,25 +130,22 @@ final class LiveHTTPServer: @unchecked Sendable {
     func start() {
         let wakeWriter = wakeWriter
         channel.setWake { Self.wake(wakeWriter) }
-        let thread = Thread { [self] in
-            serve()
-            ended.signal()
-        }
-        thread.name = "signalscope live server"
-        self.thread = thread
-        thread.start()
+        let task = Task { [self] in await Blocking.run { [self] in serve() } }
+        serving.withLock { $0 = task }
     }
 
-    /// Closes every connection and the listening socket, and waits for the thread to end.
-    func stop() {
-        let isRunning = thread != nil
-        let started = stopping.withLock { stopping in
-            defer { stopping = true }
-            return isRunning && !stopping
+    /// Closes every connection and the listening socket, once the loop has ended.
+    func stop() async {
+        let task = serving.withLock { serving in
+            defer { serving = nil }
+            return serving
         }
-        guard started else { return }
+        guard let task, !stopping.withLock({ stopping in
+            defer { stopping = true }
+            return stopping
+        }) else { return }
         Self.wake(wakeWriter)
-        ended.wait()
+        await task.value
     }
 
     /// A full pipe already wakes the loop: a failed write loses nothing.

@@ -37,7 +37,7 @@ final class LiveServer: Sendable {
     /// report is at `/report?process=ID`.
     func setReports(_ reports: [(process: String, path: String)]) { report.set(reports) }
 
-    func stop() { server.stop() }
+    func stop() async { await server.stop() }
 
     /// 32 hexadecimal digits from the system's random source.
     private static func randomToken() -> String {

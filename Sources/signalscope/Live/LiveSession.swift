@@ -14,28 +14,39 @@ struct LiveSession {
 
     /// Runs the command to its end, then serves its final report until the pages have it
     /// (`--exit-when-done`) or signalscope is interrupted; returns the command's status.
-    func run() throws -> Int32 {
+    func run() async throws -> Int32 {
         let title = command.joined(separator: " ")
         let options = ReportPageMaking.options(title: title, editor: nil)
         let server = try LiveServer(port: port, page: LiveReport(options: options).page())
         server.start()
-        defer { server.stop() }
+        do {
+            let status = try await serve(server, title: title)
+            await server.stop()
+            return status
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    private func serve(_ server: LiveServer, title: String) async throws -> Int32 {
         let address = "http://127.0.0.1:\(server.port)/?token=\(server.token)"
         standardError("signalscope: live at \(address)")
         let tracePath = "\(folder)/trace-%p.sslog"
-        let streaming = Streaming(folder: folder, hubs: server.hubs, options: options, address: address)
-        let stream = Thread { streaming.loop() }
-        stream.start()
+        let streaming = Streaming(folder: folder, hubs: server.hubs, title: title, address: address)
+        let stream = Task { await streaming.run() }
         let run = TracedRun(command: command, tracePath: tracePath, values: values, announceHint: "it is on the live page")
         let status: Int32
         do {
-            status = try run.run()
+            status = try await Blocking.run { try run.run() }
         } catch {
-            streaming.stop()
+            stream.cancel()
+            await stream.value
             throw error
         }
-        streaming.stop()
-        streaming.finish()
+        // The logs are read to their ends, then the streams end.
+        streaming.commandEnded()
+        await stream.value
         // Each page says at once that the program ended: the final report can take a while.
         for hub in server.hubs.all { hub.publish(#"{"kind":"ended","status":\#(status)}"#) }
         let traces = TracedRun.tracesWritten(in: folder)
@@ -50,7 +61,8 @@ struct LiveSession {
         for trace in traces {
             let process = TracedRun.processID(ofTrace: trace)
             let reportPath = "\(folder)/report-\(process).html"
-            Self.writeFinalReport(of: trace, title: traces.count == 1 ? title : "\(title) · process \(process)", to: reportPath)
+            let reportTitle = traces.count == 1 ? title : "\(title) · process \(process)"
+            await Blocking.run { Self.writeFinalReport(of: trace, title: reportTitle, to: reportPath) }
             reports.append((process, reportPath))
         }
         server.setReports(reports)
@@ -58,16 +70,16 @@ struct LiveSession {
         if exitWhenDone {
             // Every page connected at the end says it received it; a page that never does is
             // given ten seconds.
-            let deadline = Date().addingTimeInterval(10)
-            while !server.hubs.everyPageHasTheEnd, Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.05)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !server.hubs.everyPageHasTheEnd, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(50))
             }
             // Let the pages load the report they were sent to.
-            Thread.sleep(forTimeInterval: 0.5)
+            try? await Task.sleep(for: .milliseconds(500))
             return status
         }
         standardError("signalscope: \(command[0]) ended (status \(status)); the final report is on the page; Ctrl-C to stop serving")
-        Interruptions.waitForStop()
+        await Interruptions.stopRequested()
         return status
     }
 
@@ -100,43 +112,74 @@ struct LiveSession {
 /// adds to its process's pages (``LiveHubs``): its timeline as each batch comes, its graph and
 /// the findings proven of it (watched objects retained) at most once a second, and sooner
 /// when a watched object's fate is recorded (``ProcessStream/graphIsDue(urgent:)``). Every
-/// page is told of every process, with a link to its page.
-final class Streaming: @unchecked Sendable {
+/// page is told of every process, with a link to its page. Each process's log is a task of its
+/// own, following the log's batches (``LiveLogReader/batches(maximumBytes:idle:isFinished:)``).
+final class Streaming: Sendable {
     private let folder: String
     private let hubs: LiveHubs
-    private let options: HTMLReport.Options
+    /// The report's title: each process's stream makes its options of its own (their source
+    /// resolver keeps a cache, which two streams must not share).
+    private let title: String
     /// The first process's page, which the others' links are made from.
     private let address: String
-    private let stopped = Mutex(false)
-    private var streams: [ProcessStream] = []
-    private var lastTrim = ContinuousClock.now
-    /// Signalled when the loop has returned, so that nothing reads the logs beside it.
-    private let loopEnded = DispatchSemaphore(value: 0)
+    private let ended = Atomic(false)
 
-    init(folder: String, hubs: LiveHubs, options: HTMLReport.Options, address: String) {
+    init(folder: String, hubs: LiveHubs, title: String, address: String) {
         self.folder = folder
         self.hubs = hubs
-        self.options = options
+        self.title = title
         self.address = address
     }
 
-    func loop() {
-        defer { loopEnded.signal() }
-        while !stopped.withLock({ $0 }) {
-            // A reader behind its program reads on at once, a step at a time.
-            if !pollOnce() { Thread.sleep(forTimeInterval: 0.1) }
+    /// Says that the command has ended: every log is read to its end, and then ``run()``
+    /// returns.
+    func commandEnded() {
+        ended.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    private var hasEnded: Bool { ended.load(ordering: .sequentiallyConsistent) }
+
+    /// Follows every log the command's processes write, each as it appears, until the command
+    /// has ended and each is read to its end, or the task is cancelled.
+    func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            var followed: Set<String> = []
+            var lastTrim = ContinuousClock.now
+            while !Task.isCancelled {
+                // Asked before looking: a process that wrote its log before the end is found.
+                let finished = hasEnded
+                for trace in TracedRun.tracesWritten(in: folder) where followed.insert(trace).inserted {
+                    let process = TracedRun.processID(ofTrace: trace)
+                    let hub = hubs.hub(for: process)
+                    group.addTask { [self] in await follow(trace, hub: hub) }
+                    if followed.count > 1 {
+                        standardError("signalscope: process \(process) is traced too: \(address)&process=\(process)")
+                        announceProcesses()
+                    }
+                }
+                // Each message is built of many small blocks, freed once it is sent, among
+                // blocks still in use: give their pages back now and then, or the freed memory
+                // grows with the run.
+                if lastTrim.duration(to: .now) > .seconds(1) {
+                    lastTrim = .now
+                    Self.returnFreedMemory()
+                }
+                if finished { break }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
         }
+        Self.returnFreedMemory()
     }
 
-    /// Stops the loop and waits for it to return.
-    func stop() {
-        stopped.withLock { $0 = true }
-        loopEnded.wait()
-    }
-
-    /// The last reads, after the command ended: to the end of every log.
-    func finish() {
-        while pollOnce() {}
+    /// Draws one process's log on its pages, batch by batch, to its end.
+    private func follow(_ path: String, hub: LiveHub) async {
+        let stream = ProcessStream(hub: hub, live: LiveReport(options: ReportPageMaking.options(title: title, editor: nil)))
+        let reader = LiveLogReader(path: path)
+        for await records in reader.batches(maximumBytes: 1 << 20, isFinished: { [self] in hasEnded }) {
+            stream.take(records, problem: reader.problem)
+        }
+        // A problem that ended the batches is said too.
+        stream.take([], problem: reader.problem)
     }
 
     /// glibc's `malloc_trim`, which the Glibc module does not export: looked up once.
@@ -144,29 +187,6 @@ final class Streaming: @unchecked Sendable {
         .map { unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self) }
 
     private static func returnFreedMemory() { _ = mallocTrim?(0) }
-
-    /// Reads one step of each log and publishes what it drew; whether more is waiting.
-    @discardableResult
-    private func pollOnce() -> Bool {
-        let traces = TracedRun.tracesWritten(in: folder)
-        if traces.count > streams.count {
-            for trace in traces where !streams.contains(where: { $0.path == trace }) {
-                let process = TracedRun.processID(ofTrace: trace)
-                streams.append(ProcessStream(path: trace, hub: hubs.hub(for: process), live: LiveReport(options: options)))
-                if streams.count > 1 { standardError("signalscope: process \(process) is traced too: \(address)&process=\(process)") }
-            }
-            if streams.count > 1 { announceProcesses() }
-        }
-        var hasMore = false
-        for stream in streams where stream.pollOnce() { hasMore = true }
-        // Each message is built of many small blocks, freed once it is sent, among blocks still
-        // in use: give their pages back now and then, or the freed memory grows with the run.
-        if lastTrim.duration(to: .now) > .seconds(1) {
-            lastTrim = .now
-            Self.returnFreedMemory()
-        }
-        return hasMore
-    }
 
     /// Tells every page of every process which processes there are, the first first.
     private func announceProcesses() {
@@ -182,29 +202,25 @@ final class Streaming: @unchecked Sendable {
     }
 }
 
-/// One traced process's log, read as it grows, and what it draws on that process's pages.
+/// What one traced process's log draws on that process's pages.
 final class ProcessStream {
-    let path: String
     private let hub: LiveHub
     private let live: LiveReport
-    private let reader: LiveLogReader
     /// Records drawn into one timeline message at most: a message is built whole in memory.
     private static let recordsPerMessage = 5_000
     private var reportedProblem = false
     private var lastGraph: ContinuousClock.Instant?
     private var graphCost: Duration = .zero
 
-    init(path: String, hub: LiveHub, live: LiveReport) {
-        self.path = path
+    init(hub: LiveHub, live: LiveReport) {
         self.hub = hub
         self.live = live
-        reader = LiveLogReader(path: path)
     }
 
-    /// Reads one step of the log and publishes what it drew; whether more is waiting.
-    func pollOnce() -> Bool {
-        let records = reader.poll(maximumBytes: 1 << 20)
-        if let problem = reader.problem, !reportedProblem {
+    /// Publishes what a batch of the log draws (an empty batch: nothing new, but the graph
+    /// may be due), and, once, why reading stopped (`problem`).
+    func take(_ records: [TraceRecord], problem: String?) {
+        if let problem, !reportedProblem {
             // The page must not look live when it no longer is.
             reportedProblem = true
             standardError("signalscope: warning: \(problem); the page shows nothing newer, the final report reads what it can")
@@ -216,7 +232,6 @@ final class ProcessStream {
             if hub.isWindowFull { hub.checkpoint(live.stateMessage()) }
         }
         if (live.findingsAreStale && graphIsDue(urgent: true)) || (live.graphIsStale && graphIsDue(urgent: false)) { publishGraph() }
-        return reader.hasMore
     }
 
     /// What a running program proves: a watched object kept past its deadline, seen in the

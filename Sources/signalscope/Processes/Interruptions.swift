@@ -7,7 +7,7 @@ import Synchronization
 /// - While a wrapped program runs (``wait(for:)``), a signal is sent on to its process group
 ///   and remembered (``received``); signalscope waits for the program, and the command's
 ///   own cleanup runs as it unwinds.
-/// - While `live` waits to be stopped (``waitForStop()``), a signal ends the wait.
+/// - While `live` waits to be stopped (``stopRequested()``), a signal ends the wait.
 /// - Anywhere else (reading a trace, analysing it, writing the final report), signalscope
 ///   removes the temporary folders it made, says so in one line, and exits 128 + the signal.
 ///   Without that, a Ctrl-C or a CI timeout while a large trace was analysed killed it with no
@@ -18,7 +18,7 @@ enum Interruptions {
     private enum Mode {
         case exit
         case forward(group: pid_t)
-        case wake(DispatchSemaphore)
+        case wake(CheckedContinuation<Void, Never>)
     }
 
     private struct State {
@@ -71,9 +71,9 @@ enum Interruptions {
             case .forward(let group):
                 state.received = state.received ?? number
                 return { kill(-group, number) }
-            case .wake(let semaphore):
+            case .wake(let waiting):
                 state.mode = .exit
-                return { semaphore.signal() }
+                return { waiting.resume() }
             case .exit:
                 let (folders, processes) = (state.folders, state.processes)
                 return {
@@ -89,11 +89,9 @@ enum Interruptions {
         action()
     }
 
-    /// Waits until a signal comes.
-    static func waitForStop() {
-        let semaphore = DispatchSemaphore(value: 0)
-        state.withLock { $0.mode = .wake(semaphore) }
-        semaphore.wait()
+    /// Returns when a signal comes.
+    static func stopRequested() async {
+        await withCheckedContinuation { waiting in state.withLock { $0.mode = .wake(waiting) } }
     }
 
     /// Waits for `pid` to end, sending it the signals signalscope is sent, and returns its
