@@ -22,8 +22,22 @@ public struct FindingStep: Sendable, Hashable, CustomStringConvertible, Expressi
     /// The step's words, in order.
     public private(set) var parts: [Part]
     /// The strong references this step crosses, in order, each true of the heap at the
-    /// snapshot (empty for a step about events, not references).
-    public private(set) var references: [TraceHeap.Reference]
+    /// snapshot and told with what it is to its holder (empty for a step about events, not
+    /// references).
+    public private(set) var crossings: [Crossing]
+    /// The references of ``crossings``.
+    public var references: [TraceHeap.Reference] { crossings.map(\.reference) }
+
+    /// A strong reference a step crosses, and what it is to the object that holds it.
+    public struct Crossing: Sendable, Hashable {
+        public let reference: TraceHeap.Reference
+        public let relation: HeapRelation
+
+        public init(_ reference: TraceHeap.Reference, relation: HeapRelation) {
+            self.reference = reference
+            self.relation = relation
+        }
+    }
     /// For a step of a leak's chain of references: whether it is the reference to cut or one
     /// meant to hold while its holder lives (`nil` for a step that is not such a link).
     public internal(set) var mark: Mark?
@@ -37,10 +51,10 @@ public struct FindingStep: Sendable, Hashable, CustomStringConvertible, Expressi
         case suspect
     }
 
-    /// A step of `parts` crossing `references`.
-    public init(parts: [Part], references: [TraceHeap.Reference] = []) {
+    /// A step of `parts` crossing `crossings`.
+    public init(parts: [Part], crossings: [Crossing] = []) {
         self.parts = []
-        self.references = references
+        self.crossings = crossings
         for part in parts { append(part) }
     }
 
@@ -49,7 +63,7 @@ public struct FindingStep: Sendable, Hashable, CustomStringConvertible, Expressi
     }
 
     public init(stringInterpolation: StringInterpolation) {
-        self.init(parts: stringInterpolation.parts, references: stringInterpolation.references)
+        self.init(parts: stringInterpolation.parts, crossings: stringInterpolation.crossings)
     }
 
     /// A step that names `entity` as `name`.
@@ -84,7 +98,7 @@ public struct FindingStep: Sendable, Hashable, CustomStringConvertible, Expressi
     public static func + (step: FindingStep, other: FindingStep) -> FindingStep {
         var joined = step
         for part in other.parts { joined.append(part) }
-        joined.references += other.references
+        joined.crossings += other.crossings
         return joined
     }
 
@@ -101,7 +115,7 @@ public struct FindingStep: Sendable, Hashable, CustomStringConvertible, Expressi
 
     public struct StringInterpolation: StringInterpolationProtocol {
         fileprivate var parts: [Part] = []
-        fileprivate var references: [TraceHeap.Reference] = []
+        fileprivate var crossings: [Crossing] = []
 
         public init(literalCapacity: Int, interpolationCount: Int) {}
 
@@ -109,7 +123,7 @@ public struct FindingStep: Sendable, Hashable, CustomStringConvertible, Expressi
         public mutating func appendInterpolation(_ site: TraceSite) { parts.append(.site(site)) }
         public mutating func appendInterpolation(_ step: FindingStep) {
             parts += step.parts
-            references += step.references
+            crossings += step.crossings
         }
         public mutating func appendInterpolation(_ value: some CustomStringConvertible) { parts.append(.text(value.description)) }
     }

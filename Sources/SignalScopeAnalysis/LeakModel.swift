@@ -639,7 +639,7 @@ extension LeakModel {
     /// one leak is one finding, and each closure to fix is named in it.
     func alsoCapturedLine(_ closures: [(site: TraceSite, closure: TraceHeap.Closure)], name: String) -> [FindingStep] {
         guard !closures.isEmpty else { return [] }
-        let shown = closures.prefix(Self.instancesShown).map { PathDescription.closureWords($0.closure, isFirst: false) }
+        let shown = closures.prefix(Self.instancesShown).map { HeapRelation.closureWords($0.closure, isFirst: false) }
         var line: FindingStep = "\(name) is also captured by "
         for (index, words) in shown.enumerated() { line = index == 0 ? line + words : line + ", " + words }
         if closures.count > shown.count { line = line + " and \(closures.count - shown.count) more like them" }
@@ -697,7 +697,7 @@ extension LeakModel {
         switch object.category {
         case .closureContext:
             let closure = heap.references(to: holder).lazy.compactMap(\.closure).first
-            let name = closure.map { PathDescription.closureWords($0, isFirst: false).description } ?? "a closure"
+            let name = closure.map { HeapRelation.closureWords($0, isFirst: false).description } ?? "a closure"
             return "\(name) captures a value the walk could not read exactly (its type depends on a generic parameter it could not recover)"
         case .storage:
             return "a \(shortTypeName(object.typeName)) holds arguments of a computed component the walk could not read exactly"

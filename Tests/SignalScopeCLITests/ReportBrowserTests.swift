@@ -52,6 +52,14 @@ struct ReportBrowserTests {
         let chainList = try #require(html.firstMatch(of: /<ol id="chain">(.*?)<\/ol>/.dotMatchesNewlines())?.output.1)
         #expect(chainList.matches(of: /<li\s/).count == chain.count, "one entry per event of the chain")
         #expect(chainList.contains("class=\"root\"") && chainList.contains("No earlier event caused it"))
+        // Each name in the findings' proofs that the graph draws is a link to its node.
+        let findings = try #require(data["findings"] as? [[String: Any]])
+        let steps = findings.compactMap { $0["steps"] as? [[[Any]]] }
+        #expect(steps.count == findings.count, "every finding has its steps")
+        let linked = Set(steps.joined().joined().compactMap { $0.count == 2 ? $0[1] as? String : nil })
+        #expect(!linked.isEmpty, "the finding's proof names something the graph draws")
+        let links = Set(html.matches(of: /<a href="#" class="entity" data-node="(n\d+)"/).map { String($0.output.1) })
+        #expect(links == linked, "each such name links to its node")
 
         try FileManager.default.createDirectory(at: Self.artifacts, withIntermediateDirectories: true)
         let screenshot = Self.artifacts.appendingPathComponent("report.png").path

@@ -42,8 +42,8 @@ public struct JSONFormat: FindingsFormat {
     }
 
     /// A step as data, so that a consumer need not parse its words: the sites and the trace's
-    /// entities it names, and the strong references it crosses (ids as `export --jsonl`
-    /// writes them).
+    /// entities it names, and the strong references it crosses, each with its relation to its
+    /// holder (``HeapRelation``; ids as `export --jsonl` writes them).
     private func step(_ located: LocatedStep) -> [String: Any] {
         var fields: [String: Any] = [
             "text": located.text,
@@ -52,10 +52,11 @@ public struct JSONFormat: FindingsFormat {
                 guard case .name(let name, let entity) = part else { return nil }
                 return ["name": name, "entity": entity.description]
             },
-            "references": located.step.references.map { reference in
+            "references": located.step.crossings.map { crossing in
+                let reference = crossing.reference
                 var fields: [String: Any] = [
                     "from": reference.from.description, "to": reference.to.description, "kind": reference.kind.description,
-                    "path": reference.path,
+                    "path": reference.path, "relation": crossing.relation.name,
                 ]
                 // A closure's context is not an object of its own: the reference names the closure.
                 if let closure = reference.closure {

@@ -67,17 +67,16 @@ struct GraphBuilder {
     /// of each finding's suspect step (the reference to cut), with the edge between them.
     mutating func highlight(_ findings: [Finding]) {
         for finding in findings {
-            let marked = Set(finding.entities.map(graphID(of:)))
-            for id in marked where nodes[id] != nil && nodes[id]?.rule == nil { nodes[id]?.rule = finding.rule }
-            for key in edgeOrder where marked.contains(key.from) && marked.contains(key.to) {
+            let marks = FindingMarks(finding, graphID: { graphID(of: $0) })
+            for id in marks.nodes where nodes[id] != nil && nodes[id]?.rule == nil { nodes[id]?.rule = finding.rule }
+            for key in edgeOrder where marks.contains(edgeFrom: key.from, to: key.to) {
                 edges[key]?.isHighlighted = true
             }
-            for step in finding.steps where step.mark == .suspect {
-                let ends = Set(step.entities.map(graphID(of:)))
+            for ends in marks.suspectEnds {
                 for id in ends where nodes[id] != nil { nodes[id]?.isSuspect = true }
-                for key in edgeOrder where key.style == .retain && ends.contains(key.from) && ends.contains(key.to) && key.from != key.to {
-                    edges[key]?.isSuspect = true
-                }
+            }
+            for key in edgeOrder where key.style == .retain && marks.isSuspect(retainingEdgeFrom: key.from, to: key.to) {
+                edges[key]?.isSuspect = true
             }
         }
     }

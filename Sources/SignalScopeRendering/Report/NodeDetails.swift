@@ -1,4 +1,5 @@
 import SignalScope
+import SignalScopeAnalysis
 import SignalScopeTracing
 
 /// What the report's panel says about one graph node: its retain count, who holds it (each
@@ -45,38 +46,10 @@ struct NodeDetails {
         }
     }
 
-    /// A strong reference in words: what holds it, and where.
+    /// A strong reference in words, from the held object's side: what it is to its holder
+    /// (``HeapRelation``), and the holder by name (``HeapNames``), as findings word them.
     private static func describe(_ reference: TraceHeap.Reference, in trace: Trace) -> String {
-        let holder = trace.heap.objects[reference.from]
-        var name = holder.map { label(of: $0, in: trace) } ?? "object \(reference.from)"
-        switch reference.kind {
-        case .storedProperty: name += ".\(reference.path)"
-        case .capture:
-            if let closure = reference.closure {
-                name = "\(closure.role ?? closure.name ?? "a closure")" + (closure.site.map { " at \($0)" } ?? "")
-            } else {
-                name += " (captured\(reference.path.isEmpty ? "" : " as \(reference.path)"))"
-            }
-        case .element(let index): name += "[\(index)]"
-        case .key: name += " (a key)"
-        case .value(let key): name += key.map { "[\"\($0)\"]" } ?? " (a value)"
-        case .boxedValue: name += " (boxed)"
-        }
-        if let closure = reference.closure, reference.kind != .capture {
-            name += " (\(closure.role ?? "closure")" + (closure.site.map { " at \($0)" } ?? "") + ")"
-        }
-        return name
-    }
-
-    private static func label(of object: TraceHeap.Object, in trace: Trace) -> String {
-        switch object.entity {
-        case .node(let id): return trace.nodes[id].map { "\(trace.title(of: $0)) (\($0.site))" } ?? "node"
-        case .subscription(let id): return Trace.name(of: id)
-        case .disposable(let id): return Trace.name(ofDisposableOf: id)
-        case .command: return "a command"
-        case .scheduledAction: return "a scheduled action"
-        case nil:
-            return object.category == .closureContext ? "a closure context" : Trace.shortTypeName(object.typeName)
-        }
+        let holder = trace.heap.objects[reference.from].map { HeapNames.name(of: $0, in: trace) } ?? "object \(reference.from)"
+        return HeapRelation(reference, in: trace).phrase(holder: holder).description
     }
 }

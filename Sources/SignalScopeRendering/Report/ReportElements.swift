@@ -51,24 +51,38 @@ struct ReportElements {
     }
 
     func finding(_ finding: Finding) -> JSONValue {
-        let nodes = Set(finding.entities.compactMap(graphID(of:)))
+        let marks = FindingMarks(finding, graphID: graphID(of:))
         let subscriptions = finding.entities.compactMap { entity -> SubscriptionID? in
             if case .subscription(let id) = entity { id } else { nil }
         }
-        let edges = graph.edges.enumerated().filter { nodes.contains($1.from) && nodes.contains($1.to) }
+        let edges = graph.edges.enumerated().filter { marks.contains(edgeFrom: $1.from, to: $1.to) }
         return .object([
             ("rule", .string(finding.rule.rawValue)),
             ("severity", .string(finding.severity.rawValue)),
             ("message", .string(finding.message)),
             ("site", site(finding.location)),
             ("path", .array(finding.steps.map { step in .string(step.phrased(site: sitePath)) })),
+            ("steps", .array(finding.steps.map(stepSegments))),
             ("suspect", .array(finding.steps.indices.filter { finding.steps[$0].mark == .suspect }.map { .number(String($0)) })),
             ("hint", .string(finding.hint)),
             ("baseline", .bool(options.baseline.contains(finding.fingerprint))),
-            ("nodes", .array(graph.nodes.map(\.id).filter(nodes.contains).map(JSONValue.string))),
+            ("nodes", .array(graph.nodes.map(\.id).filter(marks.nodes.contains).map(JSONValue.string))),
             ("edges", .array(edges.map { .string("e\($0.offset + 1)") })),
             ("lanes", lanes(of: subscriptions)),
         ])
+    }
+
+    /// A step as the report links it: runs of its words, each name of a node, subscription or
+    /// object with the graph node that draws it (`[text, node]`; `null` for words, or for what
+    /// the graph does not draw).
+    private func stepSegments(_ step: FindingStep) -> JSONValue {
+        .array(step.parts.map { part in
+            switch part {
+            case .text(let text): .array([.string(text), .null])
+            case .site(let site): .array([.string(sitePath(site)), .null])
+            case .name(let name, let entity): .array([.string(name), graphID(of: entity).map(JSONValue.string) ?? .null])
+            }
+        })
     }
 
     /// A graph node with its details; `subscriptionsByNode` is the trace's subscriptions

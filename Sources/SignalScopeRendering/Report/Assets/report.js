@@ -181,12 +181,22 @@ if (typeof document === 'object') (function (R) {
     $('summary').textContent = counts.error + ' errors, ' + counts.warning + ' warnings, ' + counts.note + ' notes · ' +
       data.nodes.length + ' graph nodes · ' + data.lanes.length + ' lanes · ' + data.events.length + ' events';
   }
-  // A finding's proof, its suspect link (the reference to cut) marked as such.
+  // A finding's proof, its suspect link (the reference to cut) marked as such; each name of
+  // a node, subscription or object the graph draws links to its node.
   function proofList(f) {
     var proof = el('ol', {class: 'proof'});
     f.path.forEach(function (step, index) {
       var suspect = (f.suspect || []).indexOf(index) >= 0;
-      proof.appendChild(el('li', suspect ? {class: 'suspect', title: 'the reference to cut', text: step} : {text: step}));
+      var item = el('li', suspect ? {class: 'suspect', title: 'the reference to cut'} : null);
+      var segments = f.steps ? f.steps[index] : [[step, null]];
+      segments.forEach(function (segment) {
+        var node = segment[1];
+        if (node === null || !nodesById[node]) { item.appendChild(document.createTextNode(segment[0])); return; }
+        item.appendChild(el('a', {href: '#', class: 'entity', 'data-node': node, text: segment[0], onclick: function (e) {
+          e.preventDefault(); e.stopPropagation(); selectNode(node, true);
+        }}));
+      });
+      proof.appendChild(item);
     });
     return proof;
   }

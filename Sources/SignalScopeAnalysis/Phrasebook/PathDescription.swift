@@ -1,7 +1,8 @@
 import SignalScope
 import SignalScopeTracing
 
-/// Words a chain of heap references as the steps of a finding's path, the way a memory
+/// Words a chain of heap references as the steps of a finding's path (each reference's
+/// ``HeapRelation`` in the voice of the chain), the way a memory
 /// graph debugger would, with signals understood: one line per object a user recognises
 /// (their own objects, signals, subscriptions, disposables, commands), with what lies
 /// between (a closure, a collection, a box, the runtime's own plumbing) folded into the
@@ -46,7 +47,8 @@ struct PathDescription {
     private mutating func words(_ steps: [TraceHeap.Reference]) -> FindingStep {
         let holder = steps[0].from
         let target = steps[steps.count - 1].to
-        let crossed = FindingStep(parts: [], references: steps)
+        let relations = steps.map { HeapRelation($0, in: model.trace) }
+        let crossed = FindingStep(parts: [], crossings: zip(steps, relations).map { FindingStep.Crossing($0, relation: $1) })
         if case .node(let node)? = model.object(holder)?.entity, case .subscription(let subscription)? = model.object(target)?.entity,
             model.trace.subscriptions[subscription]?.node == node
         {
@@ -54,7 +56,8 @@ struct PathDescription {
         }
         var words = [opening(holder, steps[0])]
         for (position, step) in steps.enumerated() {
-            words.append(segment(step, isFirst: position == 0, next: position + 1 < steps.count ? steps[position + 1] : nil))
+            words.append(segment(
+                step, relation: relations[position], isFirst: position == 0, next: position + 1 < steps.count ? steps[position + 1] : nil))
         }
         return words.filter { !$0.parts.isEmpty }.reduce(crossed) { line, words in line.parts.isEmpty ? line + words : line + " " + words }
     }
@@ -69,36 +72,22 @@ struct PathDescription {
     }
 
     /// One reference, as the words that lead to its target.
-    private mutating func segment(_ step: TraceHeap.Reference, isFirst: Bool, next: TraceHeap.Reference?) -> FindingStep {
+    private mutating func segment(_ step: TraceHeap.Reference, relation: HeapRelation, isFirst: Bool, next: TraceHeap.Reference?) -> FindingStep {
         let target = targetWords(step.to, next: next)
         // A target with no words of its own (a wrapper the next step names) leaves the verb.
         func phrase(_ words: FindingStep) -> FindingStep { target.parts.isEmpty ? words : "\(words) \(target)" }
-        if let closure = step.closure {
-            let name = Self.closureWords(closure, isFirst: isFirst)
+        switch relation {
+        case .closure(let closure):
+            let name = HeapRelation.closureWords(closure, isFirst: isFirst)
             return model.isLandmark(step.to) ? "\(name), which captures \(target)" : "\(name),"
-        }
-        switch step.kind {
-        case .storedProperty:
-            if case .subscription? = model.object(step.from)?.entity, step.path == Subscriber<Never>.sourcePropertyName {
-                return "\(target) as its source"
-            }
-            return target
-        case .capture: return phrase(step.isWeak ? "which refers weakly to" : "which captures")
+        case .source: return "\(target) as its source"
+        case .property, .subscriberList: return target
+        case .capture(_, let weak): return phrase(weak ? "which refers weakly to" : "which captures")
         case .element(let index): return phrase("whose element \(index) is")
         case .key: return phrase("whose keys include")
         case .value(let key): return phrase(key.map { "whose value for key \($0) is" } ?? "whose values include")
         case .boxedValue: return phrase("which holds")
         }
-    }
-
-    /// A closure: `its next closure (File.swift:14)`, `the predicate (File.swift:19)`,
-    /// `closure #1 in Screen.init()`.
-    static func closureWords(_ closure: TraceHeap.Closure, isFirst: Bool) -> FindingStep {
-        let site: FindingStep = closure.site.map { " (\($0))" } ?? ""
-        if let role = closure.role {
-            return "\(isFirst ? "its" : "the") \(role)\(site)"
-        }
-        return "\(closure.name ?? "a closure")\(site)"
     }
 
     /// What a reference leads to: a landmark by name; a collection, a box or one of the
@@ -109,17 +98,11 @@ struct PathDescription {
         if model.isLandmark(id) { return label(id) }
         guard let object = model.object(id) else { return "" }
         switch object.category {
-        case .storage:
-            return "\(TraceHeap.collectionNoun(ofStorage: object.typeName) ?? "a collection")"
-        case .box: return "a box"
-        case .library, .runtime:
-            if object.category == .runtime, let next, next.kind == .storedProperty, next.closure == nil,
-                model.isLandmark(next.to)
-            {
-                return ""
-            }
-            return "a \(model.shortTypeName(object.typeName))"
         case .closureContext, .user: return ""
+        case .runtime:
+            if let next, next.kind == .storedProperty, next.closure == nil, model.isLandmark(next.to) { return "" }
+            return "\(HeapNames.noun(of: object))"
+        case .storage, .box, .library: return "\(HeapNames.noun(of: object))"
         }
     }
 
