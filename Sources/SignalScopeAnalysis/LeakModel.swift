@@ -36,10 +36,10 @@ struct LeakModel {
     private var uncertainIn: [ObjectID: [TraceHeap.Reference]] = [:]
     /// For nodes made before the trace started (a global subject): the heap object their
     /// subscriptions hold as their source, found once rather than per label.
-    private var untracedSources: [NodeID: ObjectID] = [:]
+    private(set) var untracedSources: [NodeID: ObjectID] = [:]
     /// Those nodes' labels, made once: thousands of leaked subscriptions to one global
     /// subject each name it.
-    private var untracedLabels: [NodeID: String] = [:]
+    private(set) var untracedLabels: [NodeID: String] = [:]
     private let boundedNodes: Set<NodeID>
     /// What the program still uses (``inUse(_:)``).
     private var used: Set<ObjectID> = []
@@ -452,112 +452,6 @@ struct LeakModel {
             pending += children[next] ?? []
         }
         return bounded
-    }
-
-    // MARK: Labels for paths and messages
-
-    func label(_ entity: TraceEntity) -> FindingStep {
-        switch entity {
-        case .node(let id): nodeLabel(id)
-        case .subscription(let id): subscriptionLabel(id)
-        case .object(let id): .name(objectLabel(id), of: entity)
-        }
-    }
-
-    /// `subject "errors" (File.swift:40)`, `property (File.swift:9)`, `map (File.swift:12)`.
-    /// A node with its creation site, line included, for a finding's path.
-    func nodeLabel(_ id: NodeID) -> FindingStep {
-        guard let node = trace.nodes[id] else { return .name(untracedNodeLabel(id), of: .node(id)) }
-        return "\(FindingStep.name(trace.name(of: node), of: .node(id))) (\(node.site))"
-    }
-
-    /// A node for a finding's message and subject: its name and where it was made, with no
-    /// line.
-    func nodeSubject(_ id: NodeID) -> FindingSubject {
-        guard let node = trace.nodes[id] else { return FindingSubject(kind: .node, name: untracedNodeLabel(id)) }
-        return FindingSubject(kind: .node, name: trace.name(of: node), file: node.site.file, function: node.site.function)
-    }
-
-    /// User objects for a finding's message and subject: their type names, once each.
-    func objectsSubject(_ ids: [ObjectID]) -> FindingSubject {
-        FindingSubject(kind: .objects, name: Set(ids.map(objectLabel)).sorted().joined(separator: " and "))
-    }
-
-    /// A node made before the trace started (a global subject): the heap still knows its
-    /// type, as the object its subscriptions hold as their source.
-    private func untracedNodeLabel(_ id: NodeID) -> String {
-        untracedLabels[id] ?? describeUntracedNode(id)
-    }
-
-    private func describeUntracedNode(_ id: NodeID) -> String {
-        guard let object = heap.object(for: .node(id))?.id ?? untracedSources[id], let type = heap.objects[object]?.typeName else {
-            return "a signal made before the trace started"
-        }
-        return "\(shortTypeName(type)) (made before the trace started)"
-    }
-
-    func subscriptionLabel(_ id: SubscriptionID) -> FindingStep {
-        let name = FindingStep.name(Trace.name(of: id), of: .subscription(id))
-        guard let subscription = trace.subscriptions[id] else { return name }
-        return "\(name) to \(nodeLabel(subscription.node)), made at \(subscription.site)"
-    }
-
-    func objectLabel(_ id: ObjectID) -> String {
-        shortTypeName(heap.objects[id]?.typeName ?? trace.objects[id]?.typeName ?? "object \(id)")
-    }
-
-    /// The one short form of a type's name (``Trace/shortTypeName(_:)``).
-    func shortTypeName(_ name: String) -> String { Trace.shortTypeName(name) }
-}
-
-/// Strongly connected sets (Tarjan's algorithm), iteratively: a chain of thousands of
-/// objects must not overflow the stack.
-enum StronglyConnected {
-    static func sets<Vertex: Hashable>(of vertices: [Vertex], edges: (Vertex) -> [Vertex]) -> [[Vertex]] {
-        var index = 0
-        var indices: [Vertex: Int] = [:]
-        var lowLinks: [Vertex: Int] = [:]
-        var stack: [Vertex] = []
-        var onStack: Set<Vertex> = []
-        var result: [[Vertex]] = []
-        for root in vertices where indices[root] == nil {
-            // Each frame: a vertex and its successors still to visit.
-            var frames: [(vertex: Vertex, successors: [Vertex], next: Int)] = []
-            func open(_ vertex: Vertex) {
-                indices[vertex] = index
-                lowLinks[vertex] = index
-                index += 1
-                stack.append(vertex)
-                onStack.insert(vertex)
-                frames.append((vertex, edges(vertex), 0))
-            }
-            open(root)
-            while !frames.isEmpty {
-                let top = frames.count - 1
-                let vertex = frames[top].vertex
-                if frames[top].next < frames[top].successors.count {
-                    let successor = frames[top].successors[frames[top].next]
-                    frames[top].next += 1
-                    if indices[successor] == nil {
-                        open(successor)
-                    } else if onStack.contains(successor) {
-                        lowLinks[vertex] = min(lowLinks[vertex]!, indices[successor]!)
-                    }
-                    continue
-                }
-                frames.removeLast()
-                if let parent = frames.last?.vertex { lowLinks[parent] = min(lowLinks[parent]!, lowLinks[vertex]!) }
-                guard lowLinks[vertex] == indices[vertex] else { continue }
-                var members: [Vertex] = []
-                while let member = stack.popLast() {
-                    onStack.remove(member)
-                    members.append(member)
-                    if member == vertex { break }
-                }
-                result.append(members)
-            }
-        }
-        return result
     }
 }
 
