@@ -111,7 +111,7 @@ public struct Trace: Sendable {
     /// How much of the log this trace kept.
     public let detail: Detail
     /// Every record, in the order things happened (empty with ``Detail/liveEntities``).
-    public private(set) var records: [TraceRecord] = []
+    public internal(set) var records: [TraceRecord] = []
     /// How many events the log held (its records apart from the string table), whatever
     /// ``detail`` kept of them.
     public private(set) var eventCount = 0
@@ -132,15 +132,15 @@ public struct Trace: Sendable {
     /// is missing, even from a log that ends cleanly.
     public private(set) var skippedRecords = false
     /// Every node the trace saw created, by id.
-    public private(set) var nodes: [NodeID: Node] = [:]
+    public internal(set) var nodes: [NodeID: Node] = [:]
     /// The subscriptions (with ``Detail/liveEntities``, only those still live at the end).
-    public private(set) var subscriptions: [SubscriptionID: Subscription] = [:]
+    public internal(set) var subscriptions: [SubscriptionID: Subscription] = [:]
     /// Events sent after a terminal event (the first 10,000).
-    public private(set) var violations: [Violation] = []
+    public internal(set) var violations: [Violation] = []
     /// The records of kinds that define their own payload (``TraceEvent/extended(_:)``),
     /// in order; kept even when the trace keeps only live entities, for the analyzers of
     /// those kinds.
-    public private(set) var extendedEvents: [TraceRecord] = []
+    public internal(set) var extendedEvents: [TraceRecord] = []
     /// Whether the program ran actions on a `TestScheduler` while recording: its records
     /// then say what virtual time things happened at (``TraceEvent/virtualTime(nanoseconds:)``).
     public private(set) var usesVirtualTime = false
@@ -148,7 +148,7 @@ public struct Trace: Sendable {
     /// cut off. (``TraceHeap/isComplete`` is another fact: whether the walk saw everything.)
     public private(set) var hasEnd = false
     /// The trace's user objects (``Object``), by id.
-    public private(set) var objects: [ObjectID: Object] = [:]
+    public internal(set) var objects: [ObjectID: Object] = [:]
     /// Whether the trace ends with a snapshot of what was alive (recordings that stopped
     /// cleanly do).
     public var hasSnapshot: Bool { heap.hasSnapshot }
@@ -287,38 +287,6 @@ public struct Trace: Sendable {
         return copy
     }
 
-    /// The part of the trace made by some code only: the nodes created at sites that
-    /// `isIncluded` accepts, the subscriptions to them and the objects those capture, with
-    /// the records and facts about them. (Recordings see the whole process; this draws or
-    /// analyses one module, one file.)
-    public func restricted(to isIncluded: (TraceSite) -> Bool) -> Trace {
-        let kept = Set(nodes.values.filter { isIncluded($0.site) }.map(\.id))
-        var copy = self
-        copy.nodes = nodes.filter { kept.contains($0.key) }
-        copy.subscriptions = subscriptions.filter { copy.nodes[$0.value.node] != nil }
-        let keptObjects = Set(copy.subscriptions.keys.flatMap { heap.observerCaptures(of: $0).keys }.compactMap { entity -> ObjectID? in
-            if case .object(let id) = entity { id } else { nil }
-        })
-        copy.objects = objects.filter { keptObjects.contains($0.key) }
-        copy.records = records.filter { record in
-            switch record.event {
-            case .node(let id, _, _, _, _, _), .nodeNamed(let id, _), .edge(_, let id), .violation(let id, _, _, _, _),
-                .alive(.node(let id), _, _):
-                copy.nodes[id] != nil
-            case .snapshot, .end, .virtualTime:
-                true
-            case .extended(let event):
-                event.payload.subscription.map { copy.subscriptions[$0] != nil } ?? true
-            default:
-                record.event.subscription.map { copy.subscriptions[$0] != nil } ?? false
-            }
-        }
-        copy.violations = violations.filter { copy.nodes[$0.node] != nil }
-        copy.facts = facts.map { $0.restricted(to: copy) }
-        copy.extendedEvents = extendedEvents.filter { record in record.event.subscription.map { copy.subscriptions[$0] != nil } ?? true }
-        return copy
-    }
-
     /// Adds the user objects the observers of live subscriptions capture, wherever they
     /// were allocated: what a subscription keeps alive is the trace's concern.
     private mutating func addCapturedObjects() {
@@ -358,7 +326,7 @@ public struct Trace: Sendable {
     /// read after the end (another thread's) does not bring them back.
     private var ended: Set<SubscriptionID> = []
     /// What the registered analyses gather while reading (``TraceFacts``).
-    private var facts: [any TraceFact] = []
+    var facts: [any TraceFact] = []
 
     /// Each node's parents as a set, while reading, so that a record repeating one is
     /// recognised in constant time (a `switchToLatest` gains a parent per inner signal).
