@@ -97,7 +97,8 @@ struct LeakModel {
         func isHeld(_ object: ObjectID) -> Bool {
             guard countingUncertain else { return isHeldFromOutside(object) }
             guard let retainCount = heap.objects[object]?.retainCount else { return true }
-            return retainCount != (countedIn[object]?.count ?? 0) + (uncertainIn[object]?.count ?? 0)
+            return TraceHeap.isHeldFromOutside(
+                retainCount: retainCount, exactReferences: (countedIn[object]?.count ?? 0) + (uncertainIn[object]?.count ?? 0))
         }
         var live: Set<ObjectID> = []
         var pending = heap.objects.keys.filter(isHeld)
@@ -109,12 +110,11 @@ struct LeakModel {
         return Set(heap.objects.keys).subtracting(live)
     }
 
-    /// Whether something the walk did not see holds `object`: its retain count is not made
-    /// up of the references the walk counted (a count below them means the walk misread
-    /// something: the object counts as held, never as leaked).
+    /// Whether something the walk did not see holds `object` (``TraceHeap/isHeldFromOutside(retainCount:exactReferences:)``
+    /// over the references counted).
     func isHeldFromOutside(_ object: ObjectID) -> Bool {
         guard let retainCount = heap.objects[object]?.retainCount else { return true }
-        return retainCount != (countedIn[object]?.count ?? 0)
+        return TraceHeap.isHeldFromOutside(retainCount: retainCount, exactReferences: countedIn[object]?.count ?? 0)
     }
 
     /// The counted references `object` holds.

@@ -7,8 +7,9 @@ import Glibc
 ///
 /// A lock another thread held at the fork stays held in the child, forever: a child that
 /// needs it sleeps on it, or spins on it. So the parent gives up on a child that neither
-/// counts progress (on a page both share) nor uses the processor for ``stallLimit``, and on
-/// one that uses the processor without counting progress for ``spinLimit`` (seen once in a
+/// counts progress (on a page both share) nor uses the processor nor waits for one for
+/// ``stallLimit``, and on one that uses the processor without counting progress for
+/// ``spinLimit`` (seen once in a
 /// busy test run: a child spun until the time limit); a child at work on a large heap (a
 /// debug build sorting a million allocations between two counts) is waited for, up to
 /// ``timeLimit`` in all. (The forked heap walk, ``FrozenWalk``,
@@ -123,8 +124,11 @@ struct WatchedChild {
             let waited = waitpid(child.pid, &status, WNOHANG)
             if waited == child.pid { return Self.finished(status: status, file: child.file) }
             if waited < 0, errno != EINTR { return .failed("the child could not be waited for: \(String(cString: strerror(errno)))") }
-            let seen = (counted: child.progress.pointee, processorTime: Self.processorTime(of: child.pid) ?? 0)
-            if seen != last {
+            let processor = Self.processorUse(of: child.pid)
+            let seen = (counted: child.progress.pointee, processorTime: processor?.time ?? 0)
+            // A child waiting for a processor on a loaded machine is not blocked: only one that
+            // sleeps (on a lock, say) and uses no processor time stalls.
+            if seen != last || processor?.isRunnable == true {
                 if seen.counted != last.counted { lastCount = clock.now }
                 last = seen
                 lastChange = clock.now
@@ -154,8 +158,9 @@ struct WatchedChild {
     }
 
     /// The processor time `child` has used, in clock ticks (`utime` and `stime` of
-    /// `/proc/<pid>/stat`); `nil` where it cannot be read.
-    static func processorTime(of child: pid_t) -> UInt64? {
+    /// `/proc/<pid>/stat`), and whether it is running or waiting for a processor (its state
+    /// `R`); `nil` where they cannot be read.
+    static func processorUse(of child: pid_t) -> (time: UInt64, isRunnable: Bool)? {
         let file = open("/proc/\(child)/stat", O_RDONLY | O_CLOEXEC)
         guard file >= 0 else { return nil }
         defer { close(file) }
@@ -169,7 +174,7 @@ struct WatchedChild {
         guard fields.count > 12, let user = UInt64(String(decoding: fields[11], as: UTF8.self)),
             let system = UInt64(String(decoding: fields[12], as: UTF8.self))
         else { return nil }
-        return user &+ system
+        return (user &+ system, fields[0].first == UInt8(ascii: "R"))
     }
 
     private static func write(_ bytes: [UInt8], to file: Int32) -> Bool {

@@ -104,10 +104,26 @@ struct WatchedChildTests {
         #expect(reason.contains("stopped by signal 9"), "\(reason)")
     }
 
-    @Test("The processor time of a process is read from /proc")
-    func processorTime() {
-        busy(for: .milliseconds(50))
-        #expect((WatchedChild.processorTime(of: getpid()) ?? 0) > 0)
-        #expect(WatchedChild.processorTime(of: -1) == nil)
+    @Test("The processor time of a process, and whether it runs or waits for a processor, are read from /proc")
+    func processorUse() throws {
+        // A child that computes, and one that sleeps (as on a lock): fork's child runs only
+        // this code, which takes no lock.
+        let spinning = fork()
+        if spinning == 0 { while true {} }
+        let sleeping = fork()
+        if sleeping == 0 { while true { pause() } }
+        defer {
+            for child in [spinning, sleeping] {
+                kill(child, SIGKILL)
+                var status: Int32 = 0
+                while waitpid(child, &status, 0) < 0, errno == EINTR {}
+            }
+        }
+        busy(for: .milliseconds(200))
+        let spinner = try #require(WatchedChild.processorUse(of: spinning))
+        #expect(spinner.isRunnable, "a child that computes runs or waits for a processor")
+        #expect(WatchedChild.processorUse(of: sleeping)?.isRunnable == false, "a child that sleeps is not runnable")
+        #expect((WatchedChild.processorUse(of: getpid())?.time ?? 0) > 0)
+        #expect(WatchedChild.processorUse(of: -1) == nil)
     }
 }

@@ -59,13 +59,15 @@ struct RetainingPaths {
         self.parents = parents
     }
 
-    /// As the leak analysis judges it (LeakModel.isHeldFromOutside): a retain count that is
-    /// not made up of the exact references found means something the walk did not see holds
-    /// the object (a count below them, a misread: held, never free).
+    /// Held from outside the snapshot by the one test (``TraceHeap/isHeldFromOutside(retainCount:exactReferences:)``),
+    /// and reached by no reference a conservative scan found: such an object is no start of
+    /// the search, whose chain goes through that holder instead and says so
+    /// (``RetainingPath/hasInexactHolders``).
     private static func isHeldFromOutside(
         _ object: Int, _ objects: [HeapSnapshot.Object], _ exactCount: [Int: Int], _ inexact: Set<Int>
     ) -> Bool {
-        !inexact.contains(object) && objects[object].vertex.retainCount != (exactCount[object] ?? 0)
+        !inexact.contains(object)
+            && TraceHeap.isHeldFromOutside(retainCount: objects[object].vertex.retainCount, exactReferences: exactCount[object] ?? 0)
     }
 
     /// Whether the snapshot holds an object at `address`.

@@ -241,6 +241,16 @@ public struct TraceHeap: Sendable {
         return held.sorted { "\($0)" < "\($1)" }
     }
 
+    /// Whether something a walk did not see holds an object (a global, a local still in scope,
+    /// an object beyond the walk's budget), from its strong retain count and the strong
+    /// references to it the walk read exactly: a count not made up of them. A count below them
+    /// means the walk misread something, so the object counts as held, never as free. The one
+    /// test of "held" for the analysis of a closing snapshot and the chain a watched object's
+    /// mid-run snapshot writes.
+    public static func isHeldFromOutside(retainCount: Int, exactReferences: Int) -> Bool {
+        retainCount != exactReferences
+    }
+
     /// What a finding's path calls a collection whose storage class is `typeName`: `an
     /// array`, `a dictionary`, `a set`, `a deque`, `a key path`; `nil` for other storage.
     public static func collectionNoun(ofStorage typeName: String) -> String? {
