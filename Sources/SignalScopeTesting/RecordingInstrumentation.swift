@@ -100,17 +100,17 @@ public final class RecordingInstrumentation: SignalInstrumentation {
         append(.observerStored(subscription, closureCount: closures.count))
     }
     public func observerReleased(_ subscription: SubscriptionID) { append(.observerReleased(subscription)) }
-    public func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) {
+    public func nextWillBeDelivered<Value>(_ subscription: SubscriptionID, value: Value) -> DeliveryToken {
         append(.next(subscription, value: String(describing: value)))
-        deliver()
+        return .none
     }
-    public func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) {
+    public func errorWillBeDelivered(_ subscription: SubscriptionID, error: any Error) -> DeliveryToken {
         append(.error(subscription, description: String(describing: error)))
-        deliver()
+        return .none
     }
-    public func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) {
+    public func completedWillBeDelivered(_ subscription: SubscriptionID) -> DeliveryToken {
         append(.completed(subscription))
-        deliver()
+        return .none
     }
     public func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
         append(.disposed(subscription, cause))

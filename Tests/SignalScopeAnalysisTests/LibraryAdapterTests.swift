@@ -58,4 +58,35 @@ struct LibraryAdapterTests {
         #expect(trace.analyze().findings.isEmpty, "\(trace.analyze().findings)")
         #expect(trace.analyze().limitations.isEmpty, "\(trace.analyze().limitations)")
     }
+
+    @Test("I12: a library that reports will and did keeps causes: what a sink sends while it receives a value is caused by that value")
+    func causesKeptAcrossWillAndDid() throws {
+        _ = ToyReactiveAdapter.installed
+        var cancellables: [ToyCancellable] = []
+        let trace = Tracer.record {
+            let typed = ToySubject<String>()
+            let searched = ToySubject<String>()
+            cancellables.append(typed.sink { searched.send("results for " + $0) })
+            cancellables.append(searched.sink { _ in })
+            typed.send("swift")
+            typed.finish()
+            searched.finish()
+        }
+        let nodes = trace.nodes.values.filter { $0.name == "ToySubject" }.sorted { $0.id < $1.id }
+        try #require(nodes.count == 2)
+        func nextRecord(to node: NodeID) throws -> TraceRecord {
+            try #require(trace.records.first { record in
+                guard case .next(let id, _) = record.event else { return false }
+                return trace.subscriptions[id]?.node == node
+            })
+        }
+        let typedValue = try nextRecord(to: nodes[0].id)
+        let searchedValue = try nextRecord(to: nodes[1].id)
+        #expect(trace.causes(of: searchedValue).map(\.sequence) == [typedValue.sequence], "the value sent inside the delivery is caused by it")
+        #expect(trace.causes(of: typedValue).isEmpty, "the value sent from outside any delivery has no cause")
+        // After the delivery ended, the thread's cause is what it was before: none.
+        let completions = trace.records.filter { if case .completed = $0.event { true } else { false } }
+        #expect(completions.count == 2 && completions.allSatisfy { trace.causes(of: $0).isEmpty })
+        for cancellable in cancellables { cancellable.cancel() }
+    }
 }

@@ -7,8 +7,10 @@ import ToyReactive
 /// user would write one, against public API only: the library's introspection calls become
 /// `SignalInstrumentation` calls, each entity reporting to the hooks picked when it was made
 /// (rule I10), and one registration makes the library's objects runtime plumbing to the
-/// heap walk. The analyzers are untouched: they judge the library's subjects by the traits
-/// the adapter declares.
+/// heap walk. The library reports a delivery before and after it, so the adapter begins it
+/// with the hook and ends it with the token the hook gave (rule I12), kept per thread, since
+/// deliveries nest. The analyzers are untouched: they judge the library's subjects by the
+/// traits the adapter declares.
 final class ToyReactiveAdapter: ToyIntrospection {
     /// Installs the adapter into the library (once).
     static let installed: Void = {
@@ -46,14 +48,23 @@ final class ToyReactiveAdapter: ToyIntrospection {
         source.hook.observerStored(subscription, closures: ObserverClosures(closures: []))
     }
 
-    func valueReceived(_ value: Any, by sink: AnyObject, deliver: () -> Void) {
-        guard let entity = entity(of: sink), let subscription = entity.subscription else { return deliver() }
-        entity.hook.nextDelivered(subscription, value: value, deliver: deliver)
+    func willReceive(_ value: Any, by sink: AnyObject) {
+        guard let entity = entity(of: sink), let subscription = entity.subscription else { return Self.push(nil) }
+        Self.push((entity.hook, entity.hook.nextWillBeDelivered(subscription, value: value)))
     }
 
-    func finished(_ sink: AnyObject, deliver: () -> Void) {
-        guard let entity = forget(sink), let subscription = entity.subscription else { return deliver() }
-        entity.hook.completedDelivered(subscription, deliver: deliver)
+    func didReceive(_ value: Any, by sink: AnyObject) {
+        Self.popAndEnd()
+    }
+
+    func willFinish(_ sink: AnyObject) {
+        guard let entity = entity(of: sink), let subscription = entity.subscription else { return Self.push(nil) }
+        Self.push((entity.hook, entity.hook.completedWillBeDelivered(subscription)))
+    }
+
+    func didFinish(_ sink: AnyObject) {
+        Self.popAndEnd()
+        guard let entity = forget(sink), let subscription = entity.subscription else { return }
         entity.hook.observerReleased(subscription)
         entity.hook.disposed(subscription, cause: .terminal)
     }
@@ -63,6 +74,24 @@ final class ToyReactiveAdapter: ToyIntrospection {
         entity.hook.observerReleased(subscription)
         entity.hook.disposed(subscription, cause: .explicit)
     }
+
+    /// The deliveries in progress on this thread, innermost last: the library's will and
+    /// did calls of one delivery come on one thread, and deliveries nest.
+    private static func push(_ delivery: (any SignalInstrumentation, DeliveryToken)?) {
+        var stack = Thread.current.threadDictionary[stackKey] as? [(any SignalInstrumentation, DeliveryToken)?] ?? []
+        stack.append(delivery)
+        Thread.current.threadDictionary[stackKey] = stack
+    }
+
+    private static func popAndEnd() {
+        guard var stack = Thread.current.threadDictionary[stackKey] as? [(any SignalInstrumentation, DeliveryToken)?],
+            let delivery = stack.popLast()
+        else { return }
+        Thread.current.threadDictionary[stackKey] = stack
+        if let (hook, token) = delivery { hook.deliveryEnded(token) }
+    }
+
+    private static let stackKey = "ToyReactiveAdapter.deliveries"
 
     private func entity(of object: AnyObject) -> Entity? {
         entities.withLock { $0[ObjectIdentifier(object)] }

@@ -435,6 +435,61 @@ struct DeliveryNestingTests {
     }
 }
 
+/// I12: a delivery as a beginning and an end, for libraries that report will/did pairs.
+@Suite("Instrumentation seam: deliveries as a beginning and an end", .serialized, .timeLimit(.minutes(10)))
+struct DeliveryPairTests {
+    /// Implements deliveries only as the pair: each beginning hands out a token numbered
+    /// after the hook, and each end notes whether it got back a token this hook gave.
+    final class PairHook: SignalInstrumentation, @unchecked Sendable {
+        let name: String
+        private let log: DeliveryNestingTests.Log
+        private var given: UInt64 = 0
+        private var open: [UInt64] = []
+
+        init(_ name: String, log: DeliveryNestingTests.Log) {
+            self.name = name
+            self.log = log
+        }
+
+        func nextWillBeDelivered<Value>(_ subscription: SubscriptionID, value: Value) -> DeliveryToken {
+            given += 1
+            open.append(given)
+            log.lines.withLock { $0.append("\(name):begin \(value)") }
+            return DeliveryToken(first: given, second: UInt64(name.count))
+        }
+        func deliveryEnded(_ token: DeliveryToken) {
+            let mine = token.second == UInt64(name.count) && token.first == open.popLast()
+            log.lines.withLock { $0.append("\(name):end\(mine ? "" : " (not its token)")") }
+        }
+    }
+
+    @Test("I12: a library's will and did calls begin and end a delivery with every hook, the first installed outermost, each hook getting back its own token; the runtime's own deliveries reach a hook that implements only the pair")
+    func pairs() async {
+        await #expect(processExitsWith: .success) {
+            let log = DeliveryNestingTests.Log()
+            Instrumentation.install(PairHook("outer", log: log))
+            Instrumentation.install(PairHook("inner-hook", log: log))
+            // A library reporting will/did, as an adapter passes it on: deliveries nest.
+            let hook = Instrumentation.current!
+            let first = hook.nextWillBeDelivered(SubscriptionID.next(), value: "a")
+            let nested = hook.nextWillBeDelivered(SubscriptionID.next(), value: "b")
+            hook.deliveryEnded(nested)
+            hook.deliveryEnded(first)
+            // The runtime's subscriptions deliver through the closure form, built on the pair.
+            let source = Subject<Int>()
+            source.subscribeNext { _ in }
+            source.sendNext(1)
+            let calls = log.lines.withLock { $0 }
+            let expected = [
+                "outer:begin a", "inner-hook:begin a", "outer:begin b", "inner-hook:begin b",
+                "inner-hook:end", "outer:end", "inner-hook:end", "outer:end",
+                "outer:begin 1", "inner-hook:begin 1", "inner-hook:end", "outer:end",
+            ]
+            precondition(calls == expected, "\(calls)")
+        }
+    }
+}
+
 /// I11: a tool implements only the hooks it looks at.
 @Suite("Instrumentation seam: every hook has a default", .serialized, .timeLimit(.minutes(10)))
 struct DefaultHookTests {

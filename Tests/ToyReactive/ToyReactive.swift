@@ -1,18 +1,24 @@
 import Foundation
 
 /// A reactive library SignalScope knows nothing of, small enough to read: a passthrough
-/// subject and its sinks, with an introspection hook in the style of OpenCombine's
-/// `_Introspection`. `LibraryAdapterTests` traces it through an adapter written against
-/// SignalScope's public seam alone.
+/// subject and its sinks, with an introspection hook of OpenCombine's `_Introspection`
+/// shape: it reports a delivery as a call before it and a call after it
+/// (`willReceive(subscriber:input:)`, `didReceive(subscriber:input:resultingDemand:)`), never
+/// running the delivery inside the tool. `LibraryAdapterTests` traces it through an adapter
+/// written against SignalScope's public seam alone.
 
 /// What the library tells an introspection tool.
 public protocol ToyIntrospection: AnyObject, Sendable {
     func subjectCreated(_ subject: AnyObject, file: StaticString, line: UInt, function: StaticString)
     func sinkAttached(_ sink: AnyObject, to subject: AnyObject, file: StaticString, line: UInt, function: StaticString)
-    /// A value is reaching `sink`: the tool calls `deliver` exactly once.
-    func valueReceived(_ value: Any, by sink: AnyObject, deliver: () -> Void)
-    /// The subject finished: the tool calls `deliver` exactly once.
-    func finished(_ sink: AnyObject, deliver: () -> Void)
+    /// A value is about to reach `sink`, on this thread.
+    func willReceive(_ value: Any, by sink: AnyObject)
+    /// The value has reached `sink`: its closure has returned.
+    func didReceive(_ value: Any, by sink: AnyObject)
+    /// The subject's completion is about to reach `sink`, on this thread.
+    func willFinish(_ sink: AnyObject)
+    /// The completion has reached `sink`.
+    func didFinish(_ sink: AnyObject)
     func cancelled(_ sink: AnyObject)
 }
 
@@ -61,7 +67,11 @@ public final class ToySubject<Output>: @unchecked Sendable {
             defer { sinks = [] }
             return sinks
         }
-        for sink in finished { ToyIntrospectionHook.current?.finished(sink, deliver: {}) }
+        for sink in finished {
+            let hook = ToyIntrospectionHook.current
+            hook?.willFinish(sink)
+            hook?.didFinish(sink)
+        }
     }
 }
 
@@ -72,8 +82,10 @@ public final class ToySink<Output>: @unchecked Sendable {
     init(_ receiveValue: @escaping (Output) -> Void) { self.receiveValue = receiveValue }
 
     func receive(_ value: Output) {
-        guard let hook = ToyIntrospectionHook.current else { return receiveValue(value) }
-        hook.valueReceived(value, by: self) { receiveValue(value) }
+        let hook = ToyIntrospectionHook.current
+        hook?.willReceive(value, by: self)
+        receiveValue(value)
+        hook?.didReceive(value, by: self)
     }
 }
 

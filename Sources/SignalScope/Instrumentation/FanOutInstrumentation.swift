@@ -3,7 +3,9 @@ import Foundation
 /// Forwards every call to several hooks, in the order they were installed.
 ///
 /// A delivery, or a scheduled action, runs inside every hook's call in turn (the first
-/// hook's call outermost), so that each hook sees it happen during the event it recorded.
+/// hook's call outermost), so that each hook sees it happen during the event it recorded; a
+/// delivery reported as a beginning and an end begins with every hook in order and ends in
+/// the reverse order.
 final class FanOutInstrumentation: SignalInstrumentation {
     private let hooks: [any SignalInstrumentation]
 
@@ -41,6 +43,20 @@ final class FanOutInstrumentation: SignalInstrumentation {
     func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) {
         nested(hooks[...], deliver) { hook, inner in hook.completedDelivered(subscription, deliver: inner) }
     }
+    func nextWillBeDelivered<Value>(_ subscription: SubscriptionID, value: Value) -> DeliveryToken {
+        began { hook in hook.activity?.isActive ?? true ? hook.nextWillBeDelivered(subscription, value: value) : .none }
+    }
+    func errorWillBeDelivered(_ subscription: SubscriptionID, error: any Error) -> DeliveryToken {
+        began { $0.errorWillBeDelivered(subscription, error: error) }
+    }
+    func completedWillBeDelivered(_ subscription: SubscriptionID) -> DeliveryToken {
+        began { $0.completedWillBeDelivered(subscription) }
+    }
+    func deliveryEnded(_ token: DeliveryToken) {
+        guard let began = token.context as? Began else { return }
+        // The first hook's delivery is outermost, as in the nested form: the last ends first.
+        for (hook, token) in zip(hooks, began.tokens).reversed() { hook.deliveryEnded(token) }
+    }
     func virtualTimeReached(_ now: Date) { for hook in hooks { hook.virtualTimeReached(now) } }
     func actionScheduled() -> (any Sendable)? { hooks.map { $0.actionScheduled() } }
     func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void) {
@@ -59,6 +75,20 @@ final class FanOutInstrumentation: SignalInstrumentation {
         for hook in hooks { hook.disposed(subscription, cause: cause) }
     }
     func eventDropped(_ violation: DroppedEvent) { for hook in hooks { hook.eventDropped(violation) } }
+
+    /// Each hook's token for one delivery, in the hooks' order.
+    private final class Began: Sendable {
+        let tokens: [DeliveryToken]
+
+        init(_ tokens: [DeliveryToken]) {
+            self.tokens = tokens
+        }
+    }
+
+    /// Begins a delivery with every hook, the first first.
+    private func began(_ begin: (any SignalInstrumentation) -> DeliveryToken) -> DeliveryToken {
+        DeliveryToken(context: Began(hooks.map(begin)))
+    }
 
     /// Runs `body` inside `call` of the first hook, which runs the rest inside its own, and
     /// so on: each hook's call wraps the next.

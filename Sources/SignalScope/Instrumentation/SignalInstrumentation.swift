@@ -74,6 +74,25 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     /// calls `deliver` exactly once (see ``nextDelivered(_:value:deliver:)``).
     func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void)
 
+    /// A value is about to be delivered to the subscription's observer: a delivery begins,
+    /// and ends when ``deliveryEnded(_:)`` is called, on this thread, with the token this
+    /// returns. What the thread does in between is caused by the value, as with
+    /// ``nextDelivered(_:value:deliver:)``. For a library that reports will/did pairs
+    /// rather than running the observer inside the hook (rule I12 of `docs/semantics.md`).
+    func nextWillBeDelivered<Value>(_ subscription: SubscriptionID, value: Value) -> DeliveryToken
+
+    /// An error is about to be delivered to the subscription's observer, ending it (see
+    /// ``nextWillBeDelivered(_:value:)``).
+    func errorWillBeDelivered(_ subscription: SubscriptionID, error: any Error) -> DeliveryToken
+
+    /// Completion is about to be delivered to the subscription's observer, ending it (see
+    /// ``nextWillBeDelivered(_:value:)``).
+    func completedWillBeDelivered(_ subscription: SubscriptionID) -> DeliveryToken
+
+    /// The delivery that returned `token` has ended: called once per delivery, on the thread
+    /// it began on, deliveries nested inside it having ended first.
+    func deliveryEnded(_ token: DeliveryToken)
+
     /// A scheduler is taking an action to run later, on this thread or another. What the
     /// hook returns comes back to ``scheduledActionRuns(_:run:)`` when the action runs, so
     /// that a hook recording causes can carry the event in progress now (a `delay`, a
@@ -104,8 +123,9 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
 }
 
 // Every hook has a default, so a tool implements only what it looks at, and a hook added
-// to the seam breaks no conformer: the notifications do nothing, and the deliveries and
-// scheduled actions just run.
+// to the seam breaks no conformer: the notifications do nothing, the scheduled actions just
+// run, and a delivery runs between the hook's beginning and end of it (which do nothing by
+// default), so that a hook implements the delivery once, in whichever form it prefers.
 extension SignalInstrumentation {
     /// Watches everything the process does.
     public func watchesCurrentCode() -> Bool { true }
@@ -128,14 +148,38 @@ extension SignalInstrumentation {
     /// Does nothing.
     public func observerReleased(_ subscription: SubscriptionID) {}
 
-    /// Delivers the value.
-    public func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) { deliver() }
+    /// Delivers the value between the hook's beginning and end of the delivery.
+    public func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) {
+        let token = nextWillBeDelivered(subscription, value: value)
+        deliver()
+        deliveryEnded(token)
+    }
 
-    /// Delivers the error.
-    public func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) { deliver() }
+    /// Delivers the error between the hook's beginning and end of the delivery.
+    public func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) {
+        let token = errorWillBeDelivered(subscription, error: error)
+        deliver()
+        deliveryEnded(token)
+    }
 
-    /// Delivers the completion.
-    public func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) { deliver() }
+    /// Delivers the completion between the hook's beginning and end of the delivery.
+    public func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) {
+        let token = completedWillBeDelivered(subscription)
+        deliver()
+        deliveryEnded(token)
+    }
+
+    /// Begins nothing.
+    public func nextWillBeDelivered<Value>(_ subscription: SubscriptionID, value: Value) -> DeliveryToken { .none }
+
+    /// Begins nothing.
+    public func errorWillBeDelivered(_ subscription: SubscriptionID, error: any Error) -> DeliveryToken { .none }
+
+    /// Begins nothing.
+    public func completedWillBeDelivered(_ subscription: SubscriptionID) -> DeliveryToken { .none }
+
+    /// Ends nothing.
+    public func deliveryEnded(_ token: DeliveryToken) {}
 
     /// Does nothing.
     public func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {}
@@ -224,6 +268,29 @@ public struct NodeEdge: Sendable, Hashable {
         self.parent = parent
         self.kind = kind
     }
+}
+
+/// What a hook hands from a delivery's beginning
+/// (``SignalInstrumentation/nextWillBeDelivered(_:value:)`` and its kin) to its end
+/// (``SignalInstrumentation/deliveryEnded(_:)``): the hook's own words, opaque to the library
+/// that carries them, so that a hook needs no state of its own per delivery.
+public struct DeliveryToken: Sendable {
+    /// Words the hook chose.
+    public let first: UInt64
+    public let second: UInt64
+    /// An object the hook chose, for what two words cannot hold (a hook that forwards to
+    /// several keeps their tokens in it).
+    public let context: (any AnyObject & Sendable)?
+
+    /// A token of the hook's words.
+    public init(first: UInt64 = 0, second: UInt64 = 0, context: (any AnyObject & Sendable)? = nil) {
+        self.first = first
+        self.second = second
+        self.context = context
+    }
+
+    /// The token of a delivery the hook did not note: its end does nothing.
+    public static var none: DeliveryToken { DeliveryToken() }
 }
 
 /// Everything the runtime knows about a node when it is created.

@@ -4,9 +4,10 @@
 /// one scheduled), outside any delivery. Kept per thread and per recording (``ThreadBuffer/cause``), so that
 /// several recordings at once each record their own causes.
 struct RecordedCause: Equatable, Sendable {
-    private let word: UInt64
+    /// The cause as one word, as a delivery's token carries it to the delivery's end.
+    let word: UInt64
 
-    private init(word: UInt64) { self.word = word }
+    init(word: UInt64) { self.word = word }
 
     /// The event of record `sequence`, being delivered (``scheduled`` gives the same event as
     /// an action scheduled during it sees it).

@@ -177,32 +177,50 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         appendCompactly(ObserverReleasedRecord(subscription: subscription.rawValue))
     }
 
-    func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) {
+    // A delivery is a beginning and an end (the seam's closure forms run it between them).
+
+    func nextWillBeDelivered<Value>(_ subscription: SubscriptionID, value: Value) -> DeliveryToken {
         // Subscriptions outlive a stopped recording and keep calling it, once per value.
-        guard isActive else { return deliver() }
+        guard isActive else { return .none }
         let record = NextRecord(subscription: subscription.rawValue, summary: recordsValues ? summary(value) : nil)
-        delivering(after: appendCompactly(record, becomesCause: true), deliver)
+        return beginDelivery(after: appendCompactly(record, becomesCause: true))
     }
 
-    func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) {
-        guard isActive else { return deliver() }
-        delivering(after: append(ErrorRecord(subscription: subscription.rawValue, description: summary(error)), becomesCause: true), deliver)
+    func errorWillBeDelivered(_ subscription: SubscriptionID, error: any Error) -> DeliveryToken {
+        guard isActive else { return .none }
+        return beginDelivery(after: append(ErrorRecord(subscription: subscription.rawValue, description: summary(error)), becomesCause: true))
     }
 
-    func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) {
-        delivering(after: appendCompactly(CompletedRecord(subscription: subscription.rawValue), becomesCause: true), deliver)
+    func completedWillBeDelivered(_ subscription: SubscriptionID) -> DeliveryToken {
+        beginDelivery(after: appendCompactly(CompletedRecord(subscription: subscription.rawValue), becomesCause: true))
     }
 
-    /// Runs a delivery whose record has just become its thread's cause, then gives the
-    /// thread back the cause it had before, `previous` (`nil`: nothing was recorded,
-    /// nothing to give back).
-    private func delivering(after previous: RecordedCause?, _ deliver: () -> Void) {
-        asRecordedCode(deliver)
+    /// Begins a delivery whose record has just become its thread's cause: for a recording of
+    /// some code, what the thread makes and allocates until its end is the recorded code's.
+    /// The token carries what its end gives back: the thread's cause before it, `previous`
+    /// (`nil`: nothing was recorded, nothing to give back), in `first` (plus 2; 1 for none),
+    /// and the recorded-code mark before it in `second`.
+    private func beginDelivery(after previous: RecordedCause?) -> DeliveryToken {
+        let mark = recordsCode ? CodeScopeMark.enter(identity) : 0
+        return DeliveryToken(first: previous.map { $0.word &+ 2 } ?? 1, second: mark)
+    }
+
+    func deliveryEnded(_ token: DeliveryToken) {
+        guard token.first != 0 else { return }
+        if recordsCode { CodeScopeMark.enter(token.second) }
         // The buffer is found again rather than kept (retained) from before, which cost a
         // retain and a release per event. The observer may have stopped this recording
         // meanwhile: then there is nothing to give back, and the buffer may be gone.
-        guard let previous, isActive else { return }
-        withCurrentBuffer { $0.cause = previous }
+        guard token.first > 1, isActive else { return }
+        withCurrentBuffer { $0.cause = RecordedCause(word: token.first - 2) }
+    }
+
+    /// Runs `body` as a delivery whose record has just become its thread's cause (see
+    /// ``beginDelivery(after:)``).
+    private func delivering(after previous: RecordedCause?, _ body: () -> Void) {
+        let token = beginDelivery(after: previous)
+        body()
+        deliveryEnded(token)
     }
 
     func actionScheduled() -> (any Sendable)? {

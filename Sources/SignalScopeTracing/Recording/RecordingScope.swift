@@ -43,9 +43,16 @@ enum CodeScopeMark {
     static var current: UInt64 { signalscope_code_scope_current() }
 
     static func with<Result>(_ recording: UInt64, _ body: () throws -> Result) rethrows -> Result {
-        let previous = signalscope_code_scope_enter(recording)
-        defer { signalscope_code_scope_enter(previous) }
+        let previous = enter(recording)
+        defer { enter(previous) }
         return try body()
+    }
+
+    /// Marks the thread as running `recording`'s code (``tracer``: the tracer's own, 0:
+    /// none) until the next call; returns the mark it had, for the caller to restore.
+    @discardableResult
+    static func enter(_ recording: UInt64) -> UInt64 {
+        signalscope_code_scope_enter(recording)
     }
 }
 
