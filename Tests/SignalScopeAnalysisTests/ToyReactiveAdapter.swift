@@ -26,24 +26,24 @@ final class ToyReactiveAdapter: ToyIntrospection {
 
     private let entities = Mutex<[ObjectIdentifier: Entity]>([:])
 
-    func subjectCreated(_ subject: AnyObject, file: StaticString, line: UInt, function: StaticString) {
+    func subjectCreated(_ subject: AnyObject, file: String, line: Int, function: String) {
         guard let hook = Instrumentation.current else { return }
         let node = NodeID.next()
         entities.withLock { $0[ObjectIdentifier(subject)] = Entity(hook: hook, node: node, subscription: nil) }
         hook.nodeCreated(
             NodeDescriptor(
-                id: node, kind: .subject, name: "ToySubject", site: SourceLocation(fileID: file, line: line, function: function),
+                id: node, kind: .subject, name: "ToySubject", site: SourceLocation(file: file, line: UInt(line), function: function),
                 parents: [], traits: .hot),
             object: subject)
     }
 
-    func sinkAttached(_ sink: AnyObject, to subject: AnyObject, file: StaticString, line: UInt, function: StaticString) {
+    func sinkAttached(_ sink: AnyObject, to subject: AnyObject, file: String, line: Int, function: String) {
         guard let source = entities.withLock({ $0[ObjectIdentifier(subject)] }) else { return }
         let subscription = SubscriptionID.next()
         entities.withLock { $0[ObjectIdentifier(sink)] = Entity(hook: source.hook, node: source.node, subscription: subscription) }
         source.hook.subscribed(
             SubscriptionDescriptor(
-                id: subscription, node: source.node, site: SourceLocation(fileID: file, line: line, function: function), parent: nil),
+                id: subscription, node: source.node, site: SourceLocation(file: file, line: UInt(line), function: function), parent: nil),
             object: sink)
         source.hook.observerStored(subscription, closures: ObserverClosures(closures: []))
     }

@@ -9,8 +9,9 @@ import Foundation
 
 /// What the library tells an introspection tool.
 public protocol ToyIntrospection: AnyObject, Sendable {
-    func subjectCreated(_ subject: AnyObject, file: StaticString, line: UInt, function: StaticString)
-    func sinkAttached(_ sink: AnyObject, to subject: AnyObject, file: StaticString, line: UInt, function: StaticString)
+    /// Sites come as text, as a library that learns them at run time has them.
+    func subjectCreated(_ subject: AnyObject, file: String, line: Int, function: String)
+    func sinkAttached(_ sink: AnyObject, to subject: AnyObject, file: String, line: Int, function: String)
     /// A value is about to reach `sink`, on this thread.
     func willReceive(_ value: Any, by sink: AnyObject)
     /// The value has reached `sink`: its closure has returned.
@@ -39,7 +40,7 @@ public final class ToySubject<Output>: @unchecked Sendable {
     private var sinks: [ToySink<Output>] = []
 
     public init(file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function) {
-        ToyIntrospectionHook.current?.subjectCreated(self, file: file, line: line, function: function)
+        ToyIntrospectionHook.current?.subjectCreated(self, file: "\(file)", line: Int(line), function: "\(function)")
     }
 
     /// Attaches `receiveValue`; the subject keeps it until it finishes or the returned
@@ -49,7 +50,7 @@ public final class ToySubject<Output>: @unchecked Sendable {
         receiveValue: @escaping (Output) -> Void
     ) -> ToyCancellable {
         let sink = ToySink(receiveValue)
-        ToyIntrospectionHook.current?.sinkAttached(sink, to: self, file: file, line: line, function: function)
+        ToyIntrospectionHook.current?.sinkAttached(sink, to: self, file: "\(file)", line: Int(line), function: "\(function)")
         lock.withLock { sinks.append(sink) }
         return ToyCancellable { [weak self, weak sink] in
             guard let self, let sink else { return }

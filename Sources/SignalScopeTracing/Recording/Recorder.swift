@@ -124,8 +124,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         guard isActive else { return }
         live.node(node.id, object)
         let name = string(node.name)
-        let file = literal(node.site.fileID)
-        let function = literal(node.site.function)
+        let file = text(node.site.fileText)
+        let function = text(node.site.functionText)
         append(
             NodeRecord(
                 node: node.id.rawValue, nodeKind: node.kind.code, traits: node.traits.rawValue, name: name, file: file,
@@ -146,8 +146,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {
         guard isActive else { return }
         live.subscription(subscription.id, object)
-        let file = literal(subscription.site.fileID)
-        let function = literal(subscription.site.function)
+        let file = text(subscription.site.fileText)
+        let function = text(subscription.site.functionText)
         append(
             SubscribeRecord(
                 subscription: subscription.id.rawValue, node: subscription.node.rawValue,
@@ -416,7 +416,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             let (after, deadline) = RetainedObject.timing(within: entry.within ?? .zero, late: late)
             announce?(
                 "signalscope: retained-after-release: \(Trace.shortTypeName(entry.typeName)) is still alive \(after) "
-                    + "\"\(entry.reason)\" (\(entry.site.fileID):\(entry.site.line)\(deadline))")
+                    + "\"\(entry.reason)\" (\(entry.site.file):\(entry.site.line)\(deadline))")
         }
         if judged.count > announcing {
             announce?("signalscope: retained-after-release: \(judged.count - announcing) more watched objects are still alive past their deadlines")
@@ -444,8 +444,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     private func appendRetained(_ entry: Watchlist.Entry, in paths: RetainingPaths, midRun: Bool, late: Duration) {
         var record = RetainedRecord(
-            watch: entry.id, typeName: string(entry.typeName), reason: string(entry.reason), file: literal(entry.site.fileID),
-            function: literal(entry.site.function), line: UInt32(truncatingIfNeeded: entry.site.line),
+            watch: entry.id, typeName: string(entry.typeName), reason: string(entry.reason), file: text(entry.site.fileText),
+            function: text(entry.site.functionText), line: UInt32(truncatingIfNeeded: entry.site.line),
             flags: (midRun ? 1 : 0) | (paths.sawPartOfTheHeap ? 32 : 0), withinNanoseconds: entry.within?.wholeNanoseconds ?? 0,
             lateNanoseconds: late.wholeNanoseconds)
         guard let path = paths.path(to: entry.address) else {
@@ -506,10 +506,10 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             path: string(found.path),
             offset: found.offset.map { UInt32(clamping: $0) } ?? ReferenceRecord.none, element: element,
             closureRole: closure.map { string($0.role.rawValue) } ?? 0,
-            closureFile: closure?.site.map { literal($0.fileID) } ?? reference.symbolSite.map { string($0.file) } ?? 0,
+            closureFile: closure?.site.map { text($0.fileText) } ?? reference.symbolSite.map { string($0.file) } ?? 0,
             closureLine: closure?.site.map { UInt32(truncatingIfNeeded: $0.line) }
                 ?? reference.symbolSite.map { UInt32(truncatingIfNeeded: $0.line) } ?? 0,
-            closureName: closure?.site.map { literal($0.function) } ?? reference.symbol.map(string) ?? 0)
+            closureName: closure?.site.map { text($0.functionText) } ?? reference.symbol.map(string) ?? 0)
     }
 
     /// The bounded `String(describing:)` a summary records.
@@ -529,6 +529,14 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         let (id, newText) = strings.id(of: literal)
         if let newText { appendString(id, newText) }
         return id
+    }
+
+    /// A location's file or function: a literal by its address, a string by its text.
+    private func text(_ text: SourceLocation.Text) -> UInt32 {
+        switch text {
+        case .literal(let value): literal(value)
+        case .string(let value): string(value)
+        }
     }
 
     private func appendString(_ id: UInt32, _ text: String) {
