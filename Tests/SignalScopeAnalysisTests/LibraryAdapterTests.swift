@@ -90,4 +90,24 @@ struct LibraryAdapterTests {
         #expect(completions.count == 2 && completions.allSatisfy { trace.causes(of: $0).isEmpty })
         for cancellable in cancellables { cancellable.cancel() }
     }
+
+    @Test("A failure the library's sink takes in its completion closure is handled; one reaching a sink with no completion closure is an unhandled error, at that sink's line")
+    func failureHandledOrNot() throws {
+        _ = ToyReactiveAdapter.installed
+        struct Offline: Error {}
+        var failures: [String] = []
+        let trace = Tracer.record {
+            let handled = ToySubject<String>()
+            let unhandled = ToySubject<String>()
+            let first = handled.sink(receiveCompletion: { failures.append(String(describing: $0)) }, receiveValue: { _ in })
+            let second = unhandled.sink { _ in }
+            handled.fail(Offline())
+            unhandled.fail(Offline())
+            withExtendedLifetime((first, second)) {}
+        }
+        #expect(failures.count == 1, "the completion closure heard the failure")
+        let findings = trace.analyze(rules: [.unhandledError]).findings
+        #expect(findings.map(\.rule) == [.unhandledError], "\(findings)")
+        #expect(findings.first?.location.line == 103, "at the sink with no completion closure: \(String(describing: findings.first?.location))")
+    }
 }

@@ -37,7 +37,7 @@ final class ToyReactiveAdapter: ToyIntrospection {
             object: subject)
     }
 
-    func sinkAttached(_ sink: AnyObject, to subject: AnyObject, file: String, line: Int, function: String) {
+    func sinkAttached(_ sink: AnyObject, to subject: AnyObject, handlesFailure: Bool, file: String, line: Int, function: String) {
         guard let source = entities.withLock({ $0[ObjectIdentifier(subject)] }) else { return }
         let subscription = SubscriptionID.next()
         entities.withLock { $0[ObjectIdentifier(sink)] = Entity(hook: source.hook, node: source.node, subscription: subscription) }
@@ -45,7 +45,8 @@ final class ToyReactiveAdapter: ToyIntrospection {
             SubscriptionDescriptor(
                 id: subscription, node: source.node, site: SourceLocation(file: file, line: UInt(line), function: function), parent: nil),
             object: sink)
-        source.hook.observerStored(subscription, closures: ObserverClosures(closures: []))
+        // The library keeps no closures a tracer could name, but says what the sink handles.
+        source.hook.observerStored(subscription, closures: ObserverClosures(handles: handlesFailure ? .all : .next))
     }
 
     func willReceive(_ value: Any, by sink: AnyObject) {
@@ -57,9 +58,11 @@ final class ToyReactiveAdapter: ToyIntrospection {
         Self.popAndEnd()
     }
 
-    func willFinish(_ sink: AnyObject) {
+    func willFinish(_ sink: AnyObject, failure: (any Error)?) {
         guard let entity = entity(of: sink), let subscription = entity.subscription else { return Self.push(nil) }
-        Self.push((entity.hook, entity.hook.completedWillBeDelivered(subscription)))
+        let token = failure.map { entity.hook.errorWillBeDelivered(subscription, error: $0) }
+            ?? entity.hook.completedWillBeDelivered(subscription)
+        Self.push((entity.hook, token))
     }
 
     func didFinish(_ sink: AnyObject) {

@@ -11,13 +11,15 @@ import Foundation
 public protocol ToyIntrospection: AnyObject, Sendable {
     /// Sites come as text, as a library that learns them at run time has them.
     func subjectCreated(_ subject: AnyObject, file: String, line: Int, function: String)
-    func sinkAttached(_ sink: AnyObject, to subject: AnyObject, file: String, line: Int, function: String)
+    /// `handlesFailure`: the sink was given a completion closure, which hears a failure.
+    func sinkAttached(_ sink: AnyObject, to subject: AnyObject, handlesFailure: Bool, file: String, line: Int, function: String)
     /// A value is about to reach `sink`, on this thread.
     func willReceive(_ value: Any, by sink: AnyObject)
     /// The value has reached `sink`: its closure has returned.
     func didReceive(_ value: Any, by sink: AnyObject)
-    /// The subject's completion is about to reach `sink`, on this thread.
-    func willFinish(_ sink: AnyObject)
+    /// The subject's completion (`failure` nil: finished) is about to reach `sink`, on this
+    /// thread.
+    func willFinish(_ sink: AnyObject, failure: (any Error)?)
     /// The completion has reached `sink`.
     func didFinish(_ sink: AnyObject)
     func cancelled(_ sink: AnyObject)
@@ -49,8 +51,25 @@ public final class ToySubject<Output>: @unchecked Sendable {
         file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
         receiveValue: @escaping (Output) -> Void
     ) -> ToyCancellable {
-        let sink = ToySink(receiveValue)
-        ToyIntrospectionHook.current?.sinkAttached(sink, to: self, file: "\(file)", line: Int(line), function: "\(function)")
+        sink(file: file, line: line, function: function, completion: nil, receiveValue: receiveValue)
+    }
+
+    /// Attaches `receiveValue`, and `receiveCompletion`, which hears the subject finish or
+    /// fail (`nil`: finished).
+    public func sink(
+        file: StaticString = #fileID, line: UInt = #line, function: StaticString = #function,
+        receiveCompletion: @escaping ((any Error)?) -> Void, receiveValue: @escaping (Output) -> Void
+    ) -> ToyCancellable {
+        sink(file: file, line: line, function: function, completion: receiveCompletion, receiveValue: receiveValue)
+    }
+
+    private func sink(
+        file: StaticString, line: UInt, function: StaticString, completion: (((any Error)?) -> Void)?,
+        receiveValue: @escaping (Output) -> Void
+    ) -> ToyCancellable {
+        let sink = ToySink(receiveValue, completion: completion)
+        ToyIntrospectionHook.current?.sinkAttached(
+            sink, to: self, handlesFailure: completion != nil, file: "\(file)", line: Int(line), function: "\(function)")
         lock.withLock { sinks.append(sink) }
         return ToyCancellable { [weak self, weak sink] in
             guard let self, let sink else { return }
@@ -63,14 +82,20 @@ public final class ToySubject<Output>: @unchecked Sendable {
         for sink in lock.withLock({ sinks }) { sink.receive(value) }
     }
 
-    public func finish() {
+    public func finish() { complete(failure: nil) }
+
+    /// Ends the subject with `failure`, which each sink's completion closure hears.
+    public func fail(_ failure: any Error) { complete(failure: failure) }
+
+    private func complete(failure: (any Error)?) {
         let finished = lock.withLock {
             defer { sinks = [] }
             return sinks
         }
         for sink in finished {
             let hook = ToyIntrospectionHook.current
-            hook?.willFinish(sink)
+            hook?.willFinish(sink, failure: failure)
+            sink.complete(failure)
             hook?.didFinish(sink)
         }
     }
@@ -79,8 +104,14 @@ public final class ToySubject<Output>: @unchecked Sendable {
 /// One attached closure.
 public final class ToySink<Output>: @unchecked Sendable {
     private let receiveValue: (Output) -> Void
+    private let completion: (((any Error)?) -> Void)?
 
-    init(_ receiveValue: @escaping (Output) -> Void) { self.receiveValue = receiveValue }
+    init(_ receiveValue: @escaping (Output) -> Void, completion: (((any Error)?) -> Void)?) {
+        self.receiveValue = receiveValue
+        self.completion = completion
+    }
+
+    func complete(_ failure: (any Error)?) { completion?(failure) }
 
     func receive(_ value: Output) {
         let hook = ToyIntrospectionHook.current

@@ -212,20 +212,55 @@ extension SignalInstrumentation {
 public struct ObserverClosures: Sendable {
     /// The closures the observer has, valid while the subscription holds its observer.
     public let closures: [KeptClosure]
+    /// Which events the observer handles (a closure of its own for them): what tells a failure
+    /// the observer takes from one nobody handles.
+    public let handles: ObserverEvents
 
-    /// Describes an observer's closures.
+    /// Describes an observer by its closures: it handles the events it has closures for.
     public init(closures: [KeptClosure]) {
         self.closures = closures
+        var handles: ObserverEvents = []
+        for closure in closures {
+            switch closure.role {
+            case .next: handles.insert(.next)
+            case .error: handles.insert(.error)
+            case .completed: handles.insert(.completed)
+            default: break
+            }
+        }
+        self.handles = handles
     }
 
-    /// Whether the observer has a `next` closure.
-    public var hasNext: Bool { closures.contains { $0.role == .next } }
-    /// Whether the observer has an `error` closure.
-    public var hasError: Bool { closures.contains { $0.role == .error } }
-    /// Whether the observer has a `completed` closure.
-    public var hasCompleted: Bool { closures.contains { $0.role == .completed } }
+    /// Describes an observer by the events it handles, and the closures it has, if the
+    /// library keeps them as the runtime does: for an adapter, whose library says whether a
+    /// subscriber handles failure (a `sink` with `receiveCompletion`) without closures a
+    /// tracer could read.
+    public init(handles: ObserverEvents, closures: [KeptClosure] = []) {
+        self.closures = closures
+        self.handles = handles
+    }
+
+    /// Whether the observer handles values.
+    public var hasNext: Bool { handles.contains(.next) }
+    /// Whether the observer handles an error.
+    public var hasError: Bool { handles.contains(.error) }
+    /// Whether the observer handles completion.
+    public var hasCompleted: Bool { handles.contains(.completed) }
     /// How many closures the observer has.
     public var count: Int { closures.count }
+}
+
+/// The events an observer may handle.
+public struct ObserverEvents: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let next = ObserverEvents(rawValue: 1)
+    /// An error (a failure, in Combine's words).
+    public static let error = ObserverEvents(rawValue: 2)
+    public static let completed = ObserverEvents(rawValue: 4)
+    /// Every event.
+    public static let all: ObserverEvents = [.next, .error, .completed]
 }
 
 /// What kind of node a ``NodeDescriptor`` describes.
