@@ -110,4 +110,19 @@ struct LibraryAdapterTests {
         #expect(findings.map(\.rule) == [.unhandledError], "\(findings)")
         #expect(findings.first?.location.line == 103, "at the sink with no completion closure: \(String(describing: findings.first?.location))")
     }
+
+    @Test("A library's subject that was sent its completion is known to have terminated at the end; one never completed is not")
+    func terminatedSubjects() throws {
+        _ = ToyReactiveAdapter.installed
+        var subjects: [ToySubject<Int>] = []
+        let trace = Tracer.record {
+            let completed = ToySubject<Int>()
+            let open = ToySubject<Int>()
+            completed.finish()
+            subjects = [completed, open]
+        }
+        let nodes = trace.nodes.values.filter { $0.name == "ToySubject" }.sorted { $0.id < $1.id }
+        #expect(nodes.map(\.terminatedAtEnd) == [true, false], "\(nodes)")
+        withExtendedLifetime(subjects) {}
+    }
 }

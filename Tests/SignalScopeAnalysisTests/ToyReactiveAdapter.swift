@@ -72,6 +72,11 @@ final class ToyReactiveAdapter: ToyIntrospection {
         entity.hook.disposed(subscription, cause: .terminal)
     }
 
+    func subjectCompleted(_ subject: AnyObject) {
+        guard let entity = entity(of: subject) else { return }
+        entity.hook.nodeTerminated(entity.node)
+    }
+
     func cancelled(_ sink: AnyObject) {
         guard let entity = forget(sink), let subscription = entity.subscription else { return }
         entity.hook.observerReleased(subscription)

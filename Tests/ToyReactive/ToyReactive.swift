@@ -23,6 +23,8 @@ public protocol ToyIntrospection: AnyObject, Sendable {
     /// The completion has reached `sink`.
     func didFinish(_ sink: AnyObject)
     func cancelled(_ sink: AnyObject)
+    /// The subject was sent its completion: it keeps no sink from now on.
+    func subjectCompleted(_ subject: AnyObject)
 }
 
 /// Where a tool installs itself.
@@ -92,6 +94,7 @@ public final class ToySubject<Output>: @unchecked Sendable {
             defer { sinks = [] }
             return sinks
         }
+        ToyIntrospectionHook.current?.subjectCompleted(self)
         for sink in finished {
             let hook = ToyIntrospectionHook.current
             hook?.willFinish(sink, failure: failure)

@@ -75,6 +75,7 @@ final class FanOutInstrumentation: SignalInstrumentation {
         for hook in hooks { hook.disposed(subscription, cause: cause) }
     }
     func eventDropped(_ violation: DroppedEvent) { for hook in hooks { hook.eventDropped(violation) } }
+    func nodeTerminated(_ node: NodeID) { for hook in hooks { hook.nodeTerminated(node) } }
 
     /// Each hook's token for one delivery, in the hooks' order.
     private final class Began: Sendable {

@@ -116,6 +116,12 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     /// An event was sent after a terminal event and dropped: a grammar violation.
     func eventDropped(_ violation: DroppedEvent)
 
+    /// A node that ends when told to (a subject, or a library's subject) was sent its
+    /// terminal event: from now on it keeps no subscriber. Reported once; a tool judging the
+    /// subjects that never ended (`never-completed-subject`) hears it here, whatever library
+    /// the subject is of.
+    func nodeTerminated(_ node: NodeID)
+
     /// A ``TestScheduler``'s virtual clock reads `now`: reported when the scheduler is made
     /// and before each action it runs, so what follows happens then in the test's time,
     /// whatever the wall clock says.
@@ -186,6 +192,9 @@ extension SignalInstrumentation {
 
     /// Does nothing.
     public func eventDropped(_ violation: DroppedEvent) {}
+
+    /// Does nothing.
+    public func nodeTerminated(_ node: NodeID) {}
 
     /// Does nothing: hooks that do not look at closures need not implement it.
     public func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject) {}

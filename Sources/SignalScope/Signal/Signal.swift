@@ -62,9 +62,9 @@ public class Signal<Value>: @unchecked Sendable {
         if !kept.isEmpty { hook.closuresKept(kept, by: .node(id), object: self) }
     }
 
-    /// For a subject: whether it has sent its terminal event; `nil` for other signals.
-    /// (For the tracer's snapshot: a subject still alive that never terminated keeps its
-    /// subscribers.)
+    /// For a subject: whether it has sent its terminal event; `nil` for other signals. (The
+    /// sharing operators ask it; a tracer hears of it through
+    /// ``SignalInstrumentation/nodeTerminated(_:)``.)
     package var hasTerminated: Bool? { nil }
 
     /// Connects a new subscriber to this signal. Subjects override it.

@@ -70,7 +70,9 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
     }
 
     private func sendTerminal(_ terminal: SubjectTerminal) {
-        switch lock.withLock({ state.admitTerminal(terminal, flags: flags) }) {
+        let admission = lock.withLock { state.admitTerminal(terminal, flags: flags) }
+        if case .violation = admission {} else { hook?.nodeTerminated(id) }
+        switch admission {
         case .now(let work): perform(work)
         case .fanOut, .queued: break
         case .violation:

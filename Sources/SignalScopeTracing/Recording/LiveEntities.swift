@@ -19,6 +19,8 @@ final class LiveEntities: Sendable {
     private struct Node {
         let reference: WeakReference
         var closures: [KeptClosure] = []
+        /// It was sent its terminal event (``SignalInstrumentation/nodeTerminated(_:)``).
+        var terminated = false
     }
 
     private struct Subscription {
@@ -69,6 +71,10 @@ final class LiveEntities: Sendable {
             tracked.owners[address(of: object)] = entry
             tracked.pruneIfLarge()
         }
+    }
+
+    func nodeTerminated(_ id: NodeID) {
+        tracked.withLock { $0.nodes[id]?.terminated = true }
     }
 
     func subscription(_ id: SubscriptionID, _ object: AnyObject) {
@@ -128,15 +134,9 @@ final class LiveEntities: Sendable {
         func name(_ closures: [KeptClosure]) {
             for closure in closures where closure.context != 0 { names[ClosureKey(closure), default: closure] = closure }
         }
-        /// Whether each subject had terminated, read when the walk loads it.
-        let terminated = LockedValue<[NodeID: Bool]>([:])
         for (id, node) in tracked.nodes.sorted(by: { $0.key < $1.key }) {
             let reference = node.reference
-            roots.append(HeapWalker.Root(load: {
-                let object = reference.object
-                if let object { terminated.withLock { $0[id] = (object as? any TracedNode)?.hasTerminated ?? false } }
-                return object
-            }, entity: TraceHeap.Role.node(id).tag))
+            roots.append(HeapWalker.Root(load: { reference.object }, entity: TraceHeap.Role.node(id).tag))
             name(node.closures)
         }
         for (id, subscription) in tracked.subscriptions.sorted(by: { $0.key < $1.key }) {
@@ -190,12 +190,11 @@ final class LiveEntities: Sendable {
                 from: ids[edge.from], to: ids[edge.to], found: edge.reference, closure: closure,
                 symbol: function.flatMap { symbols[$0] }, symbolSite: function.flatMap { closureSites[$0] })
         }
-        let terminatedNodes = terminated.withLock { $0 }
         for (address, tag) in walk.entities.sorted(by: { $0.key < $1.key }) {
             guard let index = walk.index[address], let entity = TraceHeap.Role(tag: tag) else { continue }
             let retainCount = walk.vertices[index].retainCount
             switch entity {
-            case .node(let id): snapshot.nodes.append((id, retainCount, terminatedNodes[id] ?? false))
+            case .node(let id): snapshot.nodes.append((id, retainCount, tracked.nodes[id]?.terminated ?? false))
             case .subscription(let id): snapshot.subscriptions.append((id, retainCount))
             default: continue
             }

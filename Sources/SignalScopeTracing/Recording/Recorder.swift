@@ -270,6 +270,11 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         appendCompactly(DisposedRecord(subscription: subscription.rawValue, cause: cause.rawValue))
     }
 
+    func nodeTerminated(_ node: NodeID) {
+        guard isActive else { return }
+        live.nodeTerminated(node)
+    }
+
     func eventDropped(_ violation: DroppedEvent) {
         guard isActive else { return }
         // A violation is rare and its site is what the user needs, so this path may
