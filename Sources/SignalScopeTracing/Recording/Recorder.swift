@@ -177,7 +177,28 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         appendCompactly(ObserverReleasedRecord(subscription: subscription.rawValue))
     }
 
-    // A delivery is a beginning and an end (the seam's closure forms run it between them).
+    // A delivery is a beginning and an end. The closure forms the runtime calls are the seam's
+    // defaults written here again: the defaults are generic code of the runtime's module,
+    // which would reach the beginning and the end through the witness table for every event;
+    // here both calls are direct and inline.
+
+    func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) {
+        let token = nextWillBeDelivered(subscription, value: value)
+        deliver()
+        deliveryEnded(token)
+    }
+
+    func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) {
+        let token = errorWillBeDelivered(subscription, error: error)
+        deliver()
+        deliveryEnded(token)
+    }
+
+    func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) {
+        let token = completedWillBeDelivered(subscription)
+        deliver()
+        deliveryEnded(token)
+    }
 
     func nextWillBeDelivered<Value>(_ subscription: SubscriptionID, value: Value) -> DeliveryToken {
         // Subscriptions outlive a stopped recording and keep calling it, once per value.
