@@ -6,19 +6,19 @@ import Glibc
 /// records of one poll come sorted by sequence number, but a thread's buffer written later
 /// may hold records older than an earlier poll's, and a name whose string record is still
 /// in another thread's buffer reads as `?`. Read the whole log with `Trace` once it ends.
-package final class LiveLogReader {
+public final class LiveLogReader {
     private let path: String
     private var descriptor: Int32 = -1
     private var offset = EventLogFormat.headerSize
     private var strings: [UInt32: String] = [:]
     /// Why reading stopped for good (a file that is not an event log, a corrupt record).
-    package private(set) var problem: String?
+    public private(set) var problem: String?
     /// Whether the last ``poll(maximumBytes:)`` left bytes of the log unread (it read its
     /// step's worth): poll again at once to catch up.
-    package private(set) var hasMore = false
+    public private(set) var hasMore = false
 
     /// A reader of the log at `path`, which need not exist yet.
-    package init(path: String) {
+    public init(path: String) {
         self.path = path
     }
 
@@ -31,30 +31,30 @@ package final class LiveLogReader {
     /// reader behind its program reads on at once). It ends once `isFinished` has said that
     /// nothing more will be written and the log is read to its end, once reading has stopped
     /// (``problem``), or when the task reading it is cancelled.
-    package func batches(
+    public func batches(
         maximumBytes: Int = 4 << 20, idle: Duration = .milliseconds(100), isFinished: @escaping @Sendable () -> Bool
     ) -> Batches {
         Batches(reader: self, maximumBytes: maximumBytes, idle: idle, isFinished: isFinished)
     }
 
     /// ``batches(maximumBytes:idle:isFinished:)``.
-    package struct Batches: AsyncSequence {
-        package typealias Element = [TraceRecord]
+    public struct Batches: AsyncSequence {
+        public typealias Element = [TraceRecord]
         fileprivate let reader: LiveLogReader
         fileprivate let maximumBytes: Int
         fileprivate let idle: Duration
         fileprivate let isFinished: @Sendable () -> Bool
 
-        package func makeAsyncIterator() -> AsyncIterator {
+        public func makeAsyncIterator() -> AsyncIterator {
             AsyncIterator(batches: self)
         }
 
-        package struct AsyncIterator: AsyncIteratorProtocol {
+        public struct AsyncIterator: AsyncIteratorProtocol {
             fileprivate let batches: Batches
             fileprivate var waits = false
             fileprivate var ended = false
 
-            package mutating func next() async -> [TraceRecord]? {
+            public mutating func next() async -> [TraceRecord]? {
                 guard !ended, !Task.isCancelled else { return nil }
                 if waits {
                     try? await Task.sleep(for: batches.idle)
@@ -75,7 +75,7 @@ package final class LiveLogReader {
     /// about `maximumBytes` of the log (at least one whole record), so that a reader that
     /// falls behind a fast writer catches up in steps of bounded memory; none when the file
     /// does not exist yet or reading has stopped (``problem``).
-    package func poll(maximumBytes: Int = 4 << 20) -> [TraceRecord] {
+    public func poll(maximumBytes: Int = 4 << 20) -> [TraceRecord] {
         hasMore = false
         guard problem == nil, openIfNeeded() else { return [] }
         var status = stat()
