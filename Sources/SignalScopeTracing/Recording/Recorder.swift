@@ -177,71 +177,98 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         appendCompactly(ObserverReleasedRecord(subscription: subscription.rawValue))
     }
 
-    // A delivery is a beginning and an end. The closure forms the runtime calls are the seam's
-    // defaults written here again: the defaults are generic code of the runtime's module,
-    // which would reach the beginning and the end through the witness table for every event;
-    // here both calls are direct and inline.
+    // A delivery is a beginning and an end. The runtime calls the closure forms, which run it
+    // between the two with what the beginning gave back held in two plain words (``Began``);
+    // a library reporting will/did pairs gets those words in a ``DeliveryToken``. (The seam's
+    // default closure forms would go through the token, an optional object included, and
+    // through the witness table, for every event.)
 
     func nextDelivered<Value>(_ subscription: SubscriptionID, value: Value, deliver: () -> Void) {
-        let token = nextWillBeDelivered(subscription, value: value)
+        let began = beginNext(subscription, value: value)
         deliver()
-        deliveryEnded(token)
+        end(began)
     }
 
     func errorDelivered(_ subscription: SubscriptionID, error: any Error, deliver: () -> Void) {
-        let token = errorWillBeDelivered(subscription, error: error)
+        let began = beginError(subscription, error: error)
         deliver()
-        deliveryEnded(token)
+        end(began)
     }
 
     func completedDelivered(_ subscription: SubscriptionID, deliver: () -> Void) {
-        let token = completedWillBeDelivered(subscription)
+        let began = beginCompleted(subscription)
         deliver()
-        deliveryEnded(token)
+        end(began)
     }
 
     func nextWillBeDelivered<Value>(_ subscription: SubscriptionID, value: Value) -> DeliveryToken {
+        beginNext(subscription, value: value).token
+    }
+
+    func errorWillBeDelivered(_ subscription: SubscriptionID, error: any Error) -> DeliveryToken {
+        beginError(subscription, error: error).token
+    }
+
+    func completedWillBeDelivered(_ subscription: SubscriptionID) -> DeliveryToken {
+        beginCompleted(subscription).token
+    }
+
+    func deliveryEnded(_ token: DeliveryToken) {
+        end(Began(restore: token.first, mark: token.second))
+    }
+
+    /// What a delivery's end gives back: the thread's cause before it in `restore` (its word
+    /// plus 2; 1: nothing was recorded, nothing to give back; 0: nothing began), and the
+    /// recorded-code mark before it.
+    private struct Began {
+        let restore: UInt64
+        let mark: UInt64
+
+        static var none: Began { Began(restore: 0, mark: 0) }
+
+        var token: DeliveryToken { DeliveryToken(first: restore, second: mark) }
+    }
+
+    private func beginNext<Value>(_ subscription: SubscriptionID, value: Value) -> Began {
         // Subscriptions outlive a stopped recording and keep calling it, once per value.
         guard isActive else { return .none }
         let record = NextRecord(subscription: subscription.rawValue, summary: recordsValues ? summary(value) : nil)
         return beginDelivery(after: appendCompactly(record, becomesCause: true))
     }
 
-    func errorWillBeDelivered(_ subscription: SubscriptionID, error: any Error) -> DeliveryToken {
+    private func beginError(_ subscription: SubscriptionID, error: any Error) -> Began {
         guard isActive else { return .none }
         return beginDelivery(after: append(ErrorRecord(subscription: subscription.rawValue, description: summary(error)), becomesCause: true))
     }
 
-    func completedWillBeDelivered(_ subscription: SubscriptionID) -> DeliveryToken {
+    private func beginCompleted(_ subscription: SubscriptionID) -> Began {
         beginDelivery(after: appendCompactly(CompletedRecord(subscription: subscription.rawValue), becomesCause: true))
     }
 
-    /// Begins a delivery whose record has just become its thread's cause: for a recording of
-    /// some code, what the thread makes and allocates until its end is the recorded code's.
-    /// The token carries what its end gives back: the thread's cause before it, `previous`
-    /// (`nil`: nothing was recorded, nothing to give back), in `first` (plus 2; 1 for none),
-    /// and the recorded-code mark before it in `second`.
-    private func beginDelivery(after previous: RecordedCause?) -> DeliveryToken {
+    /// Begins a delivery whose record has just become its thread's cause (`previous`: the
+    /// cause before it, `nil` when nothing was recorded): for a recording of some code, what
+    /// the thread makes and allocates until its end is the recorded code's.
+    private func beginDelivery(after previous: RecordedCause?) -> Began {
         let mark = recordsCode ? CodeScopeMark.enter(identity) : 0
-        return DeliveryToken(first: previous.map { $0.word &+ 2 } ?? 1, second: mark)
+        return Began(restore: previous.map { $0.word &+ 2 } ?? 1, mark: mark)
     }
 
-    func deliveryEnded(_ token: DeliveryToken) {
-        guard token.first != 0 else { return }
-        if recordsCode { CodeScopeMark.enter(token.second) }
+    private func end(_ began: Began) {
+        guard began.restore != 0 else { return }
+        if recordsCode { CodeScopeMark.enter(began.mark) }
         // The buffer is found again rather than kept (retained) from before, which cost a
         // retain and a release per event. The observer may have stopped this recording
         // meanwhile: then there is nothing to give back, and the buffer may be gone.
-        guard token.first > 1, isActive else { return }
-        withCurrentBuffer { $0.cause = RecordedCause(word: token.first - 2) }
+        guard began.restore > 1, isActive else { return }
+        withCurrentBuffer { $0.cause = RecordedCause(word: began.restore - 2) }
     }
 
     /// Runs `body` as a delivery whose record has just become its thread's cause (see
     /// ``beginDelivery(after:)``).
     private func delivering(after previous: RecordedCause?, _ body: () -> Void) {
-        let token = beginDelivery(after: previous)
+        let began = beginDelivery(after: previous)
         body()
-        deliveryEnded(token)
+        end(began)
     }
 
     func actionScheduled() -> (any Sendable)? {
