@@ -101,9 +101,36 @@ import Testing
         let written = Self.bytes(of: record)
         let late = try #require(written.withUnsafeBytes { RetainedRecord(payload: $0) })
         #expect(late.lateNanoseconds == 44_000_000_000)
-        // Format 3.0 wrote the payload without `late`.
-        let older = try #require(Array(written.dropLast(8)).withUnsafeBytes { RetainedRecord(payload: $0) })
+        // Format 3.0 wrote the payload without `late`, and 3.3 without the chain start's counts.
+        let older = try #require(Array(written.dropLast(32)).withUnsafeBytes { RetainedRecord(payload: $0) })
         #expect(older.lateNanoseconds == 0 && older.watch == 3 && older.links.count == 1)
+    }
+
+    /// Format 3.4 writes what the snapshot counted of a chain's first object, and the reader
+    /// judges what holds it; an older log's verdict bits are read as they were written.
+    @Test func whatHoldsARetainedChainIsJudgedWhenTheLogIsRead() throws {
+        func retained(_ record: RetainedRecord) throws -> RetainedObject {
+            let written = Self.bytes(of: record)
+            let read = try #require(written.withUnsafeBytes { RetainedRecord(payload: $0) })
+            guard case .extended(let event)? = read.event(strings: LogStrings([:])), let object = event.payload as? RetainedObject else {
+                Issue.record("a retained record reads as a retained object")
+                throw CancellationError()
+            }
+            return object
+        }
+        var counted = RetainedRecord(watch: 1, flags: RetainedRecord.hasStartCounts)
+        (counted.startRetainCount, counted.startExactReferences) = (3, 2)
+        #expect(try retained(counted).isHeldFromOutside)
+        #expect(try retained(counted).start == TraceHeap.Holding(retainCount: 3, exactReferences: 2, inexactReferences: 0))
+        counted.startInexactReferences = 1
+        // The bits say otherwise; the counts are what a 3.4 reader judges.
+        counted.flags |= 16
+        #expect(try !retained(counted).isHeldFromOutside && retained(counted).onlyInexactHolders)
+        counted.startExactReferences = 3
+        counted.startInexactReferences = 0
+        #expect(try !retained(counted).isHeldFromOutside && !retained(counted).onlyInexactHolders)
+        let older = RetainedRecord(watch: 1, flags: 16)
+        #expect(try retained(older).isHeldFromOutside && retained(older).start == nil)
     }
 
     /// A record kind as a contributor adds one, in one file: its layout, and its event as a

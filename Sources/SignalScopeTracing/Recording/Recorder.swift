@@ -508,7 +508,14 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         }
         record.target = path.target.id
         record.targetAddress = UInt64(path.target.vertex.address) ^ HeapObjectRecord.addressKey
-        record.flags |= (path.isCycle ? 2 : 0) | (path.hasInexactHolders ? 4 : 0) | (path.isHeldFromOutside ? 16 : 0)
+        record.flags |= path.isCycle ? 2 : 0
+        if let start = path.start {
+            // Bits 2 and 4 are the verdict a reader of format 3.3 reads; a newer one judges the counts.
+            record.flags |= (start.isHeldOnlyByInexactWords ? 4 : 0) | (start.isHeldFromOutside ? 16 : 0) | RetainedRecord.hasStartCounts
+            record.startRetainCount = UInt64(start.retainCount)
+            record.startExactReferences = UInt64(start.exactReferences)
+            record.startInexactReferences = UInt64(start.inexactReferences)
+        }
         let objects = Dictionary(path.objects.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         record.links = path.chain.compactMap { reference in
             guard let holder = objects[reference.from] else { return nil }

@@ -11,7 +11,8 @@ struct RetainingPaths {
     /// The exact strong references to each object from objects of the snapshot: the
     /// reference's position and its holder.
     private let holders: [Int: [(position: Int, holder: Int)]]
-    private let inexact: Set<Int>
+    /// The strong references to each object that a conservative scan read, counted.
+    private let inexactCount: [Int: Int]
     /// For each object that an object held from outside reaches, the reference that reaches it
     /// first breadth first from all of them at once, and that reference's holder: the
     /// shortest chains to every such object, found in one pass over the snapshot.
@@ -28,11 +29,11 @@ struct RetainingPaths {
         var exactCount: [Int: Int] = [:]
         var holders: [Int: [(position: Int, holder: Int)]] = [:]
         var children: [Int: [(position: Int, child: Int)]] = [:]
-        var inexact: Set<Int> = []
+        var inexactCount: [Int: Int] = [:]
         for (position, reference) in references.enumerated() where !reference.found.isWeak {
             guard let to = index[reference.to] else { continue }
             guard reference.found.isExact else {
-                inexact.insert(to)
+                inexactCount[to, default: 0] += 1
                 continue
             }
             exactCount[to, default: 0] += 1
@@ -43,9 +44,9 @@ struct RetainingPaths {
         }
         self.exactCount = exactCount
         self.holders = holders
-        self.inexact = inexact
+        self.inexactCount = inexactCount
         var parents: [Int: (position: Int, holder: Int)] = [:]
-        var queue = heap.objects.indices.filter { holders[$0] == nil || Self.isHeldFromOutside($0, heap.objects, exactCount, inexact) }
+        var queue = heap.objects.indices.filter { holders[$0] == nil || Self.isHeldFromOutside($0, heap.objects, exactCount, inexactCount) }
         let sources = Set(queue)
         var head = 0
         while head < queue.count {
@@ -61,12 +62,12 @@ struct RetainingPaths {
 
     /// Held from outside the snapshot by the one test (``TraceHeap/isHeldFromOutside(retainCount:exactReferences:)``),
     /// and reached by no reference a conservative scan found: such an object is no start of
-    /// the search, whose chain goes through that holder instead and says so
-    /// (``RetainingPath/hasInexactHolders``).
+    /// the search, whose chain goes through that holder instead, and the reader judges what
+    /// holds it from the counts the chain carries (``RetainingPath/start``).
     private static func isHeldFromOutside(
-        _ object: Int, _ objects: [HeapSnapshot.Object], _ exactCount: [Int: Int], _ inexact: Set<Int>
+        _ object: Int, _ objects: [HeapSnapshot.Object], _ exactCount: [Int: Int], _ inexactCount: [Int: Int]
     ) -> Bool {
-        !inexact.contains(object)
+        inexactCount[object] == nil
             && TraceHeap.isHeldFromOutside(retainCount: objects[object].vertex.retainCount, exactReferences: exactCount[object] ?? 0)
     }
 
@@ -82,7 +83,7 @@ struct RetainingPaths {
     func path(to address: UInt) -> RetainingPath? {
         guard let target = byAddress[address] else { return nil }
         let (objects, references, holders) = (objects, references, holders)
-        func isHeldFromOutside(_ object: Int) -> Bool { Self.isHeldFromOutside(object, objects, exactCount, inexact) }
+        func isHeldFromOutside(_ object: Int) -> Bool { Self.isHeldFromOutside(object, objects, exactCount, inexactCount) }
         // Held, through its shortest chain, by an object held from outside.
         if holders[target] == nil || isHeldFromOutside(target) || parents[target] != nil {
             var chain: [HeapSnapshot.Reference] = []
@@ -93,9 +94,11 @@ struct RetainingPaths {
                 current = step.holder
                 used.insert(current)
             }
+            let start = TraceHeap.Holding(
+                retainCount: objects[current].vertex.retainCount, exactReferences: exactCount[current] ?? 0,
+                inexactReferences: inexactCount[current] ?? 0)
             return RetainingPath(
-                isHeldFromOutside: isHeldFromOutside(current), target: objects[target], objects: used.sorted().map { objects[$0] },
-                chain: chain.reversed(), isCycle: false, hasInexactHolders: !isHeldFromOutside(current) && inexact.contains(current))
+                start: start, target: objects[target], objects: used.sorted().map { objects[$0] }, chain: chain.reversed(), isCycle: false)
         }
         // Nothing held from outside reaches it (else the pass above would have): a cycle holds
         // it. Breadth first from the object towards its holders, each held by others of the
@@ -157,16 +160,15 @@ struct RetainingPaths {
             used.formUnion(round.map(\.holder))
             chain = round.map { references[$0.position] } + down(from: cycle[entry].holder)
         }
-        return RetainingPath(
-            isHeldFromOutside: false, target: objects[target], objects: used.sorted().map { objects[$0] },
-            chain: chain, isCycle: true, hasInexactHolders: false)
+        return RetainingPath(start: nil, target: objects[target], objects: used.sorted().map { objects[$0] }, chain: chain, isCycle: true)
     }
 }
 
 /// What ``RetainingPaths/path(to:)`` found.
 struct RetainingPath {
-    /// Whether the chain's first object is held from outside the snapshot as well.
-    let isHeldFromOutside: Bool
+    /// What the snapshot counted of the chain's first object (the target, for an empty
+    /// chain), for the reader to judge whether something outside holds it; `nil` for a cycle.
+    let start: TraceHeap.Holding?
     /// The object that should have been freed.
     let target: HeapSnapshot.Object
     /// The objects the chain runs through, the target included.
@@ -178,7 +180,4 @@ struct RetainingPath {
     /// Whether the chain's objects, and everything that holds them, are held only by one
     /// another: nothing outside holds them.
     let isCycle: Bool
-    /// Whether the chain's first object (the target, for an empty chain) is held, besides
-    /// what the chain shows, only by words a conservative scan found.
-    let hasInexactHolders: Bool
 }

@@ -251,6 +251,31 @@ public struct TraceHeap: Sendable {
         retainCount != exactReferences
     }
 
+    /// What a snapshot counted of one object: its strong retain count and the strong references
+    /// to it the walk found, read exactly or by a conservative scan. What holds the object is
+    /// judged from it when the log is read (``isHeldFromOutside``), so that the verdict is the
+    /// analysis's, not the recorder's.
+    public struct Holding: Sendable, Hashable {
+        public var retainCount: Int
+        public var exactReferences: Int
+        public var inexactReferences: Int
+
+        public init(retainCount: Int, exactReferences: Int, inexactReferences: Int) {
+            (self.retainCount, self.exactReferences, self.inexactReferences) = (retainCount, exactReferences, inexactReferences)
+        }
+
+        /// Whether something the walk did not see holds the object: no word a conservative
+        /// scan read points to it (such words account for what the count does not show), and
+        /// its count is not the exact references (``TraceHeap/isHeldFromOutside(retainCount:exactReferences:)``).
+        public var isHeldFromOutside: Bool {
+            inexactReferences == 0 && TraceHeap.isHeldFromOutside(retainCount: retainCount, exactReferences: exactReferences)
+        }
+
+        /// Whether the object is held, besides the exact references, only by words a
+        /// conservative scan read.
+        public var isHeldOnlyByInexactWords: Bool { inexactReferences > 0 }
+    }
+
     /// What a finding's path calls a collection whose storage class is `typeName`: `an
     /// array`, `a dictionary`, `a set`, `a deque`, `a key path`; `nil` for other storage.
     public static func collectionNoun(ofStorage typeName: String) -> String? {

@@ -21,12 +21,21 @@ struct RetainedRecord: EventRecord {
     /// nothing outside holds the chain (``RetainedObject/isCycle``); bit 2: the chain's
     /// first object is held besides only by words a conservative scan read; bit 3: the walk
     /// did not reach the object; bit 4: the chain's first object is held from outside the
-    /// snapshot (a global, a stack); bit 5: the snapshot did not see the whole heap.
+    /// snapshot (a global, a stack); bit 5: the snapshot did not see the whole heap; bit 6
+    /// (format 3.4): the chain's first object's counts follow (``startRetainCount``), from
+    /// which a reader judges what bits 2 and 4 say, and which it reads instead of them.
     var flags: UInt8 = 0
     var withinNanoseconds: UInt64 = 0
     var links: [Link] = []
     /// How long after the deadline the snapshot was taken, in nanoseconds (format 3.1).
     var lateNanoseconds: UInt64 = 0
+    /// The chain's first object's strong retain count, and the strong references to it the
+    /// walk read exactly and by a conservative scan (format 3.4, with flag bit 6).
+    var startRetainCount: UInt64 = 0
+    var startExactReferences: UInt64 = 0
+    var startInexactReferences: UInt64 = 0
+
+    static let hasStartCounts: UInt8 = 1 << 6
 
     /// One strong reference of the chain, with what its holder is.
     struct Link: RecordFields {
@@ -65,6 +74,9 @@ struct RetainedRecord: EventRecord {
         visitor.visit(&withinNanoseconds, "within")
         visitor.list(&links, "linkCount", each: "link")
         visitor.appended(&lateNanoseconds, "late")
+        visitor.appended(&startRetainCount, "startRetainCount")
+        visitor.appended(&startExactReferences, "startExactReferences")
+        visitor.appended(&startInexactReferences, "startInexactReferences")
     }
 
     func event(strings: LogStrings) -> TraceEvent? {
@@ -92,15 +104,23 @@ struct RetainedRecord: EventRecord {
         guard let watched = object(target, address: targetAddress, typeName: typeName, category: TraceHeap.Category.user.rawValue, entityKind: EntityCode.none.rawValue, entityID: 0)
         else { return nil }
         if !objects.contains(where: { $0.id == watched.id }) { objects.append(watched) }
+        let start =
+            flags & Self.hasStartCounts != 0
+            ? TraceHeap.Holding(
+                retainCount: Int(clamping: startRetainCount), exactReferences: Int(clamping: startExactReferences),
+                inexactReferences: Int(clamping: startInexactReferences))
+            : nil
         return .extended(
             ExtendedEvent(
                 RetainedObject(
                     watch: watch, target: watched.id, typeName: watched.typeName, reason: strings.string(reason),
                     site: strings.site(file: file, function: function, line: line), within: .nanoseconds(Int64(clamping: withinNanoseconds)),
                     late: .nanoseconds(Int64(clamping: lateNanoseconds)),
-                    isMidRun: flags & 1 != 0, isCycle: flags & 2 != 0, onlyInexactHolders: flags & 4 != 0,
-                    wasNotReached: flags & 8 != 0, isHeldFromOutside: flags & 16 != 0, sawPartOfTheHeap: flags & 32 != 0,
-                    objects: objects, chain: chain)))
+                    isMidRun: flags & 1 != 0, isCycle: flags & 2 != 0, wasNotReached: flags & 8 != 0,
+                    // A log before format 3.4 carries the recorder's verdict in place of the counts.
+                    onlyInexactHolders: start.map(\.isHeldOnlyByInexactWords) ?? (flags & 4 != 0),
+                    isHeldFromOutside: start.map(\.isHeldFromOutside) ?? (flags & 16 != 0), start: start,
+                    sawPartOfTheHeap: flags & 32 != 0, objects: objects, chain: chain)))
     }
 }
 
@@ -127,15 +147,17 @@ public struct RetainedObject: TraceEventPayload {
     /// Whether nothing outside holds ``chain``: its objects, and everything that holds them,
     /// are held only by one another (a cycle through the object, or one holding what holds it).
     public let isCycle: Bool
+    /// Whether the walk did not reach the object at all.
+    public let wasNotReached: Bool
     /// Whether the chain's first object (the object itself, when the chain is empty) is held,
     /// besides, only by words a conservative scan read.
     public let onlyInexactHolders: Bool
-    /// Whether the walk did not reach the object at all.
-    public let wasNotReached: Bool
-    /// Whether the chain's first object (the object itself, when the chain is empty) is
-    /// held from outside what the walk reached: its retain count is not the references the
-    /// walk found to it.
+    /// Whether the chain's first object is held from outside what the walk reached: judged
+    /// from ``start`` (``TraceHeap/Holding/isHeldFromOutside``) as the log is read.
     public let isHeldFromOutside: Bool
+    /// What the snapshot counted of the chain's first object; `nil` for a cycle, an object
+    /// the walk did not reach, and in a log before format 3.4, which wrote the verdicts instead.
+    public let start: TraceHeap.Holding?
     /// Whether the snapshot did not see the whole heap (it stopped at its budget, could not
     /// read memory, or could not be taken): beyond what it reached, what holds what is not
     /// known, so "held from outside" and "not reached" may mean only that.
