@@ -20,6 +20,8 @@ import PackageDescription
 //     <- SignalScopeGraphviz (DOT to SVG, PNG and PDF through Graphviz's C library)
 //     <- SignalScopeTesting (leak assertions and helpers for tests written on the runtime;
 //        Rendering too, for the report a failing check keeps)
+//     <- SignalScopeOpenCombine (opt-in: OpenCombine's publishers, traced through its own
+//        introspection hook while something records; the only product that fetches OpenCombine)
 //     <- SignalScopeTools (umbrella for tools: everything above but the auto-trace)
 //     <- signalscope (the command-line tool)
 let package = Package(
@@ -32,6 +34,7 @@ let package = Package(
         .library(name: "SignalScopeRendering", targets: ["SignalScopeRendering"]),
         .library(name: "SignalScopeGraphviz", targets: ["SignalScopeGraphviz"]),
         .library(name: "SignalScopeTesting", targets: ["SignalScopeTesting"]),
+        .library(name: "SignalScopeOpenCombine", targets: ["SignalScopeOpenCombine"]),
         .library(name: "SignalScopeTools", targets: ["SignalScopeTools"]),
         .executable(name: "signalscope", targets: ["signalscope"]),
         .executable(name: "RuntimeTour", targets: ["RuntimeTour"]),
@@ -46,6 +49,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     ],
     targets: [
         .target(
@@ -74,6 +78,15 @@ let package = Package(
             ],
             resources: [.embedInCode("Report/Assets/report.js"), .embedInCode("Report/Assets/report.css")]
         ),
+        // A library adapter: OpenCombine's `_Introspection` calls become the seam's calls. Its C
+        // constructor registers it when the program loads, so linking it is enough.
+        .target(
+            name: "SignalScopeOpenCombine",
+            dependencies: [
+                "SignalScope", "SignalScopeHeap", "CSignalScopeOpenCombineBootstrap", .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
+        .target(name: "CSignalScopeOpenCombineBootstrap"),
         .target(name: "SignalScopeGraphviz", dependencies: ["SignalScopeRendering", "CGraphviz"]),
         .systemLibrary(name: "CGraphviz", pkgConfig: "libgvc", providers: [.apt(["libgraphviz-dev"])]),
         .target(name: "SignalScopeTesting", dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAnalysis", "SignalScopeRendering"]),
@@ -161,6 +174,10 @@ let package = Package(
             name: "signalscope-corpus", dependencies: ["LeakCorpus", "SignalScopeTools", "SignalScopeAutoTrace"], path: "Tests/LeakCorpusRunner"),
         // A seccomp filter for tests that show what happens in a sandbox.
         .target(name: "CSandbox", path: "Tests/CSandbox"),
+        .testTarget(
+            name: "SignalScopeOpenCombineTests",
+            dependencies: ["SignalScopeOpenCombine", "SignalScopeTools", "SignalScopeTesting", .product(name: "OpenCombine", package: "OpenCombine")]
+        ),
         .testTarget(
             name: "SignalScopeRenderingTests",
             dependencies: ["SignalScopeTools", "SignalScopeTesting"],

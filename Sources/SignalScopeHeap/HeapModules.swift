@@ -30,7 +30,7 @@ public enum HeapModules {
     }
 
     /// The role of `module`, if one was declared.
-    static func role(of module: some StringProtocol) -> Role? {
+    public static func role(of module: some StringProtocol) -> Role? {
         roles.withLock { $0[String(module)] }
     }
 

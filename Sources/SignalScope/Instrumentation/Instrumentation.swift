@@ -15,6 +15,7 @@ public enum Instrumentation {
             registry.rebuild()
         }
         isInstalled.store(true, ordering: .releasing)
+        LibraryAdapters.update()
     }
 
     /// Removes `hook`. Subscriptions made while it was installed keep reporting to it; a
@@ -28,7 +29,19 @@ public enum Instrumentation {
             registry.rebuild()
             isInstalled.store(!registry.hooks.isEmpty, ordering: .releasing)
         }
+        LibraryAdapters.update()
     }
+
+    /// Adds `adapter`, which feeds hooks from another reactive library's own introspection:
+    /// it is told when the first hook is installed and when the last is uninstalled (at once,
+    /// if hooks are installed now), so that the library's hook, which costs the library on
+    /// every call, runs only while something records (rule I13).
+    public static func register(_ adapter: any LibraryAdapter) {
+        LibraryAdapters.register(adapter)
+    }
+
+    /// Whether any hook is installed.
+    static var isActive: Bool { isInstalled.load(ordering: .acquiring) }
 
     /// What new nodes and subscriptions report to: `nil` when no installed hook watches the
     /// code running now, the hook itself when one does, and a hook forwarding to all of them
@@ -81,5 +94,46 @@ public enum Instrumentation {
     /// Runs `body` so that traced subscriptions it disposes report `cause`.
     static func disposing<Result>(because cause: DisposalCause, _ body: () -> Result) -> Result {
         currentDisposalCause.with(UInt(cause.rawValue), body)
+    }
+}
+
+/// Feeds SignalScope's hooks from another reactive library's own introspection (an
+/// OpenCombine `_Introspection`), registered with ``Instrumentation/register(_:)``.
+public protocol LibraryAdapter: AnyObject, Sendable {
+    /// The first hook was installed: the adapter starts listening to its library.
+    func instrumentationStarted()
+    /// The last hook was uninstalled: the adapter stops listening, so that the library runs
+    /// as if no tool were there. Entities it reported keep reporting to their hooks (rule
+    /// I10) only if the library still tells it of them; a stopped recording ignores them.
+    func instrumentationStopped()
+}
+
+/// The registered adapters, told of each change between no hook and some, in the order the
+/// changes happen: each update reads whether hooks are installed under the adapters' lock,
+/// so two racing installs and uninstalls leave the adapters as the registry ends.
+private enum LibraryAdapters {
+    private struct State {
+        var adapters: [any LibraryAdapter] = []
+        var isStarted = false
+    }
+
+    private static let state = LockedValue(State())
+
+    static func register(_ adapter: any LibraryAdapter) {
+        state.withLock { state in
+            state.adapters.append(adapter)
+            if state.isStarted { adapter.instrumentationStarted() }
+        }
+    }
+
+    static func update() {
+        state.withLock { state in
+            let active = Instrumentation.isActive
+            guard active != state.isStarted else { return }
+            state.isStarted = active
+            for adapter in state.adapters {
+                if active { adapter.instrumentationStarted() } else { adapter.instrumentationStopped() }
+            }
+        }
     }
 }

@@ -5,18 +5,23 @@
 /// point at user code rather than at the runtime. The compiler's literals are kept as
 /// `StaticString`, so recording such a location costs no allocation; an adapter of another
 /// library, which learns a site from that library or from debug information, gives it as
-/// strings (``init(file:line:function:)``).
+/// strings (``init(file:line:function:)``), or as the return addresses of the call that made
+/// the thing, which the tracer names (``init(callers:)``).
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The words of a location's file or function: a literal the compiler wrote (`#fileID`,
-    /// `#function`), or a string.
+    /// `#function`), a string, or, for a location known by its code (``init(callers:)``), the
+    /// return addresses of its call stack, innermost first.
     public enum Text: Sendable, CustomStringConvertible {
         case literal(StaticString)
         case string(String)
+        case callers([UInt])
 
+        /// The text; `?` for a location known by its code, which only a tracer names.
         public var description: String {
             switch self {
             case .literal(let literal): literal.description
             case .string(let string): string
+            case .callers: "?"
             }
         }
     }
@@ -43,6 +48,22 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         functionText = .string(function)
     }
 
+    /// Creates a location known by its code: the return addresses of the call stack that
+    /// made the thing, innermost first (`backtrace(3)`'s order). A tracer names it by the
+    /// innermost frame in code somebody wrote outside the reactive libraries (the runtime's,
+    /// and every module declared one), symbolicating each address once: an adapter of a
+    /// library that knows no sites captures the addresses, cheap, and never symbolicates.
+    public init(callers: [UInt]) {
+        fileText = .callers(callers)
+        line = 0
+        functionText = .callers(callers)
+    }
+
+    /// For a location known by its code, the return addresses it was made from.
+    public var callers: [UInt]? {
+        if case .callers(let callers) = fileText { callers } else { nil }
+    }
+
     /// Shorthand for the literals every public entry point receives.
     init(_ fileID: StaticString, _ line: UInt, _ function: StaticString) {
         self.init(fileID: fileID, line: line, function: function)
@@ -59,10 +80,11 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// Locations are equal when their text is, however it is stored.
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.line == rhs.line && lhs.file == rhs.file && lhs.function == rhs.function
+        lhs.line == rhs.line && lhs.callers == rhs.callers && lhs.file == rhs.file && lhs.function == rhs.function
     }
 
     public func hash(into hasher: inout Hasher) {
+        hasher.combine(callers)
         hasher.combine(file)
         hasher.combine(line)
         hasher.combine(function)

@@ -71,15 +71,18 @@ struct EventLogReader {
             throw .unsupportedVersion(path: path, major: major, minor: minor)
         }
         var strings: [UInt32: String] = [:]
+        var codeSites: [UInt32: CodeSiteRecord] = [:]
         var stringsCut = false
         let (runs, problems, end, skippedInBatches) = scan { raw, bytes in
             if let string = raw.stored.string(bytes) {
                 let capped = EventLogFormat.capped(string.text, limit: EventLogFormat.stackReadLimit)
                 if capped.wasCut { stringsCut = true }
                 strings[string.id] = capped.text
+            } else if let site = raw.stored.codeSite(bytes) {
+                codeSites[site.site] = site
             }
         }
-        let logStrings = LogStrings(strings)
+        let logStrings = LogStrings(strings, codeSites: codeSites)
         var malformed: [String] = []
         // A log from before the creation-block flag (format 3.2) cannot show a cold signal's
         // own work: the one rule that needs it says nothing, and the reader says why.
@@ -95,7 +98,7 @@ struct EventLogReader {
                 progress(Double(read) / size)
                 nextReport = read + step
             }
-            guard raw.record != nil, raw.stored.prefix.kind != StringRecord.kind else { return }
+            guard raw.record != nil, !raw.stored.isReadFirst else { return }
             guard let record = raw.stored.record(bytes, strings: logStrings) else {
                 malformed.append("\(path): record at byte offset \(raw.offset) is malformed and was skipped")
                 return

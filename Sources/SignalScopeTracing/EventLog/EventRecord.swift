@@ -51,7 +51,7 @@ enum EventRecords {
         ObserverStoredRecord.self, ObserverReleasedRecord.self, NextRecord.self, ErrorRecord.self, CompletedRecord.self,
         DisposedRecord.self, ViolationRecord.self, EndRecord.self, SnapshotRecord.self, AliveRecord.self,
         HeapObjectRecord.self, ReferenceRecord.self, VirtualTimeRecord.self, TypeSiteRecord.self, RetainedRecord.self,
-        ReleasedRecord.self, CheckpointRecord.self,
+        ReleasedRecord.self, CheckpointRecord.self, CodeSiteRecord.self,
     ]
 
     /// The record types by kind byte (`nil`: padding, or a kind a newer minor version added).
@@ -258,10 +258,15 @@ struct RecordLayout: RecordFieldVisitor {
 /// reader keeps (``EventLogFormat/stringReadLimit``).
 final class LogStrings {
     private let table: [UInt32: String]
+    /// Sites known by their code, by the id records give as their file (``CodeSiteRecord``).
+    private let codeSites: [UInt32: CodeSiteRecord]
     /// Whether a string or a text was cut.
     private(set) var wereCut = false
 
-    init(_ table: [UInt32: String]) { self.table = table }
+    init(_ table: [UInt32: String], codeSites: [UInt32: CodeSiteRecord] = [:]) {
+        self.table = table
+        self.codeSites = codeSites
+    }
 
     /// The string with id `id`, cut; `?` when the log has none.
     func string(_ id: UInt32) -> String { table[id].map(capped) ?? "?" }
@@ -272,7 +277,10 @@ final class LogStrings {
     func whole(_ id: UInt32) -> String { table[id] ?? "?" }
     /// A site from its string ids and line.
     func site(file: UInt32, function: UInt32, line: UInt32) -> TraceSite {
-        TraceSite(file: string(file), line: Int(line), function: string(function))
+        if line == 0, let code = codeSites[file] {
+            return TraceSite(file: string(code.file), line: Int(code.line), function: string(code.function))
+        }
+        return TraceSite(file: string(file), line: Int(line), function: string(function))
     }
     /// A text a record holds, cut.
     func capped(_ text: String) -> String {

@@ -49,6 +49,15 @@ struct StoredRecord {
         guard compact == nil, prefix.kind == StringRecord.kind else { return nil }
         return StringRecord(payload: UnsafeRawBufferPointer(rebasing: bytes[EventLogFormat.prefixSize...]))
     }
+
+    /// The code site this record names, if it is one (read with the strings, in a first pass).
+    func codeSite(_ bytes: UnsafeRawBufferPointer) -> CodeSiteRecord? {
+        guard compact == nil, prefix.kind == CodeSiteRecord.kind else { return nil }
+        return CodeSiteRecord(payload: UnsafeRawBufferPointer(rebasing: bytes[EventLogFormat.prefixSize...]))
+    }
+
+    /// Whether the reader reads this record in its first pass, not as an event.
+    var isReadFirst: Bool { compact == nil && (prefix.kind == StringRecord.kind || prefix.kind == CodeSiteRecord.kind) }
 }
 
 /// Frames one thread's records, as the writer drains them from its buffer, into batches

@@ -62,7 +62,7 @@ enum CodeSites {
         return sites
     }
 
-    private static var architecture: String {
+    static var architecture: String {
         #if arch(x86_64)
         "x86_64"
         #elseif arch(arm64)
@@ -70,5 +70,42 @@ enum CodeSites {
         #else
         "unknown"
         #endif
+    }
+}
+
+/// The sites locations known by their code name (`SourceLocation(callers:)`): the innermost
+/// of each one's return addresses in code somebody wrote outside the reactive libraries
+/// (``SourceSites/isLibrary(_:)``). Symbolication costs a second or more the first time on a
+/// thread, so the recorder asks once, for every such location, when the recording ends.
+enum CallerSites {
+    static func sites(of locations: [[UInt]]) -> [[UInt]: TraceSite] {
+        let addresses = Set(locations.joined()).subtracting([0])
+        guard !addresses.isEmpty else { return [:] }
+        let found = lookUp(Array(addresses))
+        var sites: [[UInt]: TraceSite] = [:]
+        for callers in locations {
+            if let site = callers.lazy.compactMap({ found[$0] }).first { sites[callers] = site }
+        }
+        return sites
+    }
+
+    private static func lookUp(_ addresses: [UInt]) -> [UInt: TraceSite] {
+        let frames = addresses.map { RichFrame<UInt64>.returnAddress(UInt64($0)) }
+        guard let symbolicated = Backtrace(architecture: CodeSites.architecture, frames: frames, images: LoadedImages.capture()).symbolicated()
+        else { return [:] }
+        var sites: [UInt: TraceSite] = [:]
+        // Each address gives its inlined frames, innermost first, then the function it is in:
+        // the innermost one somebody wrote outside the libraries is where the call is.
+        var index = 0
+        var found: TraceSite?
+        for frame in symbolicated.frames where index < addresses.count {
+            if found == nil, let symbol = frame.symbol, !frame.isSwiftThunk, !frame.isSystem, !SourceSites.isLibrary(symbol.rawName) {
+                found = SourceSites.site(of: symbol)?.site
+            }
+            guard !frame.inlined else { continue }
+            if let found { sites[addresses[index]] = found }
+            (found, index) = (nil, index + 1)
+        }
+        return sites
     }
 }

@@ -17,6 +17,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     let recordsValues: Bool
     private let writer: LogWriter
     private let strings = StringTable()
+    /// Sites known by their code, by their return addresses, named when the recording ends.
+    private let codeSites = LockedValue<[[UInt]: UInt32]>([:])
     private let live = LiveEntities()
     private let sequence = Atomic<UInt64>(0)
     /// Active until the recording finishes; subscriptions read it before every value.
@@ -107,6 +109,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         guard isActive else { return }
         watchlist.close()
         appendSnapshot()
+        appendCodeSites()
         stopNotingAllocations()
         let count = sequence.load(ordering: .acquiring) + 1
         append(EndRecord(recordCount: count))
@@ -124,12 +127,11 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         guard isActive else { return }
         live.node(node.id, object)
         let name = string(node.name)
-        let file = text(node.site.fileText)
-        let function = text(node.site.functionText)
+        let site = site(node.site)
         append(
             NodeRecord(
-                node: node.id.rawValue, nodeKind: node.kind.code, traits: node.traits.rawValue, name: name, file: file,
-                function: function, line: UInt32(truncatingIfNeeded: node.site.line),
+                node: node.id.rawValue, nodeKind: node.kind.code, traits: node.traits.rawValue, name: name, file: site.file,
+                function: site.function, line: site.line,
                 parents: node.parents.map { NodeRecord.Parent(parent: $0.parent.rawValue, edgeKind: $0.kind.code) }))
     }
 
@@ -146,13 +148,12 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {
         guard isActive else { return }
         live.subscription(subscription.id, object)
-        let file = text(subscription.site.fileText)
-        let function = text(subscription.site.functionText)
+        let site = site(subscription.site)
         append(
             SubscribeRecord(
                 subscription: subscription.id.rawValue, node: subscription.node.rawValue,
-                parentSubscription: subscription.parent?.rawValue ?? 0, file: file, function: function,
-                line: UInt32(truncatingIfNeeded: subscription.site.line), bindingTarget: subscription.bindingTarget?.rawValue ?? 0))
+                parentSubscription: subscription.parent?.rawValue ?? 0, file: site.file, function: site.function,
+                line: site.line, bindingTarget: subscription.bindingTarget?.rawValue ?? 0))
     }
 
     func observerStored(_ subscription: SubscriptionID, closures: ObserverClosures) {
@@ -496,9 +497,10 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     private func appendRetained(_ entry: Watchlist.Entry, in paths: RetainingPaths, midRun: Bool, late: Duration) {
+        let site = site(entry.site)
         var record = RetainedRecord(
-            watch: entry.id, typeName: string(entry.typeName), reason: string(entry.reason), file: text(entry.site.fileText),
-            function: text(entry.site.functionText), line: UInt32(truncatingIfNeeded: entry.site.line),
+            watch: entry.id, typeName: string(entry.typeName), reason: string(entry.reason), file: site.file,
+            function: site.function, line: site.line,
             flags: (midRun ? 1 : 0) | (paths.sawPartOfTheHeap ? 32 : 0), withinNanoseconds: entry.within?.wholeNanoseconds ?? 0,
             lateNanoseconds: late.wholeNanoseconds)
         guard let path = paths.path(to: entry.address) else {
@@ -560,16 +562,16 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             case .storedProperty, .capture, .element(.key), .boxedValue: 0
             }
         let closure = reference.closure
+        let closureSite = closure?.site.map(site)
         return ReferenceRecord(
             from: reference.from, to: reference.to, referenceKind: kind,
             flags: (found.isExact ? 0 : 1) | (found.isWeak ? 2 : 0) | (found.function != nil ? 4 : 0),
             path: string(found.path),
             offset: found.offset.map { UInt32(clamping: $0) } ?? ReferenceRecord.none, element: element,
             closureRole: closure.map { string($0.role.rawValue) } ?? 0,
-            closureFile: closure?.site.map { text($0.fileText) } ?? reference.symbolSite.map { string($0.file) } ?? 0,
-            closureLine: closure?.site.map { UInt32(truncatingIfNeeded: $0.line) }
-                ?? reference.symbolSite.map { UInt32(truncatingIfNeeded: $0.line) } ?? 0,
-            closureName: closure?.site.map { text($0.functionText) } ?? reference.symbol.map(string) ?? 0)
+            closureFile: closureSite?.file ?? reference.symbolSite.map { string($0.file) } ?? 0,
+            closureLine: closureSite?.line ?? reference.symbolSite.map { UInt32(truncatingIfNeeded: $0.line) } ?? 0,
+            closureName: closureSite?.function ?? reference.symbol.map(string) ?? 0)
     }
 
     /// The bounded `String(describing:)` a summary records.
@@ -591,11 +593,44 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         return id
     }
 
-    /// A location's file or function: a literal by its address, a string by its text.
-    private func text(_ text: SourceLocation.Text) -> UInt32 {
-        switch text {
-        case .literal(let value): literal(value)
-        case .string(let value): string(value)
+    /// A location's file, function and line, as string ids: literals by their address,
+    /// strings by their text, and a location known by its code by the site its callers name
+    /// (``CallerSites``); no site (ids 0) when none of them is in code somebody wrote.
+    private func site(_ location: SourceLocation) -> (file: UInt32, function: UInt32, line: UInt32) {
+        func text(_ text: SourceLocation.Text) -> UInt32 {
+            switch text {
+            case .literal(let value): literal(value)
+            case .string(let value): string(value)
+            case .callers: 0
+            }
+        }
+        guard let callers = location.callers else {
+            return (text(location.fileText), text(location.functionText), UInt32(truncatingIfNeeded: location.line))
+        }
+        return (codeSite(callers), 0, 0)
+    }
+
+    /// The id a site known by its code is written as until the recording ends
+    /// (``appendCodeSites()``); 0 (no site) past ``StringTable/capacity`` distinct ones.
+    private func codeSite(_ callers: [UInt]) -> UInt32 {
+        codeSites.withLock { sites in
+            if let id = sites[callers] { return id }
+            guard sites.count < StringTable.capacity else { return 0 }
+            let id = strings.reserve()
+            sites[callers] = id
+            return id
+        }
+    }
+
+    /// Names every site known by its code, once the program no longer waits for the recording:
+    /// one symbolication for all of them.
+    private func appendCodeSites() {
+        let pending = codeSites.withLock { $0 }
+        guard !pending.isEmpty else { return }
+        let found = CallerSites.sites(of: Array(pending.keys))
+        for (callers, id) in pending.sorted(by: { $0.value < $1.value }) {
+            guard let site = found[callers] else { continue }
+            append(CodeSiteRecord(site: id, file: string(site.file), function: string(site.function), line: UInt32(truncatingIfNeeded: site.line)))
         }
     }
 

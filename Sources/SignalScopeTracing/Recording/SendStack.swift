@@ -28,7 +28,7 @@ struct SendStack {
         var site: TraceSite?
         var frames: [String] = []
         for frame in symbolicated.frames where frames.count < limit {
-            guard let symbol = frame.symbol, !frame.isSwiftThunk, !frame.isSystem, !isLibrary(symbol.rawName),
+            guard let symbol = frame.symbol, !frame.isSwiftThunk, !frame.isSystem, !SourceSites.isLibrary(symbol.rawName),
                 let (frameSite, path) = SourceSites.site(of: symbol)
             else { continue }
             if site == nil { site = frameSite }
@@ -37,19 +37,6 @@ struct SendStack {
         return SendStack(site: site, frames: frames)
     }
 
-    /// The mangled-name prefixes of SignalScope's own modules, whose frames the user did not
-    /// write: `$s` and the module's name, prefixed by its length. Read from the types
-    /// themselves, so renaming a module cannot leave this stale.
-    private static let libraryPrefixes: [String] = [
-        String(reflecting: Subscriber<Int>.self), String(reflecting: Recorder.self),
-    ].map { qualified in
-        let module = qualified.prefix { $0 != "." }
-        return "$s\(module.utf8.count)\(module)"
-    }
-
-    private static func isLibrary(_ mangledName: String) -> Bool {
-        libraryPrefixes.contains { mangledName.hasPrefix($0) }
-    }
 }
 
 /// Where symbolicated code is, as traces name sites: `#fileID`s (`Module/File.swift`), so
@@ -63,6 +50,24 @@ enum SourceSites {
         let path = ProjectPaths.relative(location.path)
         let file = module(ofMangled: symbol.rawName).map { "\($0)/\((path as NSString).lastPathComponent)" } ?? path
         return (TraceSite(file: file, line: location.line, function: symbol.name), path)
+    }
+
+    /// Whether a Swift symbol is a reactive library's, which the user did not write:
+    /// SignalScope's own modules, and every module declared a reactive runtime
+    /// (`HeapModules`), an adapted library's.
+    static func isLibrary(_ mangledName: String) -> Bool {
+        libraryPrefixes.contains { mangledName.hasPrefix($0) }
+            || module(ofMangled: mangledName).map { HeapModules.role(of: $0) == .reactiveRuntime } == true
+    }
+
+    /// The mangled-name prefixes of SignalScope's own modules: `$s` and the module's name,
+    /// prefixed by its length. Read from the types themselves, so renaming a module cannot
+    /// leave this stale.
+    private static let libraryPrefixes: [String] = [
+        String(reflecting: Subscriber<Int>.self), String(reflecting: Recorder.self),
+    ].map { qualified in
+        let module = qualified.prefix { $0 != "." }
+        return "$s\(module.utf8.count)\(module)"
     }
 
     private static func isWritten(_ path: String) -> Bool {

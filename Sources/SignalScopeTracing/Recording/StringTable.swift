@@ -32,6 +32,11 @@ final class StringTable: Sendable {
         }
     }
 
+    /// An id no string will have: a code site's (``CodeSiteRecord``).
+    func reserve() -> UInt32 {
+        nextID.add(1, ordering: .relaxed).oldValue
+    }
+
     /// The id of a literal such as `#fileID`, and its text when new.
     func id(of literal: StaticString) -> (id: UInt32, newText: String?) {
         guard literal.hasPointerRepresentation else {

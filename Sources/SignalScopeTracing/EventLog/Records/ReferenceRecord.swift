@@ -57,7 +57,7 @@ struct ReferenceRecord: EventRecord {
                 role: strings.optional(closureRole),
                 site: closureFile == 0
                     ? nil
-                    : TraceSite(file: strings.string(closureFile), line: Int(closureLine), function: strings.optional(closureName) ?? "?"),
+                    : strings.site(file: closureFile, function: closureName, line: closureLine),
                 name: closureRole == 0 ? strings.optional(closureName) : nil)
         return .reference(
             TraceHeap.Reference(

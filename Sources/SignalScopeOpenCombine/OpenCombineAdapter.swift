@@ -1,0 +1,269 @@
+import OpenCombine
+import Runtime
+import SignalScope
+import SignalScopeHeap
+import Synchronization
+
+/// Traces OpenCombine code as it is written: OpenCombine's own introspection calls
+/// (`_Introspection`) become SignalScope's instrumentation calls, so that a recording sees
+/// OpenCombine's publishers, subscriptions, values, completions and cancellations as it sees
+/// the runtime's, and the analyzers judge them by the same rules.
+///
+/// Linking the `SignalScopeOpenCombine` product is all it takes: the adapter registers itself
+/// when the program loads, and listens to OpenCombine only while something records (a
+/// `Tracer.record { }`, a leak check, `SIGNALSCOPE_TRACE`), so a program that records nothing
+/// runs OpenCombine untouched.
+///
+/// What OpenCombine reports, and what the adapter makes of it:
+/// - `subscribe(_:)` (OpenCombine's `willReceive(publisher:subscriber:)`): a node for the
+///   publisher (one per subject, which has identity; one per subscription for a publisher
+///   value, which has none) and a subscription of the subscriber to it. A subscribe made
+///   while another is in progress on the thread (an operator subscribing its upstream) is part
+///   of that one: its node feeds the outer node (an edge), its subscription's parent is the
+///   outer subscription, and it is located where the outermost subscribe was called.
+/// - A value, a failure or a finish reaching a subscriber: a delivery that begins before it
+///   and ends after it (rule I12), so what the subscriber does meanwhile is caused by it.
+/// - A completion reaching a subject's direct subscriber: the subject has terminated.
+/// - `cancel()` of a subscription: the subscriptions that received it are disposed.
+public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecked Sendable {
+    /// The adapter every program that links this product has, registered when it loads.
+    public static let shared = OpenCombineAdapter()
+
+    /// Registers the adapter (once; the product's load-time constructor does it).
+    static let registered: Void = {
+        // The tables key subscriptions by `combineIdentifier`'s one word (``key(_:)``).
+        precondition(MemoryLayout<CombineIdentifier>.size == MemoryLayout<UInt64>.size, "a CombineIdentifier is one word")
+        // OpenCombine's objects (conduits, sinks, subscriptions) and the adapter's are a
+        // reactive library's plumbing in leak paths, and their frames are never a site.
+        HeapModules.declare(moduleOf: PassthroughSubject<Int, Never>.self, as: .reactiveRuntime)
+        HeapModules.declare(moduleOf: OpenCombineAdapter.self, as: .reactiveRuntime)
+        Instrumentation.register(shared)
+    }()
+
+    private init() {}
+
+    /// What the adapter reported of a subscription: the hooks it reports to, for its whole
+    /// life (rule I10), its ids, and whether its node is a subject it subscribed to directly.
+    private struct Reported {
+        let hook: any SignalInstrumentation
+        let subscription: SubscriptionID
+        let node: NodeID
+        let isSubjectsSubscriber: Bool
+    }
+
+    /// A subject's node: subjects are objects, reported once.
+    private struct SubjectNode {
+        let node: NodeID
+        let reference: WeakBox
+    }
+
+    private struct State {
+        /// By the subscriber's `combineIdentifier`: the latest subscription of that
+        /// subscriber (an identifier an address gives is reused once the address is).
+        var subscriptions: [UInt64: Reported] = [:]
+        /// By the `combineIdentifier` of a subscription a subscriber received: the
+        /// subscribers that received it, upstream first, which its cancellation disposes.
+        var receivedBy: [UInt64: [UInt64]] = [:]
+        var subjects: [ObjectIdentifier: SubjectNode] = [:]
+        private var pruneAt = 1024
+
+        /// Forgets subjects that have gone, and subscriptions received by subscribers that
+        /// have ended, so that a long run does not accumulate them.
+        mutating func pruneIfLarge() {
+            guard subjects.count + receivedBy.count >= pruneAt else { return }
+            subjects = subjects.filter { $0.value.reference.object != nil }
+            receivedBy = receivedBy.filter { entry in entry.value.contains { subscriptions[$0] != nil } }
+            pruneAt = max(1024, 2 * (subjects.count + receivedBy.count))
+        }
+    }
+
+    private let state = Mutex(State())
+
+    // MARK: LibraryAdapter
+
+    public func instrumentationStarted() { enable() }
+
+    public func instrumentationStopped() { disable() }
+
+    // MARK: Subscribing
+
+    public func willReceive<Upstream: OpenCombine.Publisher, Downstream: OpenCombine.Subscriber>(publisher: Upstream, subscriber: Downstream)
+    where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+        let thread = ThreadState.current
+        let outer = thread.subscribes.last
+        // Inside an operator's subscribe, its upstream's is part of it; otherwise it reports to
+        // the hooks watching the code that subscribes now.
+        let enclosing: SubscribeFrame?
+        let hook: any SignalInstrumentation
+        if let outer {
+            guard let outer else { return thread.subscribes.append(nil) }
+            (enclosing, hook) = (outer, outer.hook)
+        } else {
+            guard let current = Instrumentation.current else { return thread.subscribes.append(nil) }
+            (enclosing, hook) = (nil, current)
+        }
+        let site = enclosing?.site ?? SourceLocation(callers: Self.callers())
+        let role = PublisherRoles.role(of: Upstream.self)
+        let node = self.node(of: publisher, role: role, site: site, hook: hook)
+        if let enclosing { hook.edgeAdded(NodeEdge(parent: node, kind: .data), to: enclosing.node) }
+        let subscription = SubscriptionID.next()
+        let identifier = Self.key(subscriber.combineIdentifier)
+        state.withLock { state in
+            state.subscriptions[identifier] = Reported(
+                hook: hook, subscription: subscription, node: node, isSubjectsSubscriber: role.traits.contains(.hot))
+        }
+        hook.subscribed(
+            SubscriptionDescriptor(id: subscription, node: node, site: site, parent: enclosing?.subscription),
+            object: Self.object(of: subscriber))
+        // A subscriber hears every event: a sink and an assignment have a closure (or a
+        // property) for each, and an operator passes each on.
+        hook.observerStored(subscription, closures: ObserverClosures(handles: .all))
+        thread.subscribes.append(SubscribeFrame(hook: hook, node: node, subscription: subscription, site: site))
+    }
+
+    public func didReceive<Upstream: OpenCombine.Publisher, Downstream: OpenCombine.Subscriber>(publisher: Upstream, subscriber: Downstream)
+    where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
+        _ = ThreadState.current.subscribes.popLast()
+    }
+
+    public func willReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, subscription: any OpenCombine.Subscription) {
+        let (received, identifier) = (Self.key(subscription.combineIdentifier), Self.key(subscriber.combineIdentifier))
+        state.withLock { state in
+            guard state.subscriptions[identifier] != nil else { return }
+            state.receivedBy[received, default: []].append(identifier)
+            state.pruneIfLarge()
+        }
+    }
+
+    // MARK: Deliveries
+
+    public func willReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, input: Downstream.Input) {
+        let thread = ThreadState.current
+        guard let reported = reported(subscriber) else { return thread.deliveries.append(nil) }
+        thread.deliveries.append(Delivery(hook: reported.hook, token: reported.hook.nextWillBeDelivered(reported.subscription, value: input)))
+    }
+
+    public func didReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand) {
+        endDelivery()
+    }
+
+    public func willReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
+        let thread = ThreadState.current
+        guard let reported = reported(subscriber) else { return thread.deliveries.append(nil) }
+        if reported.isSubjectsSubscriber { reported.hook.nodeTerminated(reported.node) }
+        let token: DeliveryToken
+        switch completion {
+        case .finished: token = reported.hook.completedWillBeDelivered(reported.subscription)
+        case .failure(let failure): token = reported.hook.errorWillBeDelivered(reported.subscription, error: failure)
+        }
+        thread.deliveries.append(Delivery(hook: reported.hook, token: token))
+    }
+
+    public func didReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
+        endDelivery()
+        guard let reported = forget(Self.key(subscriber.combineIdentifier)) else { return }
+        reported.hook.observerReleased(reported.subscription)
+        reported.hook.disposed(reported.subscription, cause: .terminal)
+    }
+
+    // MARK: Cancelling
+
+    public func willCancel(subscription: any OpenCombine.Subscription) {
+        let thread = ThreadState.current
+        let received = Self.key(subscription.combineIdentifier)
+        let subscribers = state.withLock { $0.receivedBy.removeValue(forKey: received) } ?? []
+        // The first cancellation on the thread is the program's; the ones it leads to, up the
+        // chain, are the upstream's.
+        let isFirst = thread.cancellations == 0
+        thread.cancellations += 1
+        // Downstream first, as the cancellation travels.
+        for (index, identifier) in subscribers.enumerated().reversed() {
+            guard let reported = forget(identifier) else { continue }
+            reported.hook.observerReleased(reported.subscription)
+            reported.hook.disposed(reported.subscription, cause: isFirst && index == subscribers.count - 1 ? .explicit : .upstream)
+        }
+    }
+
+    public func didCancel(subscription: any OpenCombine.Subscription) {
+        ThreadState.current.cancellations -= 1
+    }
+
+    // MARK: Helpers
+
+    private func reported<Downstream: OpenCombine.Subscriber>(_ subscriber: Downstream) -> Reported? {
+        let identifier = Self.key(subscriber.combineIdentifier)
+        return state.withLock { $0.subscriptions[identifier] }
+    }
+
+    /// A `combineIdentifier` as the number it is: OpenCombine's identifier is one word, and
+    /// not `Sendable`, so the adapter's tables, behind a lock, hold the number.
+    private static func key(_ identifier: CombineIdentifier) -> UInt64 {
+        withUnsafeBytes(of: identifier) { $0.load(as: UInt64.self) }
+    }
+
+    private func forget(_ identifier: UInt64) -> Reported? {
+        state.withLock { $0.subscriptions.removeValue(forKey: identifier) }
+    }
+
+    private func endDelivery() {
+        guard let delivery = ThreadState.current.deliveries.popLast(), let delivery else { return }
+        delivery.hook.deliveryEnded(delivery.token)
+    }
+
+    /// The node of `publisher`: a subject's own, made once; a new one for a publisher value.
+    private func node<Upstream: OpenCombine.Publisher>(of publisher: Upstream, role: PublisherRoles.Role, site: SourceLocation, hook: any SignalInstrumentation) -> NodeID {
+        func report(_ node: NodeID, object: AnyObject) {
+            hook.nodeCreated(NodeDescriptor(id: node, kind: role.kind, name: role.name, site: site, parents: [], traits: role.traits), object: object)
+        }
+        guard Upstream.self is AnyClass else {
+            let node = NodeID.next()
+            report(node, object: Ephemeral())
+            return node
+        }
+        let object = publisher as AnyObject
+        let key = ObjectIdentifier(object)
+        let (node, isNew): (NodeID, Bool) = state.withLock { state in
+            if let known = state.subjects[key], known.reference.object === object { return (known.node, false) }
+            state.pruneIfLarge()
+            let node = NodeID.next()
+            state.subjects[key] = SubjectNode(node: node, reference: WeakBox(object))
+            return (node, true)
+        }
+        if isNew { report(node, object: object) }
+        return node
+    }
+
+    /// What the tracer holds weakly for a subscription: the subscriber itself when it is an
+    /// object (a sink, an assignment, an operator's inner subscriber); a subscriber that is a
+    /// value lives inside what its upstream keeps, and has no object of its own to follow.
+    private static func object<Downstream: OpenCombine.Subscriber>(of subscriber: Downstream) -> AnyObject {
+        Downstream.self is AnyClass ? subscriber as AnyObject : Ephemeral()
+    }
+
+    /// The return addresses of the call in progress, innermost first, for the tracer to name
+    /// the line that subscribed (only the outermost subscribe of a chain pays for it).
+    private static func callers() -> [UInt] {
+        guard let backtrace = try? Backtrace.capture(limit: 48) else { return [] }
+        return backtrace.frames.compactMap { frame in
+            switch frame {
+            case .returnAddress(let address), .programCounter(let address): UInt(address)
+            default: nil
+            }
+        }
+    }
+}
+
+/// Load-time registration, called by the product's C constructor (CSignalScopeOpenCombineBootstrap).
+@_cdecl("signalscope_opencombine_register")
+public func signalscopeOpenCombineRegister() {
+    OpenCombineAdapter.registered
+}
+
+/// An object for a node or subscription that has none (a publisher or subscriber that is a
+/// value): the tracer holds it weakly, and it is gone at once, so nothing is claimed alive.
+private final class Ephemeral {}
+
+private final class WeakBox: @unchecked Sendable {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
+}

@@ -1,0 +1,66 @@
+import SignalScope
+
+/// What an OpenCombine publisher is in the signal graph: its kind, the name a Combine user
+/// calls it by, and its traits, from its type. Publishers are values without identity, so the
+/// type is all there is to go by; a publisher type this table does not know (the program's
+/// own) is a signal with no traits, which no rule judges by what it cannot know.
+enum PublisherRoles {
+    struct Role: Equatable {
+        let kind: NodeKind
+        let name: String
+        let traits: NodeTraits
+    }
+
+    /// The role of a publisher of type `type`.
+    static func role(of type: Any.Type) -> Role {
+        let (module, base) = names(of: type)
+        guard module == "OpenCombine" else { return Role(kind: .signal, name: base, traits: []) }
+        if let known = known[base] { return known }
+        if base.hasPrefix("Publishers.") {
+            let operatorName = String(base.dropFirst("Publishers.".count))
+            return Role(kind: .operator, name: lowercasedFirst(operatorName), traits: bounding.contains(operatorName) ? .bounding : [])
+        }
+        return Role(kind: .signal, name: base, traits: [])
+    }
+
+    /// The publishers that are not operators, by the name of their type in OpenCombine.
+    private static let known: [String: Role] = [
+        // Keeps its subscribers in its conduit list until it is sent a completion.
+        "PassthroughSubject": Role(kind: .subject, name: "PassthroughSubject", traits: .hot),
+        "CurrentValueSubject": Role(kind: .behaviorSubject, name: "CurrentValueSubject", traits: .hot),
+        // A `@Published` property's publisher finishes when the object that owns it goes.
+        "Published.Publisher": Role(kind: .property, name: "Published", traits: [.hot, .completesByItself]),
+        // Runs its factory again for every subscriber: its work repeats.
+        "Deferred": Role(kind: .signal, name: "Deferred", traits: .cold),
+        // Runs its work once, when it is made, and completes by itself when its promise is kept.
+        "Future": Role(kind: .signal, name: "Future", traits: .completesByItself),
+        "Just": Role(kind: .signal, name: "Just", traits: []),
+        "Empty": Role(kind: .signal, name: "Empty", traits: []),
+        "Fail": Role(kind: .signal, name: "Fail", traits: []),
+        "Record": Role(kind: .signal, name: "Record", traits: []),
+        "AnyPublisher": Role(kind: .operator, name: "eraseToAnyPublisher", traits: []),
+    ]
+
+    /// The operators that end their subscriptions by themselves, whatever their upstream
+    /// does (`first`, `prefix`, `timeout`...).
+    private static let bounding: Set<String> = [
+        "First", "FirstWhere", "TryFirstWhere", "Output", "PrefixWhile", "TryPrefixWhile", "PrefixUntilOutput", "Timeout",
+    ]
+
+    /// A type's module and its name within the module, without generic arguments:
+    /// `("OpenCombine", "Publishers.Map")`.
+    static func names(of type: Any.Type) -> (module: String, base: String) {
+        let reflected = String(reflecting: type)
+        var depth = 0
+        var base = ""
+        for character in reflected {
+            if character == "<" { depth += 1 } else if character == ">" { depth -= 1 } else if depth == 0 { base.append(character) }
+        }
+        guard let dot = base.firstIndex(of: ".") else { return ("", base) }
+        return (String(base[..<dot]), String(base[base.index(after: dot)...]))
+    }
+
+    private static func lowercasedFirst(_ name: String) -> String {
+        name.prefix(1).lowercased() + name.dropFirst()
+    }
+}

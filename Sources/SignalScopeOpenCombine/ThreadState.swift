@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SignalScope
+
+/// What the adapter follows on one thread: OpenCombine reports a subscribe, a delivery and a
+/// cancellation as a call before it and a call after it, on the thread that runs it, and they
+/// nest (an operator subscribes its upstream inside its own subscribe; a subscriber sends
+/// values on inside its delivery).
+final class ThreadState {
+    /// The subscribes in progress, innermost last; `nil` for one nothing records.
+    var subscribes: [SubscribeFrame?] = []
+    /// The deliveries in progress, innermost last; `nil` for one nothing records.
+    var deliveries: [Delivery?] = []
+    /// How many cancellations are in progress.
+    var cancellations = 0
+
+    /// This thread's, made on its first use. A thread-specific key rather than a thread
+    /// dictionary: it is read on every value OpenCombine delivers while recording.
+    static var current: ThreadState {
+        if let stored = pthread_getspecific(key) { return Unmanaged<ThreadState>.fromOpaque(stored).takeUnretainedValue() }
+        let state = ThreadState()
+        pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+        return state
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { stored in
+            guard let stored else { return }
+            Unmanaged<ThreadState>.fromOpaque(stored).release()
+        }
+        return key
+    }()
+}
+
+/// A subscribe in progress: what the subscribes nested in it belong to.
+struct SubscribeFrame {
+    let hook: any SignalInstrumentation
+    let node: NodeID
+    let subscription: SubscriptionID
+    let site: SourceLocation
+}
+
+/// A delivery in progress, and the token that ends it.
+struct Delivery {
+    let hook: any SignalInstrumentation
+    let token: DeliveryToken
+}
