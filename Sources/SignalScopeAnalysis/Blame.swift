@@ -1,3 +1,4 @@
+import SignalScope
 import SignalScopeTracing
 
 /// Which reference of a leaked set a person would cut: one leak is one finding, located where
@@ -26,6 +27,9 @@ struct Blame {
     let closures: [(site: TraceSite, closure: TraceHeap.Closure, around: [TraceHeap.Reference])]
     /// For a stored property: the object whose property it is, and the property's path.
     let property: (holder: ObjectID, path: String)?
+    /// For a subscriber that holds the owner in a property of its own (an adapted library's
+    /// `assign(to:on:)`): the subscription, located where it was made, which is where the fix goes.
+    let subscriber: (subscription: SubscriptionID, site: TraceSite)?
     /// Whether the way from the owner round to the capture passes nothing a person would
     /// recognise but the owner itself (the runtime, closures, boxes, collections and
     /// subscriptions' internals): `self-captured-observer`'s proof.
@@ -84,11 +88,14 @@ extension LeakModel {
         let closure: TraceHeap.Closure?
         /// `Type.property` for a property; a closure's name when it has no site.
         let name: String
+        /// A subscriber's own property, for a subscriber that is an object of its library's.
+        var subscriber: SubscriptionID? = nil
 
-        /// Captures first (the fix is in the closure), then by where they are.
+        /// Captures first (the fix is in the closure), then what subscribers hold, then by
+        /// where they are.
         static func < (lhs: Self, rhs: Self) -> Bool {
             func order(_ key: Self) -> (Int, String, Int, String) {
-                (key.closure == nil ? 1 : 0, key.site?.file ?? "", key.site?.line ?? 0, key.name)
+                (key.closure != nil ? 0 : key.subscriber != nil ? 1 : 2, key.site?.file ?? "", key.site?.line ?? 0, key.name)
             }
             return order(lhs) < order(rhs)
         }
@@ -123,6 +130,11 @@ extension LeakModel {
                     return GroupKey(site: closure.site, closure: closure, name: "")
                 }
                 if let closure = closures.first { return GroupKey(site: nil, closure: closure, name: closure.name ?? "") }
+                // A library's subscriber holding the object itself, as `assign(to:on:)` does:
+                // the fix is where the subscription was made.
+                if case .subscription(let id)? = object(holder)?.entity, step.kind == .storedProperty, let made = trace.subscriptions[id] {
+                    return GroupKey(site: made.site, closure: nil, name: "", subscriber: id)
+                }
                 guard isUser(holder), step.kind == .storedProperty else { return nil }
                 return GroupKey(site: nil, closure: nil, name: "\(objectLabel(holder)).\(step.path)")
             }
@@ -143,21 +155,26 @@ extension LeakModel {
             return (group.key, back + [reference])
         }
         guard let first = arounds.first else { return nil }
+        let plumbing = { (id: ObjectID) in id == owner || !self.isUser(id) || self.isInternal(id, in: members) }
+        if let subscription = first.key.subscriber, let site = first.key.site {
+            return Blame(
+                owner: owner, references: blamed, around: first.around, closures: [], property: nil, subscriber: (subscription, site),
+                isSelfCapture: first.around.allSatisfy { plumbing($0.from) && plumbing($0.to) })
+        }
         if first.key.closure != nil {
             let closures = arounds.compactMap { entry in
                 entry.key.closure.flatMap { closure in entry.key.site.map { (site: $0, closure: closure, around: entry.around) } }
             }
             // A closure with no site cannot be pointed at: the rules' own fallbacks place it.
             guard let chosen = closures.first else { return nil }
-            let plumbing = { (id: ObjectID) in id == owner || !self.isUser(id) || self.isInternal(id, in: members) }
             return Blame(
-                owner: owner, references: blamed, around: chosen.around, closures: closures, property: nil,
+                owner: owner, references: blamed, around: chosen.around, closures: closures, property: nil, subscriber: nil,
                 isSelfCapture: chosen.around.allSatisfy { plumbing($0.from) && plumbing($0.to) })
         }
         // A stored property: the last one of a user object on the way back to the owner.
         guard let property = first.around.last(where: { isUser($0.from) && $0.kind == .storedProperty }) else { return nil }
         return Blame(
             owner: owner, references: blamed, around: first.around, closures: [], property: (property.from, property.path),
-            isSelfCapture: false)
+            subscriber: nil, isSelfCapture: false)
     }
 }

@@ -19,7 +19,12 @@ struct SelfCapturedObserver: Analyzer {
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
         for (index, cycle) in model.cycles.enumerated() where model.concernsThisTrace(cycle) {
-            guard let blame = model.blame(ofCycle: index), blame.isSelfCapture, !blame.closures.isEmpty else { continue }
+            guard let blame = model.blame(ofCycle: index), blame.isSelfCapture else { continue }
+            if let subscriber = blame.subscriber {
+                findings.append(model.claim(Set(cycle), by: finding(heldBy: subscriber, blame, cycle: cycle, model), keptWithThem: model.dependents(of: cycle)))
+                continue
+            }
+            guard !blame.closures.isEmpty else { continue }
             let capture = Capture(
                 object: blame.owner, captures: blame.closures.map { ($0.site, $0.closure, $0.around) }, handle: [], isGarbage: true,
                 claims: Set(cycle))
@@ -161,6 +166,25 @@ struct SelfCapturedObserver: Analyzer {
             location: first.site, steps: path, hint: capture.captures.count > 1 ? "\(hint), and in each other closure named above" : hint,
             entities: model.traceEntities(capture.handle.map(\.from) + chains.map(\.from) + [capture.object]),
             evidence: capture.handle + first.chain)
+    }
+
+    /// An object held by a library's subscriber of a subscription it keeps alive, the way a
+    /// closure captures it (`assign(to: \.count, on: self)`), located where the subscription
+    /// was made.
+    private func finding(
+        heldBy subscriber: (subscription: SubscriptionID, site: TraceSite), _ blame: Blame, cycle: [ObjectID], _ model: LeakModel
+    ) -> Finding {
+        var description = PathDescription(model, blamed: blame.references)
+        let name = model.objectLabel(blame.owner)
+        var path = description.lines(blame.around)
+        path.append("nothing else holds \(name) or what it keeps: every strong reference to them comes from this cycle")
+        path += model.dependentsLine(cycle)
+        return Finding(
+            rule: Self.rule, severity: Self.severity,
+            message: "\(name) is held by the subscriber of a subscription it keeps alive, so neither is ever freed",
+            subject: model.objectsSubject([blame.owner]), location: subscriber.site, steps: path,
+            hint: "let the subscriber hold \(name) weakly (a sink with [weak self]; for a @Published property, assign(to: &$property)), or end the subscription when \(name) goes away",
+            entities: model.traceEntities(blame.around.map(\.from) + [blame.owner]), evidence: blame.around)
     }
 
     /// What kind of closure captured the object, and the usual fix.
