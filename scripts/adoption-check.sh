@@ -63,7 +63,10 @@ def closure(name, seen):
         for kind in ("byName", "target"):
             if kind in dependency: closure(dependency[kind][0], seen)
     return seen
-rules = {"CGraphviz": {"SignalScopeGraphviz", "SignalScopeTools"}, "CSignalScopeBootstrap": {"SignalScopeAutoTrace"}}
+rules = {
+    "CGraphviz": {"SignalScopeGraphviz", "SignalScopeTools"}, "CSignalScopeBootstrap": {"SignalScopeAutoTrace"},
+    "CSignalScopeOpenCombineBootstrap": {"SignalScopeOpenCombine"},
+}
 for product in package["products"]:
     if "library" not in product["type"]: continue
     reached = set()

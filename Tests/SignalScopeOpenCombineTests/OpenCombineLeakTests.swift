@@ -198,10 +198,28 @@ struct OpenCombineScenarioTests {
 
     /// Whether it is off when nothing records is a property of the whole process, which tests
     /// beside this one change: `make opencombine-cost` measures it in a process of its own.
-    @Test("OpenCombine's hook is on while something records")
+    @Test("I13: OpenCombine's hook is on while something records")
     func hookOnWhileRecording() {
         var during = false
         _ = Tracer.record { during = OpenCombineAdapter.shared.isEnabled }
         #expect(during)
+    }
+
+    @Test("I14: a site known by its return addresses is named by the innermost line somebody wrote outside the libraries, once the recording ends")
+    func sitesKnownByCode() throws {
+        let line = #line + 3
+        let trace = Tracer.record {
+            let subject = CurrentValueSubject<Int, Never>(1)
+            let cancellable = subject.filter { $0 > 0 }.map { $0 + 1 }.sink { _ in }
+            withExtendedLifetime(cancellable) {}
+        }
+        // The sink, and the filter and map its subscribe subscribed, are all where the user
+        // called sink: OpenCombine's frames and the adapter's are never a site.
+        let sites = Set(trace.subscriptions.values.map(\.site))
+        #expect(sites.count == 1, "\(sites)")
+        let site = try #require(sites.first)
+        #expect(site.file == "SignalScopeOpenCombineTests/OpenCombineLeakTests.swift" && site.line == line, "\(site)")
+        #expect(site.function.contains("sitesKnownByCode"), "\(site)")
+        #expect(trace.subscriptions.count == 3)
     }
 }
