@@ -40,11 +40,13 @@ let package = Package(
         .executable(name: "RuntimeTour", targets: ["RuntimeTour"]),
         .plugin(name: "SignalScopeCheck", targets: ["SignalScopeCheck"]),
     ],
-    // The command-line tool's argument parser is behind a trait, on by default: an app that
-    // depends on SignalScope with `traits: []` resolves swift-collections and nothing else.
+    // The command-line tool's argument parser and the OpenCombine adapter's OpenCombine are
+    // behind traits, on by default: an app that depends on SignalScope with `traits: []`
+    // resolves swift-collections and nothing else.
     traits: [
         .trait(name: "CommandLineTool", description: "The signalscope tool and its plugin (swift-argument-parser)"),
-        .default(enabledTraits: ["CommandLineTool"]),
+        .trait(name: "OpenCombineAdapter", description: "The SignalScopeOpenCombine product (OpenCombine)"),
+        .default(enabledTraits: ["CommandLineTool", "OpenCombineAdapter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -83,7 +85,8 @@ let package = Package(
         .target(
             name: "SignalScopeOpenCombine",
             dependencies: [
-                "SignalScope", "SignalScopeHeap", "CSignalScopeOpenCombineBootstrap", .product(name: "OpenCombine", package: "OpenCombine"),
+                "SignalScope", "SignalScopeHeap", "CSignalScopeOpenCombineBootstrap",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(traits: ["OpenCombineAdapter"])),
             ]
         ),
         .target(name: "CSignalScopeOpenCombineBootstrap"),
@@ -176,7 +179,10 @@ let package = Package(
         .target(name: "CSandbox", path: "Tests/CSandbox"),
         .testTarget(
             name: "SignalScopeOpenCombineTests",
-            dependencies: ["SignalScopeOpenCombine", "SignalScopeTools", "SignalScopeTesting", .product(name: "OpenCombine", package: "OpenCombine")]
+            dependencies: [
+                "SignalScopeOpenCombine", "SignalScopeTools", "SignalScopeTesting",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(traits: ["OpenCombineAdapter"])),
+            ]
         ),
         .testTarget(
             name: "SignalScopeRenderingTests",
