@@ -2,7 +2,7 @@
 # runs), and the benchmarks.
 SWIFT ?= swift
 
-.PHONY: setup build demo test ci fuzz bench bench-json bench-instructions bench-live-memory lsan-compare tsan
+.PHONY: setup build demo test ci fuzz bench bench-json bench-instructions bench-live-memory lsan-compare tsan opencombine-suite
 
 setup:
 	@scripts/setup.sh
@@ -37,7 +37,8 @@ ci: test
 	@FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
 	@scripts/adoption-check.sh
 	@$(MAKE) --no-print-directory tsan
-	@echo "make ci: passed: every suite (debug), the heap-walk suites (release), $(TEST_FUZZ_SECONDS) s of fuzzing, the adoption check, the ThreadSanitizer suites"
+	@$(MAKE) --no-print-directory opencombine-suite
+	@echo "make ci: passed: every suite (debug), the heap-walk suites (release), $(TEST_FUZZ_SECONDS) s of fuzzing, the adoption check, the ThreadSanitizer suites, OpenCombine's own suite under the adapter"
 
 # LeakSanitizer as a peer (docs/analyzers.md, "LeakSanitizer as a peer"): the leak corpus
 # built with AddressSanitizer, each scenario in a process of its own with leak detection on,
@@ -97,3 +98,7 @@ bench-instructions: setup
 	@$(SWIFT) build -c release --package-path Benchmarks --scratch-path Benchmarks/.build-cmo -Xswiftc -cross-module-optimization >&2
 	@$(BENCH) instructions --cross-module-build $(BENCH_CMO) $(BENCH_ARGS)
 
+# OpenCombine's own test suite, plainly and with the SignalScopeOpenCombine adapter recording
+# the whole run: the two must end the same (scripts/opencombine-suite.sh; about 6 minutes).
+opencombine-suite: setup
+	@scripts/opencombine-suite.sh

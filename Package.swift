@@ -141,6 +141,15 @@ let package = Package(
         .executableTarget(name: "PortedFromReactiveSwift", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/PortedFromReactiveSwift"),
         .executableTarget(name: "PortedFromRxSwift", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/PortedFromRxSwift"),
         .executableTarget(name: "PortedFromCombine", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/PortedFromCombine"),
+        // Written as Combine code, traced through the OpenCombine adapter.
+        .executableTarget(
+            name: "CombineSearch",
+            dependencies: [
+                "SignalScopeOpenCombine", "SignalScopeAutoTrace",
+                .product(name: "OpenCombine", package: "OpenCombine", condition: .when(traits: ["OpenCombineAdapter"])),
+            ],
+            path: "Examples/CombineSearch"
+        ),
         .executableTarget(name: "ScreensAtScale", dependencies: ["SignalScope", "SignalScopeAutoTrace"], path: "Examples/ScreensAtScale"),
         .executableTarget(
             name: "LiveSession", dependencies: ["SignalScope", "SignalScopeTracing", "SignalScopeAutoTrace"], path: "Examples/LiveSession"),
@@ -196,7 +205,7 @@ let package = Package(
                 "ObserveSelfLeak", "SubjectNeverCompleted", "CellReuseLeak", "InfiniteSignalDropped", "ColdSignalTwice",
                 "Countdown", "SearchHints", "UsernameCheck", "TokenRefresh", "ZipRefresh", "LikeCommand", "ViewModelErrors",
                 "CacheThenNetwork", "DelegateSignal", "ScreensAtScale",
-                "PortedFromReactiveSwift", "PortedFromRxSwift", "PortedFromCombine", "LiveSession",
+                "PortedFromReactiveSwift", "PortedFromRxSwift", "PortedFromCombine", "LiveSession", "CombineSearch",
                 "signalscope-corpus", "LeakCorpus",
             ]
         ),

@@ -81,15 +81,32 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
 
     // MARK: LibraryAdapter
 
-    public func instrumentationStarted() { enable() }
+    public func instrumentationStarted() {
+        epoch.add(1, ordering: .releasing)
+        enable()
+    }
 
-    public func instrumentationStopped() { disable() }
+    /// Turns OpenCombine's hook off and forgets what was reported: OpenCombine tells the adapter
+    /// nothing more of those subscriptions, and the hooks they reported to have stopped.
+    public func instrumentationStopped() {
+        disable()
+        state.withLock { $0 = State() }
+    }
+
+    /// Counts the starts, so that a thread's stacks left half-done when the hook was turned off
+    /// (a delivery in progress then) are dropped at its next call, never matched with a later one.
+    private let epoch = Atomic<UInt64>(0)
+
+    /// This thread's state, as of the current start.
+    private func currentThread() -> ThreadState {
+        ThreadState.current(epoch: epoch.load(ordering: .acquiring))
+    }
 
     // MARK: Subscribing
 
     public func willReceive<Upstream: OpenCombine.Publisher, Downstream: OpenCombine.Subscriber>(publisher: Upstream, subscriber: Downstream)
     where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
-        let thread = ThreadState.current
+        let thread = currentThread()
         let outer = thread.subscribes.last
         // Inside an operator's subscribe, its upstream's is part of it; otherwise it reports to
         // the hooks watching the code that subscribes now.
@@ -123,7 +140,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
 
     public func didReceive<Upstream: OpenCombine.Publisher, Downstream: OpenCombine.Subscriber>(publisher: Upstream, subscriber: Downstream)
     where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
-        _ = ThreadState.current.subscribes.popLast()
+        _ = currentThread().subscribes.popLast()
     }
 
     public func willReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, subscription: any OpenCombine.Subscription) {
@@ -138,7 +155,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     // MARK: Deliveries
 
     public func willReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, input: Downstream.Input) {
-        let thread = ThreadState.current
+        let thread = currentThread()
         guard let reported = reported(subscriber) else { return thread.deliveries.append(nil) }
         thread.deliveries.append(Delivery(hook: reported.hook, token: reported.hook.nextWillBeDelivered(reported.subscription, value: input)))
     }
@@ -148,7 +165,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     }
 
     public func willReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
-        let thread = ThreadState.current
+        let thread = currentThread()
         guard let reported = reported(subscriber) else { return thread.deliveries.append(nil) }
         if reported.isSubjectsSubscriber { reported.hook.nodeTerminated(reported.node) }
         let token: DeliveryToken
@@ -169,7 +186,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     // MARK: Cancelling
 
     public func willCancel(subscription: any OpenCombine.Subscription) {
-        let thread = ThreadState.current
+        let thread = currentThread()
         let received = Self.key(subscription.combineIdentifier)
         let subscribers = state.withLock { $0.receivedBy.removeValue(forKey: received) } ?? []
         // The first cancellation on the thread is the program's; the ones it leads to, up the
@@ -185,7 +202,8 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     }
 
     public func didCancel(subscription: any OpenCombine.Subscription) {
-        ThreadState.current.cancellations -= 1
+        let thread = currentThread()
+        thread.cancellations = max(thread.cancellations - 1, 0)
     }
 
     // MARK: Helpers
@@ -206,7 +224,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     }
 
     private func endDelivery() {
-        guard let delivery = ThreadState.current.deliveries.popLast(), let delivery else { return }
+        guard let delivery = currentThread().deliveries.popLast(), let delivery else { return }
         delivery.hook.deliveryEnded(delivery.token)
     }
 

@@ -14,13 +14,23 @@ final class ThreadState {
     var deliveries: [Delivery?] = []
     /// How many cancellations are in progress.
     var cancellations = 0
+    /// The adapter's start this state belongs to.
+    private var epoch: UInt64 = 0
 
-    /// This thread's, made on its first use. A thread-specific key rather than a thread
-    /// dictionary: it is read on every value OpenCombine delivers while recording.
-    static var current: ThreadState {
-        if let stored = pthread_getspecific(key) { return Unmanaged<ThreadState>.fromOpaque(stored).takeUnretainedValue() }
-        let state = ThreadState()
-        pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+    /// This thread's, made on its first use, and emptied when `epoch`, the adapter's start, is
+    /// not the one it was last used in. A thread-specific key rather than a thread dictionary:
+    /// it is read on every value OpenCombine delivers while recording.
+    static func current(epoch: UInt64) -> ThreadState {
+        let state: ThreadState
+        if let stored = pthread_getspecific(key) {
+            state = Unmanaged<ThreadState>.fromOpaque(stored).takeUnretainedValue()
+        } else {
+            state = ThreadState()
+            pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+        }
+        if state.epoch != epoch {
+            (state.subscribes, state.deliveries, state.cancellations, state.epoch) = ([], [], 0, epoch)
+        }
         return state
     }
 

@@ -10,7 +10,10 @@ struct ArticleExampleTests {
         "Countdown", "SearchHints", "UsernameCheck", "TokenRefresh", "CacheThenNetwork", "LikeCommand", "ViewModelErrors",
         "ZipRefresh", "DelegateSignal",
     ]
-    static let leakyExamples = ["ObserveSelfLeak", "SubjectNeverCompleted", "CellReuseLeak", "InfiniteSignalDropped", "ColdSignalTwice"]
+    /// With the Combine example, written on OpenCombine and traced through its adapter.
+    static let leakyExamples = [
+        "ObserveSelfLeak", "SubjectNeverCompleted", "CellReuseLeak", "InfiniteSignalDropped", "ColdSignalTwice", "CombineSearch",
+    ]
 
     /// View models ported line by line from ReactiveSwift, RxSwift and Combine apps
     /// (docs/porting.md): clean as written, and `--leaky` drops `[weak self]` in one closure.
