@@ -1,0 +1,106 @@
+import OpenCombine
+import SignalScopeOpenCombine
+import SignalScopeTools
+import Testing
+
+/// What the adapter makes of OpenCombine's introspection calls: subjects that end, causes
+/// kept across hops, failures handled, cancellation as disposal, the hook on while something
+/// records, sites named from return addresses. The leaks themselves, and their fixed twins,
+/// are the Combine corpus's (`CombineCorpus.swift`).
+@Suite("The OpenCombine adapter", .timeLimit(.minutes(5)))
+struct OpenCombineAdapterTests {
+    @Test("A subject's completion reaching its sink ends the subject's node; a subject never completed is not ended")
+    func subjectsThatEnded() {
+        var kept: [AnyCancellable] = []
+        var alive: [AnyObject] = []
+        let trace = Tracer.record {
+            let finished = PassthroughSubject<String, Never>()
+            let open = CurrentValueSubject<String, Never>("")
+            kept.append(finished.sink { _ in })
+            kept.append(open.sink { _ in })
+            finished.send(completion: .finished)
+            // Both alive at the end, which is when a node's end is judged.
+            alive = [finished, open]
+        }
+        let subjects = trace.nodes.values.filter { $0.kind == .subject || $0.kind == .behaviorSubject }.sorted { $0.id < $1.id }
+        #expect(subjects.map(\.name) == ["PassthroughSubject", "CurrentValueSubject"], "\(subjects)")
+        #expect(subjects.map(\.terminatedAtEnd) == [true, false], "\(subjects)")
+        withExtendedLifetime((kept, alive)) {}
+    }
+
+    @Test("I12: what a sink sends while it receives a value is caused by that value, across a map")
+    func causesAcrossHops() throws {
+        var cancellables = Set<AnyCancellable>()
+        let trace = Tracer.record {
+            let queries = PassthroughSubject<String, Never>()
+            let results = PassthroughSubject<String, Never>()
+            queries.map { "results for " + $0 }.sink { results.send($0) }.store(in: &cancellables)
+            results.sink { _ in }.store(in: &cancellables)
+            queries.send("swift")
+        }
+        let values = trace.records.filter { if case .next = $0.event { true } else { false } }
+        // The query reaches map's subscriber, then the sink; the sink's send reaches the
+        // results' sink: each caused by the one before.
+        try #require(values.count == 3, "\(values)")
+        #expect(trace.causes(of: values[0]).isEmpty, "sent from outside any delivery")
+        #expect(trace.causes(of: values[1]).map(\.sequence) == [values[0].sequence])
+        #expect(trace.causes(of: values[2]).map(\.sequence) == [values[1].sequence, values[0].sequence], "the chain of causes, nearest first")
+        cancellables.removeAll()
+    }
+
+    @Test("A failure a sink takes in receiveCompletion is handled: no unhandled-error")
+    func failureHandled() throws {
+        struct Offline: Error {}
+        var failures = 0
+        let trace = Tracer.record {
+            let requests = PassthroughSubject<Int, Offline>()
+            let cancellable = requests.sink(receiveCompletion: { if case .failure = $0 { failures += 1 } }, receiveValue: { _ in })
+            requests.send(completion: .failure(Offline()))
+            withExtendedLifetime(cancellable) {}
+        }
+        #expect(failures == 1)
+        let analysis = trace.analyze()
+        #expect(analysis.findings.isEmpty, "\(analysis.findings)")
+        #expect(trace.records.contains { if case .error = $0.event { true } else { false } })
+    }
+
+    @Test("Cancelling disposes the chain: the sink's subscription explicitly, its upstream's after it")
+    func cancellationDisposes() throws {
+        var causes: [DisposalCause] = []
+        let trace = Tracer.record {
+            let subject = PassthroughSubject<Int, Never>()
+            let cancellable = subject.map { $0 * 2 }.sink { _ in }
+            cancellable.cancel()
+        }
+        for record in trace.records { if case .disposed(_, let cause) = record.event { causes.append(cause) } }
+        #expect(causes == [.explicit, .upstream], "\(causes)")
+        #expect(trace.analyze().findings.isEmpty)
+    }
+
+    /// Whether it is off when nothing records is a property of the whole process, which tests
+    /// beside this one change: `make opencombine-cost` measures it in a process of its own.
+    @Test("I13: OpenCombine's hook is on while something records")
+    func hookOnWhileRecording() {
+        var during = false
+        _ = Tracer.record { during = OpenCombineAdapter.shared.isEnabled }
+        #expect(during)
+    }
+
+    @Test("I14: a site known by its return addresses is named by the innermost line somebody wrote outside the libraries, once the recording ends")
+    func sitesKnownByCode() throws {
+        let line = #line + 3
+        let trace = Tracer.record {
+            let subject = CurrentValueSubject<Int, Never>(1)
+            let cancellable = subject.filter { $0 > 0 }.map { $0 + 1 }.sink { _ in }
+            withExtendedLifetime(cancellable) {}
+        }
+        // The sink, and the filter and map its subscribe subscribed, are all where the user
+        // called sink: OpenCombine's frames and the adapter's are never a site.
+        let sites = Set(trace.subscriptions.values.map(\.site))
+        #expect(sites.count == 1, "\(sites)")
+        let site = try #require(sites.first)
+        #expect(site.file == "SignalScopeOpenCombineTests/OpenCombineAdapterTests.swift" && site.line == line, "\(site)")
+        #expect(site.function.contains("sitesKnownByCode"), "\(site)")
+        #expect(trace.subscriptions.count == 3)
+    }
+}
