@@ -594,8 +594,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     /// A location's file, function and line, as string ids: literals by their address,
-    /// strings by their text, and a location known by its code by the site its callers name
-    /// (``CallerSites``); no site (ids 0) when none of them is in code somebody wrote.
+    /// strings by their text, and a location known by its code as the id of the `codeSite`
+    /// record that names it when the recording ends (``appendCodeSites()``), with line 0.
     private func site(_ location: SourceLocation) -> (file: UInt32, function: UInt32, line: UInt32) {
         func text(_ text: SourceLocation.Text) -> UInt32 {
             switch text {
