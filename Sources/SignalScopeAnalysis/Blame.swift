@@ -28,8 +28,8 @@ struct Blame {
     /// For a stored property: the object whose property it is, and the property's path.
     let property: (holder: ObjectID, path: String)?
     /// For a subscriber that holds the owner in a property of its own (an adapted library's
-    /// `assign(to:on:)`): the subscription, located where it was made, which is where the fix goes.
-    let subscriber: (subscription: SubscriptionID, site: TraceSite)?
+    /// `assign(to:on:)`): where its subscription was made, which is where the fix goes.
+    let subscriberSite: TraceSite?
     /// Whether the way from the owner round to the capture passes nothing a person would
     /// recognise but the owner itself (the runtime, closures, boxes, collections and
     /// subscriptions' internals): `self-captured-observer`'s proof.
@@ -156,9 +156,9 @@ extension LeakModel {
         }
         guard let first = arounds.first else { return nil }
         let plumbing = { (id: ObjectID) in id == owner || !self.isUser(id) || self.isInternal(id, in: members) }
-        if let subscription = first.key.subscriber, let site = first.key.site {
+        if first.key.subscriber != nil, let site = first.key.site {
             return Blame(
-                owner: owner, references: blamed, around: first.around, closures: [], property: nil, subscriber: (subscription, site),
+                owner: owner, references: blamed, around: first.around, closures: [], property: nil, subscriberSite: site,
                 isSelfCapture: first.around.allSatisfy { plumbing($0.from) && plumbing($0.to) })
         }
         if first.key.closure != nil {
@@ -168,13 +168,13 @@ extension LeakModel {
             // A closure with no site cannot be pointed at: the rules' own fallbacks place it.
             guard let chosen = closures.first else { return nil }
             return Blame(
-                owner: owner, references: blamed, around: chosen.around, closures: closures, property: nil, subscriber: nil,
+                owner: owner, references: blamed, around: chosen.around, closures: closures, property: nil, subscriberSite: nil,
                 isSelfCapture: chosen.around.allSatisfy { plumbing($0.from) && plumbing($0.to) })
         }
         // A stored property: the last one of a user object on the way back to the owner.
         guard let property = first.around.last(where: { isUser($0.from) && $0.kind == .storedProperty }) else { return nil }
         return Blame(
             owner: owner, references: blamed, around: first.around, closures: [], property: (property.from, property.path),
-            subscriber: nil, isSelfCapture: false)
+            subscriberSite: nil, isSelfCapture: false)
     }
 }

@@ -23,7 +23,7 @@ import Synchronization
 ///   outer subscription, and it is located where the outermost subscribe was called.
 /// - A value, a failure or a finish reaching a subscriber: a delivery that begins before it
 ///   and ends after it (rule I12), so what the subscriber does meanwhile is caused by it.
-/// - A completion reaching a subject's direct subscriber: the subject has terminated.
+/// - A completion reaching a subject's direct subscriber: the subject has terminated (once).
 /// - `cancel()` of a subscription: the subscriptions that received it are disposed.
 public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecked Sendable {
     /// The adapter every program that links this product has, registered when it loads.
@@ -43,18 +43,19 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     private init() {}
 
     /// What the adapter reported of a subscription: the hooks it reports to, for its whole
-    /// life (rule I10), its ids, and whether its node is a subject it subscribed to directly.
+    /// life (rule I10), its ids, and for a direct subscriber of a subject, that subject.
     private struct Reported {
         let hook: any SignalInstrumentation
         let subscription: SubscriptionID
         let node: NodeID
-        let isSubjectsSubscriber: Bool
+        let subject: ObjectIdentifier?
     }
 
-    /// A subject's node: subjects are objects, reported once.
+    /// A subject's node: subjects are objects, reported once, and ended once.
     private struct SubjectNode {
         let node: NodeID
         let reference: WeakBox
+        var terminated = false
     }
 
     private struct State {
@@ -121,13 +122,12 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         }
         let site = enclosing?.site ?? SourceLocation(callers: Self.callers())
         let role = PublisherRoles.role(of: Upstream.self)
-        let node = self.node(of: publisher, role: role, site: site, hook: hook)
+        let (node, subject) = self.node(of: publisher, role: role, site: site, hook: hook)
         if let enclosing { hook.edgeAdded(NodeEdge(parent: node, kind: .data), to: enclosing.node) }
         let subscription = SubscriptionID.next()
         let identifier = Self.key(subscriber.combineIdentifier)
         state.withLock { state in
-            state.subscriptions[identifier] = Reported(
-                hook: hook, subscription: subscription, node: node, isSubjectsSubscriber: role.traits.contains(.hot))
+            state.subscriptions[identifier] = Reported(hook: hook, subscription: subscription, node: node, subject: subject)
         }
         hook.subscribed(
             SubscriptionDescriptor(id: subscription, node: node, site: site, parent: enclosing?.subscription),
@@ -167,7 +167,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     public func willReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
         let thread = currentThread()
         guard let reported = reported(subscriber) else { return thread.deliveries.append(nil) }
-        if reported.isSubjectsSubscriber { reported.hook.nodeTerminated(reported.node) }
+        if let subject = reported.subject, terminate(subject) { reported.hook.nodeTerminated(reported.node) }
         let token: DeliveryToken
         switch completion {
         case .finished: token = reported.hook.completedWillBeDelivered(reported.subscription)
@@ -223,20 +223,32 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         state.withLock { $0.subscriptions.removeValue(forKey: identifier) }
     }
 
+    /// Marks a subject ended, once: whether this is the first of its subscribers to hear it.
+    private func terminate(_ subject: ObjectIdentifier) -> Bool {
+        state.withLock { state in
+            guard state.subjects[subject]?.terminated == false else { return false }
+            state.subjects[subject]?.terminated = true
+            return true
+        }
+    }
+
     private func endDelivery() {
         guard let delivery = currentThread().deliveries.popLast(), let delivery else { return }
         delivery.hook.deliveryEnded(delivery.token)
     }
 
-    /// The node of `publisher`: a subject's own, made once; a new one for a publisher value.
-    private func node<Upstream: OpenCombine.Publisher>(of publisher: Upstream, role: PublisherRoles.Role, site: SourceLocation, hook: any SignalInstrumentation) -> NodeID {
+    /// The node of `publisher`: an object's own, made once; a new one for a publisher value.
+    /// With it, for a subject (an object whose node is hot), the key of its entry.
+    private func node<Upstream: OpenCombine.Publisher>(
+        of publisher: Upstream, role: PublisherRoles.Role, site: SourceLocation, hook: any SignalInstrumentation
+    ) -> (NodeID, subject: ObjectIdentifier?) {
         func report(_ node: NodeID, object: AnyObject) {
             hook.nodeCreated(NodeDescriptor(id: node, kind: role.kind, name: role.name, site: site, parents: [], traits: role.traits), object: object)
         }
         guard Upstream.self is AnyClass else {
             let node = NodeID.next()
             report(node, object: Ephemeral())
-            return node
+            return (node, nil)
         }
         let object = publisher as AnyObject
         let key = ObjectIdentifier(object)
@@ -248,7 +260,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
             return (node, true)
         }
         if isNew { report(node, object: object) }
-        return node
+        return (node, role.traits.contains(.hot) ? key : nil)
     }
 
     /// What the tracer holds weakly for a subscription: the subscriber itself when it is an

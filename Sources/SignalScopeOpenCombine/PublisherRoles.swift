@@ -5,7 +5,7 @@ import SignalScope
 /// type is all there is to go by; a publisher type this table does not know (the program's
 /// own) is a signal with no traits, which no rule judges by what it cannot know.
 enum PublisherRoles {
-    struct Role: Equatable {
+    struct Role {
         let kind: NodeKind
         let name: String
         let traits: NodeTraits
@@ -49,7 +49,7 @@ enum PublisherRoles {
 
     /// A type's module and its name within the module, without generic arguments:
     /// `("OpenCombine", "Publishers.Map")`.
-    static func names(of type: Any.Type) -> (module: String, base: String) {
+    private static func names(of type: Any.Type) -> (module: String, base: String) {
         let reflected = String(reflecting: type)
         var depth = 0
         var base = ""

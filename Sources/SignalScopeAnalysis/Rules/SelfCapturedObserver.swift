@@ -20,8 +20,8 @@ struct SelfCapturedObserver: Analyzer {
         var findings: [Finding] = []
         for (index, cycle) in model.cycles.enumerated() where model.concernsThisTrace(cycle) {
             guard let blame = model.blame(ofCycle: index), blame.isSelfCapture else { continue }
-            if let subscriber = blame.subscriber {
-                findings.append(model.claim(Set(cycle), by: finding(heldBy: subscriber, blame, cycle: cycle, model), keptWithThem: model.dependents(of: cycle)))
+            if let site = blame.subscriberSite {
+                findings.append(model.claim(Set(cycle), by: finding(heldBySubscriberAt: site, blame, cycle: cycle, model), keptWithThem: model.dependents(of: cycle)))
                 continue
             }
             guard !blame.closures.isEmpty else { continue }
@@ -171,9 +171,7 @@ struct SelfCapturedObserver: Analyzer {
     /// An object held by a library's subscriber of a subscription it keeps alive, the way a
     /// closure captures it (`assign(to: \.count, on: self)`), located where the subscription
     /// was made.
-    private func finding(
-        heldBy subscriber: (subscription: SubscriptionID, site: TraceSite), _ blame: Blame, cycle: [ObjectID], _ model: LeakModel
-    ) -> Finding {
+    private func finding(heldBySubscriberAt site: TraceSite, _ blame: Blame, cycle: [ObjectID], _ model: LeakModel) -> Finding {
         var description = PathDescription(model, blamed: blame.references)
         let name = model.objectLabel(blame.owner)
         var path = description.lines(blame.around)
@@ -182,7 +180,7 @@ struct SelfCapturedObserver: Analyzer {
         return Finding(
             rule: Self.rule, severity: Self.severity,
             message: "\(name) is held by the subscriber of a subscription it keeps alive, so neither is ever freed",
-            subject: model.objectsSubject([blame.owner]), location: subscriber.site, steps: path,
+            subject: model.objectsSubject([blame.owner]), location: site, steps: path,
             hint: "let the subscriber hold \(name) weakly (a sink with [weak self]; for a @Published property, assign(to: &$property)), or end the subscription when \(name) goes away",
             entities: model.traceEntities(blame.around.map(\.from) + [blame.owner]), evidence: blame.around)
     }
