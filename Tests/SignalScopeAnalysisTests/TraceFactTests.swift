@@ -4,7 +4,7 @@ import Testing
 
 /// Facts the rules need are the analysis's (`Facts/`), registered when the program loads and
 /// gathered in a trace's one read, whatever the trace keeps.
-@Suite("Trace facts", .timeLimit(.minutes(5)))
+@Suite("Trace facts", .timeLimit(.minutes(10)))
 struct TraceFactTests {
     /// A fact of a test's own: how many records it was shown, whether in the log's order, and
     /// whether the trace concluded it. (Every trace read after the test registers it gathers

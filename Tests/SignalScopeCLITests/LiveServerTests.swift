@@ -4,7 +4,7 @@ import Testing
 /// `signalscope live` against what a neighbour on the same machine can send it, driven by
 /// Tests/Probes/live_server.py while the LiveSession example streams: the server is limited
 /// to 128 open files, as a small `ulimit -n` would.
-@Suite("The live server under floods, storms and stalled clients, and its processes", .serialized, .timeLimit(.minutes(5)))
+@Suite("The live server under floods, storms and stalled clients, and its processes", .serialized, .timeLimit(.minutes(10)))
 struct LiveServerTests {
     @Test("Floods of long headers and URLs, more idle connections than files, and WebSocket clients that never read leave the page answering at once, in bounded memory; HEAD, Host, methods and the handshake follow the protocol")
     func hostileNeighbours() throws {

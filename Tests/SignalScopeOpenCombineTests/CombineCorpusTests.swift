@@ -5,7 +5,7 @@ import SignalScopeTools
 /// each leak found once, at the line where the fix goes, and nothing else; precision and
 /// recall over the whole corpus printed. One test runs them all, so that the corpus is
 /// recorded once.
-@Suite("The Combine corpus", .timeLimit(.minutes(5)))
+@Suite("The Combine corpus", .timeLimit(.minutes(10)))
 struct CombineCorpusTests {
     @Test("Every scenario: its ground truth, then exactly its findings; precision and recall printed")
     func corpus() {

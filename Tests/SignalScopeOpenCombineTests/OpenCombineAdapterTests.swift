@@ -7,7 +7,7 @@ import Testing
 /// kept across hops, failures handled, cancellation as disposal, the hook on while something
 /// records, sites named from return addresses. The leaks themselves, and their fixed twins,
 /// are the Combine corpus's (`CombineCorpus.swift`).
-@Suite("The OpenCombine adapter", .timeLimit(.minutes(5)))
+@Suite("The OpenCombine adapter", .timeLimit(.minutes(10)))
 struct OpenCombineAdapterTests {
     @Test("A subject's completion reaching its sink ends the subject's node; a subject never completed is not ended")
     func subjectsThatEnded() {

@@ -5,7 +5,7 @@ import Testing
 
 /// A log read while its program writes it, as batches (`LiveLogReader.batches`): what the
 /// live command follows each traced process's log with.
-@Suite("Following a growing log", .timeLimit(.minutes(5)))
+@Suite("Following a growing log", .timeLimit(.minutes(10)))
 struct LiveLogReaderTests {
     /// A log of a few hundred records, and how many records reading it whole gives.
     static func log() throws -> (bytes: [UInt8], records: Int) {
