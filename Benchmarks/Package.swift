@@ -15,6 +15,7 @@ let package = Package(
             name: "signalscope-bench",
             dependencies: [
                 .product(name: "SignalScopeTools", package: "SignalScope"),
+                .product(name: "SignalScopeOpenCombine", package: "SignalScope"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -84,6 +84,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
 
     public func instrumentationStarted() {
         epoch.add(1, ordering: .releasing)
+        images.withLock { $0 = LoadedImages.capture() }
         enable()
     }
 
@@ -97,6 +98,12 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     /// Counts the starts, so that a thread's stacks left half-done when the hook was turned off
     /// (a delivery in progress then) are dropped at its next call, never matched with a later one.
     private let epoch = Atomic<UInt64>(0)
+
+    /// The images loaded when the hook was turned on, read once: `Backtrace.capture` given none
+    /// reads every loaded image's headers in place on each call, which costs more than the rest
+    /// of a subscribe and faults on a mapping that cannot be read (``LoadedImages``). Frames
+    /// need no image to be captured; the tracer names them later from images it reads then.
+    private let images = Mutex<ImageMap?>(nil)
 
     /// This thread's state, as of the current start.
     private func currentThread() -> ThreadState {
@@ -120,7 +127,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
             guard let current = Instrumentation.current else { return thread.subscribes.append(nil) }
             (enclosing, hook) = (nil, current)
         }
-        let site = enclosing?.site ?? SourceLocation(callers: Self.callers())
+        let site = enclosing?.site ?? SourceLocation(callers: callers())
         let role = PublisherRoles.role(of: Upstream.self)
         let (node, subject) = self.node(of: publisher, role: role, site: site, hook: hook)
         if let enclosing { hook.edgeAdded(NodeEdge(parent: node, kind: .data), to: enclosing.node) }
@@ -272,8 +279,8 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
 
     /// The return addresses of the call in progress, innermost first, for the tracer to name
     /// the line that subscribed (only the outermost subscribe of a chain pays for it).
-    private static func callers() -> [UInt] {
-        guard let backtrace = try? Backtrace.capture(limit: 48) else { return [] }
+    private func callers() -> [UInt] {
+        guard let backtrace = try? Backtrace.capture(limit: 48, images: images.withLock { $0 } ?? LoadedImages.capture()) else { return [] }
         return backtrace.frames.compactMap { frame in
             switch frame {
             case .returnAddress(let address), .programCounter(let address): UInt(address)

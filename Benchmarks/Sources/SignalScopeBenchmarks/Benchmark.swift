@@ -139,16 +139,16 @@ extension Benchmark {
             for (build, binary) in builds {
                 let counter = try InstructionCounter(binary: binary, label: build, scale: scale, folder: folder)
                 for scenario in ThroughputScenario.all where scenarios.isEmpty || scenarios.contains(scenario.id) {
-                    var untraced: Double?
+                    var untraced: [Variant: Double] = [:]
                     for variant in scenario.variants where variant != .tracedValues {
                         progress.show("\(build) build: \(scenario.id) \(variant.rawValue) under callgrind")
                         let (instructions, events) = try counter.measure(scenario, variant)
-                        if variant == .untraced { untraced = instructions }
+                        if !variant.isTraced { untraced[variant] = instructions }
                         rows.append(InstructionMeasurement(
                             scenario: scenario.id, variant: variant.rawValue, build: build, unit: scenario.unit,
                             instructionsPerOp: instructions, eventsPerOp: variant.isTraced ? events : nil,
                             instructionsPerEvent: variant.isTraced
-                                ? events.flatMap { events in untraced.map { (instructions - $0) / events } } : nil))
+                                ? events.flatMap { events in untraced[variant.untracedPeer].map { (instructions - $0) / events } } : nil))
                     }
                 }
             }

@@ -25,7 +25,6 @@ struct ThroughputRunner {
                 }
             }
         }
-        let untraced = samples[.untraced]?.median
         return scenario.variants.map { variant in
             let median = samples[variant]!.median
             var measurement = Measurement(
@@ -33,7 +32,7 @@ struct ThroughputRunner {
                 repetitions: repetitions)
             if let events = eventsPerOperation[variant] {
                 measurement.eventsPerOp = events
-                if let untraced { measurement.nsPerEvent = (median - untraced) / events }
+                if let untraced = samples[variant.untracedPeer]?.median { measurement.nsPerEvent = (median - untraced) / events }
             }
             return measurement
         }
@@ -60,11 +59,11 @@ struct ThroughputRunner {
             try file.stop()
             let (checksum, nanoseconds) = Stopwatch.time { measuredRegion(run) }
             return (checksum, nanoseconds, nil)
-        case .traced, .tracedValues:
+        case .traced, .tracedValues, .openCombineTraced:
             let file = TraceFile(label: scenario.id)
             defer { file.remove() }
             try file.start(values: variant == .tracedValues)
-            let run = scenario.signalScope(operations)
+            let run = variant.isOpenCombine ? scenario.openCombine(operations) : scenario.signalScope(operations)
             let (checksum, nanoseconds) = Stopwatch.time { measuredRegion(run) }
             try file.stop()
             return (checksum, nanoseconds, countingEvents ? try file.eventCount() : nil)

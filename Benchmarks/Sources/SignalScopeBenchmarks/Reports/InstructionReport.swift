@@ -13,7 +13,8 @@ struct InstructionMeasurement: Codable, Sendable {
     let instructionsPerOp: Double
     /// Traced variants: events recorded per operation.
     var eventsPerOp: Double?
-    /// Traced variants: (traced − untraced) instructions per recorded event.
+    /// Traced variants: (traced − untraced) instructions per recorded event, against the
+    /// same library untraced.
     var instructionsPerEvent: Double?
 }
 
@@ -68,7 +69,7 @@ enum InstructionReport {
             "instructions per operation in the measured region, scale \(Format.number(scale)) (more where a scenario counts a floor of operations); they repeat from run to run",
             "",
         ]
-        let widths = [20, 14, 8, 11, 14, 11, 10, 9]
+        let widths = [20, 20, 2, 11, 14, 11, 10, 9]
         for build in InstructionTargets.builds(of: rows) {
             lines.append("build: \(build)")
             lines.append(TableReport.row(["scenario", "variant", "", "Ir/op", "× OpenCombine", "× untraced", "events/op", "Ir/event"], widths))
@@ -78,7 +79,7 @@ enum InstructionReport {
                 lines.append(TableReport.row([
                     row.scenario == previous ? "" : row.scenario, row.variant, "", Format.count(Int(row.instructionsPerOp.rounded())),
                     inBuild.ratioText(of: row, to: .openCombine),
-                    row.variant == Variant.openCombine.rawValue ? "" : inBuild.ratioText(of: row, to: .untraced),
+                    Variant(rawValue: row.variant)?.isOpenCombine == true ? "" : inBuild.ratioText(of: row, to: .untraced),
                     row.eventsPerOp.map(Format.number) ?? "", row.instructionsPerEvent.map(Format.number) ?? "",
                 ], widths))
                 previous = row.scenario

@@ -52,7 +52,7 @@ enum TableReport {
     }
 
     private static func throughputTable(_ results: [Measurement]) -> [String] {
-        let widths = [20, 14, 10, 13, 14, 11, 10, 9]
+        let widths = [20, 20, 10, 13, 14, 11, 10, 9]
         var lines = [row(
             ["scenario", "variant", "ns/op", "per", "× OpenCombine", "× untraced", "events/op", "ns/event"], widths)]
         var previous: String?
@@ -60,7 +60,7 @@ enum TableReport {
             lines.append(row([
                 m.scenario == previous ? "" : m.scenario, m.variant, Format.number(m.nsPerOp), m.unit,
                 results.ratioText(of: m, to: .openCombine),
-                m.variant == Variant.openCombine.rawValue ? "" : results.ratioText(of: m, to: .untraced),
+                Variant(rawValue: m.variant)?.isOpenCombine == true ? "" : results.ratioText(of: m, to: .untraced),
                 m.eventsPerOp.map(Format.number) ?? "", m.nsPerEvent.map(Format.number) ?? "",
             ], widths))
             previous = m.scenario
