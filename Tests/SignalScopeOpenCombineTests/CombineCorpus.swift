@@ -112,6 +112,27 @@ final class TitleScreen {
     var title = ""
 }
 
+/// An app-wide event stream, made when the app starts and outliving every screen that
+/// listens to it. (A subject locks its own state: any thread may send to it.)
+final class SessionEvents: @unchecked Sendable {
+    static let shared = SessionEvents()
+    let loggedOut = PassthroughSubject<Void, Never>()
+}
+
+final class AccountScreen {
+    var isSignedIn = true
+    var cancellables = Set<AnyCancellable>()
+    var fixLine = 0
+
+    func listen(capturingSelf: Bool) {
+        if capturingSelf {
+            fixLine = #line; SessionEvents.shared.loggedOut.sink { self.isSignedIn = false }.store(in: &cancellables)
+        } else {
+            SessionEvents.shared.loggedOut.sink { [weak self] in self?.isSignedIn = false }.store(in: &cancellables)
+        }
+    }
+}
+
 final class ProfileCoordinator {
     let child = ProfileChildModel()
     var presented = 0
@@ -243,6 +264,18 @@ enum CombineCorpus {
         }),
         ("the coordinator's fix: [weak self]", {
             record("the coordinator's fix: [weak self]", shouldSurvive: false, ProfileCoordinator.init, { $0.start(capturingSelf: false); $0.child.taps.send() })
+        }),
+        // The app's stream, made before the screen, holds the screen through the sink: the
+        // screen is dismissed and stays, until the stream ends or the app does.
+        ("a screen an app-wide stream's sink captures", {
+            _ = SessionEvents.shared
+            return record("a screen an app-wide stream's sink captures", shouldSurvive: true,
+                expected: { [.init(rule: .keptAliveBySignal, line: $0.fixLine)] },
+                AccountScreen.init, { $0.listen(capturingSelf: true) }, release: { $0.cancellables.removeAll() })
+        }),
+        ("the app-wide stream's fix: [weak self]", {
+            _ = SessionEvents.shared
+            return record("the app-wide stream's fix: [weak self]", shouldSurvive: false, AccountScreen.init) { $0.listen(capturingSelf: false) }
         }),
         ("a subscriber subscribed directly and dropped, its subject never finished", {
             var line = 0
