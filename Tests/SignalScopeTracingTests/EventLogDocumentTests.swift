@@ -62,6 +62,19 @@ import Testing
         }
     }
 
+    /// The header's table: the magic, and the versions this build writes, where `header()`
+    /// puts them.
+    @Test func theHeaderTableMatchesTheHeaderWritten() throws {
+        let table = try Self.layoutTable(under: "### Header (16 bytes)")
+        #expect(table.map(\.offset) == [0, 8, 10, 12])
+        #expect(table.map(\.size).reduce(0, +) == EventLogFormat.headerSize)
+        #expect(table.first?.field.contains("`\(String(decoding: EventLogFormat.magic, as: UTF8.self))`") == true)
+        let header = EventLogFormat.header()
+        func documented(_ row: Int) -> String? { table.indices.contains(row) ? table[row].field : nil }
+        #expect(documented(1) == "major version: \(UInt16(header[8]) | UInt16(header[9]) << 8)")
+        #expect(documented(2) == "minor version: \(UInt16(header[10]) | UInt16(header[11]) << 8)")
+    }
+
     @Test func thePrefixTableMatchesTheRecordPrefix() throws {
         let table = try Self.layoutTable(under: "### Records")
         let layout = Self.fieldSizes(RecordPrefix.self)
