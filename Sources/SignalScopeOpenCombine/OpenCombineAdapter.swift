@@ -49,6 +49,13 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         let subscription: SubscriptionID
         let node: NodeID
         let subject: ObjectIdentifier?
+        /// The subscriptions of the same subscriber that handed it on, outermost first: a
+        /// `Deferred` subscribes its subscriber to the publisher it makes, inside its own
+        /// subscribe, and then hears nothing more of it; they end when this one does.
+        var handedOnBy: [SubscriptionID] = []
+
+        /// This subscription and those that handed it on, outermost first.
+        var chain: [SubscriptionID] { handedOnBy + [subscription] }
     }
 
     /// A subject's node: subjects are objects, reported once, and ended once.
@@ -134,7 +141,12 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         let subscription = SubscriptionID.next()
         let identifier = Self.key(subscriber.combineIdentifier)
         state.withLock { state in
-            state.subscriptions[identifier] = Reported(hook: hook, subscription: subscription, node: node, subject: subject)
+            var reported = Reported(hook: hook, subscription: subscription, node: node, subject: subject)
+            // The same subscriber subscribed again inside its own subscribe is handed on.
+            if let handing = state.subscriptions[identifier], handing.subscription == enclosing?.subscription {
+                reported.handedOnBy = handing.chain
+            }
+            state.subscriptions[identifier] = reported
         }
         hook.subscribed(
             SubscriptionDescriptor(id: subscription, node: node, site: site, parent: enclosing?.subscription),
@@ -186,8 +198,10 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     public func didReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
         endDelivery()
         guard let reported = forget(Self.key(subscriber.combineIdentifier)) else { return }
-        reported.hook.observerReleased(reported.subscription)
-        reported.hook.disposed(reported.subscription, cause: .terminal)
+        for subscription in reported.chain.reversed() {
+            reported.hook.observerReleased(subscription)
+            reported.hook.disposed(subscription, cause: .terminal)
+        }
     }
 
     // MARK: Cancelling
@@ -200,11 +214,14 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         // chain, are the upstream's.
         let isFirst = thread.cancellations == 0
         thread.cancellations += 1
-        // Downstream first, as the cancellation travels.
+        // Downstream first, as the cancellation travels: the subscriber's outermost
+        // subscription is the one the program cancelled.
         for (index, identifier) in subscribers.enumerated().reversed() {
             guard let reported = forget(identifier) else { continue }
-            reported.hook.observerReleased(reported.subscription)
-            reported.hook.disposed(reported.subscription, cause: isFirst && index == subscribers.count - 1 ? .explicit : .upstream)
+            for (position, subscription) in reported.chain.enumerated() {
+                reported.hook.observerReleased(subscription)
+                reported.hook.disposed(subscription, cause: isFirst && index == subscribers.count - 1 && position == 0 ? .explicit : .upstream)
+            }
         }
     }
 

@@ -199,6 +199,28 @@ final class TimelineViewModel {
     }
 }
 
+/// A request wrapped as Combine code wraps one so that it starts only when subscribed.
+final class ProfileService {
+    func profile() -> AnyPublisher<String, Never> {
+        Deferred { Future { promise in promise(.success("Ada")) } }.eraseToAnyPublisher()
+    }
+}
+
+final class ProfileViewModel {
+    let service = ProfileService()
+    let refreshes = PassthroughSubject<Void, Never>()
+    var name = ""
+    var cancellables = Set<AnyCancellable>()
+
+    func bind() {
+        refreshes
+            .flatMap { [service] in service.profile() }
+            .sink { [weak self] in self?.name = $0 }
+            .store(in: &cancellables)
+        service.profile().sink { [weak self] in self?.name = $0 }.store(in: &cancellables)
+    }
+}
+
 final class OneShotLoader {
     var loaded = false
 
@@ -333,6 +355,13 @@ enum CombineCorpus {
             }
             withExtendedLifetime((bus, kept)) {}
             return outcome
+        }),
+        ("clean: a profile loaded through Deferred { Future }, then refreshed", {
+            record("clean: a profile loaded through Deferred { Future }, then refreshed", shouldSurvive: false, ProfileViewModel.init) { model in
+                model.bind()
+                model.refreshes.send()
+                model.refreshes.send()
+            }
         }),
         ("clean: a cancelled subscription", {
             record("clean: a cancelled subscription", shouldSurvive: false, FeedViewModel.init) { model in

@@ -78,7 +78,25 @@ struct OpenCombineAdapterTests {
     }
 
     /// Whether it is off when nothing records is a property of the whole process, which tests
-    /// beside this one change: `make opencombine-cost` measures it in a process of its own.
+    /// beside this one change: `make bench-instructions` measures what OpenCombine costs with
+    /// the adapter linked and nothing recording (`docs/performance.md`, "The OpenCombine adapter").
+    @Test("A Deferred hands its subscriber to the publisher it makes: both subscriptions end when that one does, by completion or by cancelling")
+    func deferredSubscriptionsEnd() throws {
+        let trace = Tracer.record {
+            let completed = Deferred { Just(1) }.sink { _ in }
+            withExtendedLifetime(completed) {}
+            let subject = PassthroughSubject<Int, Never>()
+            let cancelled = Deferred { subject.map { $0 + 1 } }.sink { _ in }
+            cancelled.cancel()
+        }
+        var disposed: Set<SubscriptionID> = []
+        for record in trace.records { if case .disposed(let id, _) = record.event { disposed.insert(id) } }
+        let deferred = trace.subscriptions.values.filter { trace.nodes[$0.node]?.name == "Deferred" }
+        #expect(deferred.count == 2)
+        #expect(Set(trace.subscriptions.keys).subtracting(disposed).isEmpty, "every subscription ends: \(trace.subscriptions.count) made, \(disposed.count) ended")
+        #expect(trace.analyze().findings.isEmpty)
+    }
+
     @Test("I13: OpenCombine's hook is on while something records")
     func hookOnWhileRecording() {
         var during = false
