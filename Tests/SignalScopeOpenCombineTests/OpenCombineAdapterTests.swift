@@ -77,9 +77,6 @@ struct OpenCombineAdapterTests {
         #expect(trace.analyze().findings.isEmpty)
     }
 
-    /// Whether it is off when nothing records is a property of the whole process, which tests
-    /// beside this one change: `make bench-instructions` measures what OpenCombine costs with
-    /// the adapter linked and nothing recording (`docs/performance.md`, "The OpenCombine adapter").
     @Test("A Deferred hands its subscriber to the publisher it makes: both subscriptions end when that one does, by completion or by cancelling")
     func deferredSubscriptionsEnd() throws {
         let trace = Tracer.record {
@@ -89,14 +86,19 @@ struct OpenCombineAdapterTests {
             let cancelled = Deferred { subject.map { $0 + 1 } }.sink { _ in }
             cancelled.cancel()
         }
-        var disposed: Set<SubscriptionID> = []
-        for record in trace.records { if case .disposed(let id, _) = record.event { disposed.insert(id) } }
-        let deferred = trace.subscriptions.values.filter { trace.nodes[$0.node]?.name == "Deferred" }
+        var disposed: [SubscriptionID: DisposalCause] = [:]
+        for record in trace.records { if case .disposed(let id, let cause) = record.event { disposed[id] = cause } }
+        let deferred = trace.subscriptions.values.filter { trace.nodes[$0.node]?.name == "Deferred" }.map(\.id).sorted()
         #expect(deferred.count == 2)
-        #expect(Set(trace.subscriptions.keys).subtracting(disposed).isEmpty, "every subscription ends: \(trace.subscriptions.count) made, \(disposed.count) ended")
+        #expect(Set(trace.subscriptions.keys).subtracting(disposed.keys).isEmpty, "every subscription ends: \(trace.subscriptions.count) made, \(disposed.count) ended")
+        // The sink subscribed to the Deferred: that is the subscription the program cancelled.
+        #expect(deferred.map { disposed[$0] } == [.terminal, .explicit], "\(deferred.map { disposed[$0] })")
         #expect(trace.analyze().findings.isEmpty)
     }
 
+    /// Whether it is off when nothing records is a property of the whole process, which tests
+    /// beside this one change: `make bench-instructions` measures what OpenCombine costs with
+    /// the adapter linked and nothing recording (`docs/performance.md`, "The OpenCombine adapter").
     @Test("I13: OpenCombine's hook is on while something records")
     func hookOnWhileRecording() {
         var during = false

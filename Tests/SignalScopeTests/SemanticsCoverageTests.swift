@@ -46,7 +46,7 @@ struct SemanticsCoverageTests {
     /// continuation waits behind every test body queued before it: a 100 ms sleep in the
     /// tracer's suites ended after four and a half minutes locally and five on CI, while tests
     /// that wait for child processes held both of the pool's threads. A limit near the whole
-    /// debug suite's length (five to six minutes on two cores) fails tests that are only waiting.
+    /// debug suite's length (five to six and a half minutes on two cores) fails tests that are only waiting.
     @Test("Every suite has a time limit of at least ten minutes")
     func everySuiteHasATimeLimit() throws {
         var unlimited: [String] = []
