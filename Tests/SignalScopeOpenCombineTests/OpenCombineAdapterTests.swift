@@ -85,6 +85,10 @@ struct OpenCombineAdapterTests {
             let subject = PassthroughSubject<Int, Never>()
             let cancelled = Deferred { subject.map { $0 + 1 } }.sink { _ in }
             cancelled.cancel()
+            // Erased: AnyPublisher passes the subscriber to what it wraps without subscribing it
+            // (OpenCombine reports no subscribe for that), and nothing is left open either.
+            let erased = Deferred { Just(2) }.eraseToAnyPublisher().sink { _ in }
+            withExtendedLifetime(erased) {}
         }
         var disposed: [SubscriptionID: DisposalCause] = [:]
         for record in trace.records { if case .disposed(let id, let cause) = record.event { disposed[id] = cause } }
