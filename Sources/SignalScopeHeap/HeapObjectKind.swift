@@ -184,3 +184,14 @@ extension MangledName {
         return nil
     }
 }
+
+/// What a live object is, for code that holds one rather than walking to it.
+package enum LiveObject {
+    /// Whether `object` is a closure's context (the block of its captures, which its every
+    /// copy shares and no other closure does) rather than a class instance: a closure that
+    /// captures one object and nothing else keeps that object as its context.
+    package static func isClosureContext(_ object: AnyObject) -> Bool {
+        let isa = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(as: UInt.self)
+        return Metadata(unchecked: isa).kind == .heapLocalVariable
+    }
+}

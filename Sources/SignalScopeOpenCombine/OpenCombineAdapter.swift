@@ -49,6 +49,8 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         let subscription: SubscriptionID
         let node: NodeID
         let subject: ObjectIdentifier?
+        /// Whether what it receives is its publisher's own work (``PublisherRoles/Role/sendsItsOwnWork``).
+        let receivesWork: Bool
         /// The subscriptions of the same subscriber that handed it on, outermost first: a
         /// `Deferred` subscribes its subscriber to the publisher it makes, inside its own
         /// subscribe, and then hears nothing more of it; they end when this one does.
@@ -58,8 +60,9 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         var chain: [SubscriptionID] { handedOnBy + [subscription] }
     }
 
-    /// A subject's node: subjects are objects, reported once, and ended once.
-    private struct SubjectNode {
+    /// The node of a publisher with identity (an object, or a value identified by the closure
+    /// it keeps), reported once; a subject's is ended once.
+    private struct KnownNode {
         let node: NodeID
         let reference: WeakBox
         var terminated = false
@@ -72,16 +75,17 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         /// By the `combineIdentifier` of a subscription a subscriber received: the
         /// subscribers that received it, upstream first, which its cancellation disposes.
         var receivedBy: [UInt64: [UInt64]] = [:]
-        var subjects: [ObjectIdentifier: SubjectNode] = [:]
+        /// By the object each publisher with identity is (``PublisherIdentity``).
+        var known: [ObjectIdentifier: KnownNode] = [:]
         private var pruneAt = 1024
 
         /// Forgets subjects that have gone, and subscriptions received by subscribers that
         /// have ended, so that a long run does not accumulate them.
         mutating func pruneIfLarge() {
-            guard subjects.count + receivedBy.count >= pruneAt else { return }
-            subjects = subjects.filter { $0.value.reference.object != nil }
+            guard known.count + receivedBy.count >= pruneAt else { return }
+            known = known.filter { $0.value.reference.object != nil }
             receivedBy = receivedBy.filter { entry in entry.value.contains { subscriptions[$0] != nil } }
-            pruneAt = max(1024, 2 * (subjects.count + receivedBy.count))
+            pruneAt = max(1024, 2 * (known.count + receivedBy.count))
         }
     }
 
@@ -135,13 +139,17 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
             (enclosing, hook) = (nil, current)
         }
         let site = enclosing?.site ?? SourceLocation(callers: callers())
-        let role = PublisherRoles.role(of: Upstream.self)
-        let (node, subject) = self.node(of: publisher, role: role, site: site, hook: hook)
+        let role = PublisherRoles.role(of: publisher)
+        // A cold publisher was made where its work was written (a `Deferred`'s factory): the
+        // line to share it at. Each function is named as a return address one past its entry.
+        let work = role.traits.contains(.cold) ? PublisherIdentity.workFunctions(of: publisher) : []
+        let made = work.isEmpty ? site : SourceLocation(callers: work.map { $0 &+ 1 } + (site.callers ?? []))
+        let (node, subject) = self.node(of: publisher, role: role, site: made, hook: hook)
         if let enclosing { hook.edgeAdded(NodeEdge(parent: node, kind: .data), to: enclosing.node) }
         let subscription = SubscriptionID.next()
         let identifier = Self.key(subscriber.combineIdentifier)
         state.withLock { state in
-            var reported = Reported(hook: hook, subscription: subscription, node: node, subject: subject)
+            var reported = Reported(hook: hook, subscription: subscription, node: node, subject: subject, receivesWork: role.sendsItsOwnWork)
             // The same subscriber subscribed again inside its own subscribe is handed on.
             if let handing = state.subscriptions[identifier], handing.subscription == enclosing?.subscription {
                 reported.handedOnBy = handing.chain
@@ -154,12 +162,16 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         // A subscriber hears every event: a sink and an assignment have a closure (or a
         // property) for each, and an operator passes each on.
         hook.observerStored(subscription, closures: ObserverClosures(handles: .all))
-        thread.subscribes.append(SubscribeFrame(hook: hook, node: node, subscription: subscription, site: site))
+        // A cold publisher's subscribe runs its work (a `Deferred`'s factory, and what the
+        // publisher it makes sends meanwhile): the run of its creation block, for this subscriber.
+        let run = role.traits.contains(.cold) ? hook.creationBlockWillRun(for: subscription) : nil
+        thread.subscribes.append(SubscribeFrame(hook: hook, node: node, subscription: subscription, site: site, run: run))
     }
 
     public func didReceive<Upstream: OpenCombine.Publisher, Downstream: OpenCombine.Subscriber>(publisher: Upstream, subscriber: Downstream)
     where Upstream.Failure == Downstream.Failure, Upstream.Output == Downstream.Input {
-        _ = currentThread().subscribes.popLast()
+        guard let frame = currentThread().subscribes.popLast(), let frame, let run = frame.run else { return }
+        frame.hook.creationBlockEnded(run)
     }
 
     public func willReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, subscription: any OpenCombine.Subscription) {
@@ -176,7 +188,8 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     public func willReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, input: Downstream.Input) {
         let thread = currentThread()
         guard let reported = reported(subscriber) else { return thread.deliveries.append(nil) }
-        thread.deliveries.append(Delivery(hook: reported.hook, token: reported.hook.nextWillBeDelivered(reported.subscription, value: input)))
+        let run = beginWork(reported)
+        thread.deliveries.append(Delivery(hook: reported.hook, token: reported.hook.nextWillBeDelivered(reported.subscription, value: input), run: run))
     }
 
     public func didReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand) {
@@ -187,12 +200,13 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         let thread = currentThread()
         guard let reported = reported(subscriber) else { return thread.deliveries.append(nil) }
         if let subject = reported.subject, terminate(subject) { reported.hook.nodeTerminated(reported.node) }
+        let run = beginWork(reported)
         let token: DeliveryToken
         switch completion {
         case .finished: token = reported.hook.completedWillBeDelivered(reported.subscription)
         case .failure(let failure): token = reported.hook.errorWillBeDelivered(reported.subscription, error: failure)
         }
-        thread.deliveries.append(Delivery(hook: reported.hook, token: token))
+        thread.deliveries.append(Delivery(hook: reported.hook, token: token, run: run))
     }
 
     public func didReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
@@ -250,8 +264,8 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     /// Marks a subject ended, once: whether this is the first of its subscribers to hear it.
     private func terminate(_ subject: ObjectIdentifier) -> Bool {
         state.withLock { state in
-            guard state.subjects[subject]?.terminated == false else { return false }
-            state.subjects[subject]?.terminated = true
+            guard state.known[subject]?.terminated == false else { return false }
+            state.known[subject]?.terminated = true
             return true
         }
     }
@@ -259,28 +273,36 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     private func endDelivery() {
         guard let delivery = currentThread().deliveries.popLast(), let delivery else { return }
         delivery.hook.deliveryEnded(delivery.token)
+        if let run = delivery.run { delivery.hook.creationBlockEnded(run) }
     }
 
-    /// The node of `publisher`: an object's own, made once; a new one for a publisher value.
-    /// With it, for a subject (an object whose node is hot), the key of its entry.
+    /// For what a publisher sends as its own work (a `Future`'s result, whenever and on
+    /// whatever thread its promise is kept), a run of its work around the delivery, so that
+    /// the delivery is known as work done rather than a value passed on.
+    private func beginWork(_ reported: Reported) -> DeliveryToken? {
+        reported.receivesWork ? reported.hook.creationBlockWillRun(for: reported.subscription) : nil
+    }
+
+    /// The node of `publisher`: that of the object it is identified by, made once; a new one
+    /// for a publisher value without identity. With it, for a subject (a publisher whose node
+    /// is hot), the key of its entry.
     private func node<Upstream: OpenCombine.Publisher>(
         of publisher: Upstream, role: PublisherRoles.Role, site: SourceLocation, hook: any SignalInstrumentation
     ) -> (NodeID, subject: ObjectIdentifier?) {
         func report(_ node: NodeID, object: AnyObject) {
             hook.nodeCreated(NodeDescriptor(id: node, kind: role.kind, name: role.name, site: site, parents: [], traits: role.traits), object: object)
         }
-        guard Upstream.self is AnyClass else {
+        guard let object = Upstream.self is AnyClass ? publisher as AnyObject : PublisherIdentity.object(of: publisher) else {
             let node = NodeID.next()
             report(node, object: Ephemeral())
             return (node, nil)
         }
-        let object = publisher as AnyObject
         let key = ObjectIdentifier(object)
         let (node, isNew): (NodeID, Bool) = state.withLock { state in
-            if let known = state.subjects[key], known.reference.object === object { return (known.node, false) }
+            if let known = state.known[key], known.reference.object === object { return (known.node, false) }
             state.pruneIfLarge()
             let node = NodeID.next()
-            state.subjects[key] = SubjectNode(node: node, reference: WeakBox(object))
+            state.known[key] = KnownNode(node: node, reference: WeakBox(object))
             return (node, true)
         }
         if isNew { report(node, object: object) }

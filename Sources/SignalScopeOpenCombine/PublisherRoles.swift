@@ -1,3 +1,4 @@
+import OpenCombine
 import SignalScope
 
 /// What an OpenCombine publisher is in the signal graph: its kind, the name a Combine user
@@ -9,11 +10,29 @@ enum PublisherRoles {
         let kind: NodeKind
         let name: String
         let traits: NodeTraits
+        /// Whether what it sends is work of its own, never a value passed on from a source: a
+        /// `Future`'s result, which its promise produced.
+        var sendsItsOwnWork = false
     }
 
-    /// The role of a publisher of type `type`.
-    static func role(of type: Any.Type) -> Role {
-        let (module, base) = names(of: type)
+    /// The role of `publisher`: for an `AnyPublisher`, whose subscribe passes its subscriber
+    /// straight to the publisher it wraps (OpenCombine reports no subscribe of that one), the
+    /// wrapped publisher's role.
+    static func role<Upstream: OpenCombine.Publisher>(of publisher: Upstream) -> Role {
+        var reflected = String(reflecting: Upstream.self)
+        if let erased = publisher as? any CarriesIdentity, erased.identityIsBox, let box = PublisherIdentity.object(of: publisher) {
+            // The box is `PublisherBox<Wrapped>`: its one generic argument is the wrapped type.
+            let boxType = String(reflecting: type(of: box))
+            if let open = boxType.firstIndex(of: "<"), boxType.last == ">" {
+                reflected = String(boxType[boxType.index(after: open)..<boxType.index(before: boxType.endIndex)])
+            }
+        }
+        return role(ofTypeNamed: reflected)
+    }
+
+    /// The role of a publisher whose type `String(reflecting:)` names `reflected`.
+    private static func role(ofTypeNamed reflected: String) -> Role {
+        let (module, base) = names(of: reflected)
         guard module == "OpenCombine" else { return Role(kind: .signal, name: base, traits: []) }
         if let known = known[base] { return known }
         if base.hasPrefix("Publishers.") {
@@ -33,12 +52,11 @@ enum PublisherRoles {
         // Runs its factory again for every subscriber: its work repeats.
         "Deferred": Role(kind: .signal, name: "Deferred", traits: .cold),
         // Runs its work once, when it is made, and completes by itself when its promise is kept.
-        "Future": Role(kind: .signal, name: "Future", traits: .completesByItself),
+        "Future": Role(kind: .signal, name: "Future", traits: .completesByItself, sendsItsOwnWork: true),
         "Just": Role(kind: .signal, name: "Just", traits: []),
         "Empty": Role(kind: .signal, name: "Empty", traits: []),
         "Fail": Role(kind: .signal, name: "Fail", traits: []),
         "Record": Role(kind: .signal, name: "Record", traits: []),
-        "AnyPublisher": Role(kind: .operator, name: "eraseToAnyPublisher", traits: []),
     ]
 
     /// The operators that end their subscriptions by themselves, whatever their upstream
@@ -49,8 +67,7 @@ enum PublisherRoles {
 
     /// A type's module and its name within the module, without generic arguments:
     /// `("OpenCombine", "Publishers.Map")`.
-    private static func names(of type: Any.Type) -> (module: String, base: String) {
-        let reflected = String(reflecting: type)
+    private static func names(of reflected: String) -> (module: String, base: String) {
         var depth = 0
         var base = ""
         for character in reflected {

@@ -50,10 +50,14 @@ struct SubscribeFrame {
     let node: NodeID
     let subscription: SubscriptionID
     let site: SourceLocation
+    /// The run of the publisher's work this subscribe began, if it is cold.
+    let run: DeliveryToken?
 }
 
-/// A delivery in progress, and the token that ends it.
+/// A delivery in progress, the token that ends it, and the run of work around it, if the
+/// value is its publisher's own work.
 struct Delivery {
     let hook: any SignalInstrumentation
     let token: DeliveryToken
+    let run: DeliveryToken?
 }

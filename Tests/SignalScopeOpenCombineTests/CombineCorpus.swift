@@ -221,6 +221,43 @@ final class ProfileViewModel {
     }
 }
 
+/// The signed-in user's profile, requested when a screen shows it: the request is made once
+/// and handed to every screen that asks.
+final class ProfileStore {
+    private(set) var requests = 0
+    private(set) var profile: AnyPublisher<String, Never> = Empty().eraseToAnyPublisher()
+    var fixLine = 0
+
+    func prepare(sharing: Bool) {
+        fixLine = #line; let request = Deferred { [weak self] in
+            Future<String, Never> { promise in
+                self?.requests += 1
+                promise(.success("Ada"))
+            }
+        }
+        profile = sharing ? request.share().eraseToAnyPublisher() : request.eraseToAnyPublisher()
+    }
+}
+
+/// Two screens of one app that both show the profile.
+final class ProfileHeader {
+    var name = ""
+    var cancellables = Set<AnyCancellable>()
+
+    func show(_ store: ProfileStore) {
+        store.profile.sink { [weak self] in self?.name = $0 }.store(in: &cancellables)
+    }
+}
+
+final class ProfileDetails {
+    var title = ""
+    var cancellables = Set<AnyCancellable>()
+
+    func show(_ store: ProfileStore) {
+        store.profile.sink { [weak self] in self?.title = "Signed in as " + $0 }.store(in: &cancellables)
+    }
+}
+
 final class OneShotLoader {
     var loaded = false
 
@@ -317,6 +354,28 @@ enum CombineCorpus {
                 titles.send("Inbox")
                 titles.send(completion: .finished)
             }
+        }),
+        // Ground truth is the number of requests: the finding is expected only if the request
+        // really ran twice, and none if it ran once.
+        ("a Deferred request two screens subscribe to", {
+            let (header, details) = (ProfileHeader(), ProfileDetails())
+            return record("a Deferred request two screens subscribe to", shouldSurvive: false,
+                expected: { $0.requests == 2 ? [.init(rule: .repeatedColdSubscription, line: $0.fixLine)] : [] }, ProfileStore.init,
+                { store in
+                    store.prepare(sharing: false)
+                    header.show(store)
+                    details.show(store)
+                })
+        }),
+        ("the request's fix: share()", {
+            let (header, details) = (ProfileHeader(), ProfileDetails())
+            return record("the request's fix: share()", shouldSurvive: false,
+                expected: { $0.requests == 1 ? [] : [.init(rule: .repeatedColdSubscription, line: $0.fixLine)] }, ProfileStore.init,
+                { store in
+                    store.prepare(sharing: true)
+                    header.show(store)
+                    details.show(store)
+                })
         }),
         ("clean: a counter with scan", {
             record("clean: a counter with scan", shouldSurvive: false, CounterModel.init) { model in

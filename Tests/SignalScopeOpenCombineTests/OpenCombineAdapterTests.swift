@@ -1,3 +1,4 @@
+import Dispatch
 import OpenCombine
 import SignalScopeOpenCombine
 import SignalScopeTools
@@ -86,18 +87,85 @@ struct OpenCombineAdapterTests {
             let cancelled = Deferred { subject.map { $0 + 1 } }.sink { _ in }
             cancelled.cancel()
             // Erased: AnyPublisher passes the subscriber to what it wraps without subscribing it
-            // (OpenCombine reports no subscribe for that), and nothing is left open either.
+            // (OpenCombine reports no subscribe for that): its box stands for the Deferred, and
+            // nothing is left open either.
             let erased = Deferred { Just(2) }.eraseToAnyPublisher().sink { _ in }
             withExtendedLifetime(erased) {}
         }
         var disposed: [SubscriptionID: DisposalCause] = [:]
         for record in trace.records { if case .disposed(let id, let cause) = record.event { disposed[id] = cause } }
         let deferred = trace.subscriptions.values.filter { trace.nodes[$0.node]?.name == "Deferred" }.map(\.id).sorted()
-        #expect(deferred.count == 2)
+        // The erased one is its box, which stands for the Deferred it wraps.
+        #expect(deferred.count == 3)
         #expect(Set(trace.subscriptions.keys).subtracting(disposed.keys).isEmpty, "every subscription ends: \(trace.subscriptions.count) made, \(disposed.count) ended")
         // The sink subscribed to the Deferred: that is the subscription the program cancelled.
-        #expect(deferred.map { disposed[$0] } == [.terminal, .explicit], "\(deferred.map { disposed[$0] })")
+        #expect(deferred.map { disposed[$0] } == [.terminal, .explicit, .terminal], "\(deferred.map { disposed[$0] })")
         #expect(trace.analyze().findings.isEmpty)
+    }
+
+    @Test("A Deferred is one publisher in all its copies and a new one when made again; an erased publisher is its box")
+    func publisherIdentity() throws {
+        final class API { var fetches = 0 }
+        let api = API()
+        let page = 1
+        // Captures two things, so that its context is its own (one capture would be the object).
+        let factoryLine = #line + 1
+        func request() -> Deferred<Just<Int>> { Deferred { [api, page] in api.fetches += page; return Just(api.fetches) } }
+        var kept: [AnyCancellable] = []
+        let trace = Tracer.record {
+            let stored = request()
+            kept += [stored.sink { _ in }, stored.sink { _ in }]
+            kept += [request().sink { _ in }, request().sink { _ in }]
+            let erased = request().eraseToAnyPublisher()
+            kept += [erased.sink { _ in }, erased.eraseToAnyPublisher().sink { _ in }]
+        }
+        #expect(api.fetches == 6, "each subscription ran the factory")
+        let deferred = trace.nodes.values.filter { $0.name == "Deferred" }
+        var subscriptions: [NodeID: Int] = [:]
+        for subscription in trace.subscriptions.values { subscriptions[subscription.node, default: 0] += 1 }
+        // The stored one, the two made for one subscriber each, the erased one (its box).
+        #expect(deferred.count == 4, "\(deferred)")
+        #expect(deferred.map { subscriptions[$0.id] ?? 0 }.sorted() == [1, 1, 2, 2])
+        #expect(deferred.allSatisfy { $0.traits.contains(.cold) })
+        // Made where the factory was written.
+        #expect(deferred.allSatisfy { $0.site.file.hasSuffix("OpenCombineAdapterTests.swift") && $0.site.line == factoryLine }, "\(deferred.map(\.site))")
+        kept.removeAll()
+    }
+
+    @Test("Deferred { Future } subscribed by two consumers runs its request twice: repeated-cold-subscription, where the Deferred was made; shared, it runs once and nothing is found")
+    func repeatedRequest() throws {
+        final class Client: @unchecked Sendable { var requests = 0 }
+        for sharing in [false, true] {
+            let client = Client()
+            let gate = DispatchSemaphore(value: 0)
+            var kept: [AnyCancellable] = []
+            let madeAt = #line + 2
+            let trace = Tracer.record {
+                let deferred = Deferred { [client, gate] in
+                    Future<String, Never> { promise in
+                        client.requests += 1
+                        // The response arrives on another thread, as a network request's does.
+                        nonisolated(unsafe) let respond = promise
+                        DispatchQueue.global().async { respond(.success("Ada")); gate.signal() }
+                    }
+                }
+                let profile = sharing ? deferred.share().eraseToAnyPublisher() : deferred.eraseToAnyPublisher()
+                kept.append(profile.sink { _ in })
+                kept.append(profile.sink { _ in })
+                gate.wait()
+                if !sharing { gate.wait() }
+            }
+            // Ground truth: the request ran once per consumer, or once.
+            #expect(client.requests == (sharing ? 1 : 2))
+            let findings = trace.analyze().findings
+            if sharing {
+                #expect(findings.isEmpty, "\(findings)")
+            } else {
+                #expect(findings.map(\.rule) == [.repeatedColdSubscription], "\(findings)")
+                #expect(findings.first?.location.line == madeAt, "\(findings.map(\.location))")
+            }
+            kept.removeAll()
+        }
     }
 
     /// Whether it is off when nothing records is a property of the whole process, which tests

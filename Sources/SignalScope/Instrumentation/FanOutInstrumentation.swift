@@ -4,8 +4,8 @@ import Foundation
 ///
 /// A delivery, or a scheduled action, runs inside every hook's call in turn (the first
 /// hook's call outermost), so that each hook sees it happen during the event it recorded; a
-/// delivery reported as a beginning and an end begins with every hook in order and ends in
-/// the reverse order.
+/// delivery or a creation block's run reported as a beginning and an end begins with every
+/// hook in order and ends in the reverse order.
 final class FanOutInstrumentation: SignalInstrumentation {
     private let hooks: [any SignalInstrumentation]
 
@@ -53,9 +53,7 @@ final class FanOutInstrumentation: SignalInstrumentation {
         began { $0.completedWillBeDelivered(subscription) }
     }
     func deliveryEnded(_ token: DeliveryToken) {
-        guard let began = token.context as? Began else { return }
-        // The first hook's delivery is outermost, as in the nested form: the last ends first.
-        for (hook, token) in zip(hooks, began.tokens).reversed() { hook.deliveryEnded(token) }
+        ended(token) { hook, token in hook.deliveryEnded(token) }
     }
     func virtualTimeReached(_ now: Date) { for hook in hooks { hook.virtualTimeReached(now) } }
     func actionScheduled() -> (any Sendable)? { hooks.map { $0.actionScheduled() } }
@@ -70,6 +68,12 @@ final class FanOutInstrumentation: SignalInstrumentation {
     }
     func creationBlockRuns(for subscription: SubscriptionID, run: () -> Void) {
         nested(hooks[...], run) { hook, inner in hook.creationBlockRuns(for: subscription, run: inner) }
+    }
+    func creationBlockWillRun(for subscription: SubscriptionID) -> DeliveryToken {
+        began { $0.creationBlockWillRun(for: subscription) }
+    }
+    func creationBlockEnded(_ token: DeliveryToken) {
+        ended(token) { hook, token in hook.creationBlockEnded(token) }
     }
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
         for hook in hooks { hook.disposed(subscription, cause: cause) }
@@ -89,6 +93,13 @@ final class FanOutInstrumentation: SignalInstrumentation {
     /// Begins a delivery with every hook, the first first.
     private func began(_ begin: (any SignalInstrumentation) -> DeliveryToken) -> DeliveryToken {
         DeliveryToken(context: Began(hooks.map(begin)))
+    }
+
+    /// Ends what ``began(_:)`` began with every hook, the last first: the first hook's is
+    /// outermost, as in the nested form.
+    private func ended(_ token: DeliveryToken, _ end: (any SignalInstrumentation, DeliveryToken) -> Void) {
+        guard let began = token.context as? Began else { return }
+        for (hook, token) in zip(hooks, began.tokens).reversed() { end(hook, token) }
     }
 
     /// Runs `body` inside `call` of the first hook, which runs the rest inside its own, and

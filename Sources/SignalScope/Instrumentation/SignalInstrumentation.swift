@@ -110,6 +110,18 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     /// work repeated for several consumers from one event delivered to each notes it here.
     func creationBlockRuns(for subscription: SubscriptionID, run: () -> Void)
 
+    /// A cold signal's creation block (its work) is about to run for the subscription: the
+    /// run begins, and ends when ``creationBlockEnded(_:)`` is called, on this thread, with
+    /// the token this returns. What the thread sends in between is that run's own work, as
+    /// inside ``creationBlockRuns(for:run:)``. For a library that reports a subscribe before
+    /// and after it rather than running it inside the hook (rule I12): a `Deferred`'s
+    /// factory runs inside its subscribe.
+    func creationBlockWillRun(for subscription: SubscriptionID) -> DeliveryToken
+
+    /// The creation block's run that returned `token` has ended: called once per run, on the
+    /// thread it began on, the deliveries and runs nested inside it having ended first.
+    func creationBlockEnded(_ token: DeliveryToken)
+
     /// The subscription was disposed; `cause` says what disposed it.
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause)
 
@@ -211,8 +223,18 @@ extension SignalInstrumentation {
     /// Runs the action.
     public func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void) { run() }
 
-    /// Runs the block.
-    public func creationBlockRuns(for subscription: SubscriptionID, run: () -> Void) { run() }
+    /// Runs the block between the hook's beginning and end of its run.
+    public func creationBlockRuns(for subscription: SubscriptionID, run: () -> Void) {
+        let token = creationBlockWillRun(for: subscription)
+        run()
+        creationBlockEnded(token)
+    }
+
+    /// Begins nothing.
+    public func creationBlockWillRun(for subscription: SubscriptionID) -> DeliveryToken { .none }
+
+    /// Ends nothing.
+    public func creationBlockEnded(_ token: DeliveryToken) {}
 }
 
 /// What one observer stored: its closures, read from where the subscription stores them

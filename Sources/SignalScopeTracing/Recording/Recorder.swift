@@ -287,8 +287,28 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func creationBlockRuns(for subscription: SubscriptionID, run: () -> Void) {
-        guard isActive else { return run() }
-        during(withCurrentBuffer { $0.cause.inCreationBlock }, run)
+        let began = beginCreationBlock()
+        run()
+        end(began)
+    }
+
+    func creationBlockWillRun(for subscription: SubscriptionID) -> DeliveryToken {
+        beginCreationBlock().token
+    }
+
+    func creationBlockEnded(_ token: DeliveryToken) {
+        end(Began(restore: token.first, mark: token.second))
+    }
+
+    /// Begins a creation block's run: what the thread sends until its end is marked as the
+    /// run's work, with the same cause as before.
+    private func beginCreationBlock() -> Began {
+        guard isActive else { return .none }
+        let previous = withCurrentBuffer { buffer in
+            defer { buffer.cause = buffer.cause.inCreationBlock }
+            return buffer.cause
+        }
+        return beginDelivery(after: previous)
     }
 
     func virtualTimeReached(_ now: Date) {

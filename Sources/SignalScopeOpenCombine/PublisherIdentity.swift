@@ -1,0 +1,81 @@
+import OpenCombine
+import SignalScopeHeap
+
+/// What makes two copies of a publisher value the same publisher. OpenCombine's publishers
+/// are mostly values without identity, but some carry an object that every copy shares and
+/// that a new value made by the same code does not: an `AnyPublisher`'s box, and a
+/// `Deferred`'s factory's closure context.
+enum PublisherIdentity {
+    /// The object a publisher value is identified by, alive as long as some copy of the value
+    /// is; `nil` for a value with none. A `Deferred` whose factory captures nothing has no
+    /// context, and one whose factory captures a single object keeps that object as its
+    /// context, which other values made by the same code share: no identity is better than
+    /// merging two publishers into one.
+    static func object<Upstream: OpenCombine.Publisher>(of publisher: Upstream) -> AnyObject? {
+        guard let carrier = publisher as? any CarriesIdentity, let word = carrier.identityWord,
+            let pointer = UnsafeRawPointer(bitPattern: word)
+        else { return nil }
+        let object = Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue()
+        guard carrier.identityIsBox || LiveObject.isClosureContext(object) else { return nil }
+        return object
+    }
+}
+
+extension PublisherIdentity {
+    /// The functions a cold publisher may run as its work, for the tracer to name the line
+    /// that wrote it (where the publisher was made): a `Deferred`'s factory, read from the
+    /// value or, for an `AnyPublisher` wrapping one, from its box, which keeps the wrapped value
+    /// after the object's header. Only for a publisher whose role is cold, which is a
+    /// `Deferred`. A closure passed to generic code may be stored as a reabstraction thunk
+    /// whose context keeps the closure first: that closure's function follows, for the tracer
+    /// to try when the first is a thunk (it names no line for a thunk, nor for a word that is
+    /// no code). Symbol tables are read once per function.
+    static func workFunctions<Upstream: OpenCombine.Publisher>(of publisher: Upstream) -> [UInt] {
+        guard let carrier = publisher as? any CarriesIdentity, let identity = carrier.identityWord else { return [] }
+        let word = UInt(MemoryLayout<UInt>.size)
+        // The caller holds the publisher, and so its box and its factory's context.
+        return withExtendedLifetime(publisher) {
+            let (function, context): (UInt, UInt)
+            if carrier.identityIsBox {
+                guard let wrapped = UnsafeRawPointer(bitPattern: identity + 2 * word) else { return [] }
+                (function, context) = (wrapped.load(as: UInt.self), wrapped.load(fromByteOffset: Int(word), as: UInt.self))
+            } else {
+                (function, context) = withUnsafeBytes(of: publisher) { ($0.load(as: UInt.self), $0.load(fromByteOffset: Int(word), as: UInt.self)) }
+            }
+            // A closure that captures is stored as its partial-application forwarder, which
+            // debug information does not place: the closure it calls is where it was written.
+            let closure = Symbols.implementation(ofForwarder: function) ?? function
+            guard context != 0, let captures = UnsafeRawPointer(bitPattern: context + 2 * word) else { return [closure] }
+            let wrapped = captures.load(as: UInt.self)
+            return [closure, Symbols.implementation(ofForwarder: wrapped) ?? wrapped]
+        }
+    }
+}
+
+/// A publisher value that carries an object of its own, as a word the tracer reads from it.
+protocol CarriesIdentity {
+    var identityWord: UInt? { get }
+    /// Whether the word is a box the value made for itself (else a closure's context, which
+    /// may be an object the closure captured).
+    var identityIsBox: Bool { get }
+}
+
+extension AnyPublisher: CarriesIdentity {
+    /// The box: an `AnyPublisher` stores it and nothing else, and erasing an erased publisher
+    /// again keeps its box.
+    var identityWord: UInt? {
+        guard MemoryLayout<Self>.size == MemoryLayout<UInt>.size else { return nil }
+        return withUnsafeBytes(of: self) { $0.load(as: UInt.self) }
+    }
+    var identityIsBox: Bool { true }
+}
+
+extension Deferred: CarriesIdentity {
+    /// The factory's context: a `Deferred` stores its factory (a function and its context)
+    /// and nothing else.
+    var identityWord: UInt? {
+        guard MemoryLayout<Self>.size == 2 * MemoryLayout<UInt>.size else { return nil }
+        return withUnsafeBytes(of: self) { $0.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self) }
+    }
+    var identityIsBox: Bool { false }
+}
