@@ -77,16 +77,29 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         var receivedBy: [UInt64: [UInt64]] = [:]
         /// By the object each publisher with identity is (``PublisherIdentity``).
         var known: [ObjectIdentifier: KnownNode] = [:]
+        /// By the subscriber's `combineIdentifier`: subscribers that are objects and received
+        /// their completion, while they live, for an event that reaches them after it.
+        var completed: [UInt64: Completed] = [:]
         private var pruneAt = 1024
 
         /// Forgets subjects that have gone, and subscriptions received by subscribers that
         /// have ended, so that a long run does not accumulate them.
         mutating func pruneIfLarge() {
-            guard known.count + receivedBy.count >= pruneAt else { return }
+            guard known.count + completed.count + receivedBy.count >= pruneAt else { return }
             known = known.filter { $0.value.reference.object != nil }
+            completed = completed.filter { $0.value.subscriber.object != nil }
             receivedBy = receivedBy.filter { entry in entry.value.contains { subscriptions[$0] != nil } }
-            pruneAt = max(1024, 2 * (known.count + receivedBy.count))
+            pruneAt = max(1024, 2 * (known.count + completed.count + receivedBy.count))
         }
+    }
+
+    /// A subscriber that received its completion: what an event reaching it later broke.
+    private struct Completed {
+        let hook: any SignalInstrumentation
+        let node: NodeID
+        let subscription: SubscriptionID
+        /// The subscriber: its identifier is its address, which another may take once it is freed.
+        let subscriber: WeakBox
     }
 
     private let state = Mutex(State())
@@ -155,6 +168,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
                 reported.handedOnBy = handing.chain
             }
             state.subscriptions[identifier] = reported
+            state.completed[identifier] = nil
         }
         hook.subscribed(
             SubscriptionDescriptor(id: subscription, node: node, site: site, parent: enclosing?.subscription),
@@ -187,7 +201,10 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
 
     public func willReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, input: Downstream.Input) {
         let thread = currentThread()
-        guard let reported = reported(subscriber) else { return thread.deliveries.append(nil) }
+        guard let reported = reported(subscriber) else {
+            reportIfCompleted(subscriber, .next)
+            return thread.deliveries.append(nil)
+        }
         let run = beginWork(reported)
         thread.deliveries.append(Delivery(hook: reported.hook, token: reported.hook.nextWillBeDelivered(reported.subscription, value: input), run: run))
     }
@@ -198,7 +215,11 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
 
     public func willReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
         let thread = currentThread()
-        guard let reported = reported(subscriber) else { return thread.deliveries.append(nil) }
+        guard let reported = reported(subscriber) else {
+            let kind: DroppedEvent.Kind = if case .failure = completion { .error } else { .completed }
+            reportIfCompleted(subscriber, kind)
+            return thread.deliveries.append(nil)
+        }
         if let subject = reported.subject, terminate(subject) { reported.hook.nodeTerminated(reported.node) }
         let run = beginWork(reported)
         let token: DeliveryToken
@@ -211,7 +232,16 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
 
     public func didReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
         endDelivery()
-        guard let reported = forget(Self.key(subscriber.combineIdentifier)) else { return }
+        let identifier = Self.key(subscriber.combineIdentifier)
+        guard let reported = forget(identifier) else { return }
+        if Downstream.self is AnyClass {
+            let completed = Completed(
+                hook: reported.hook, node: reported.node, subscription: reported.subscription, subscriber: WeakBox(subscriber as AnyObject))
+            state.withLock { state in
+                state.completed[identifier] = completed
+                state.pruneIfLarge()
+            }
+        }
         for subscription in reported.chain.reversed() {
             reported.hook.observerReleased(subscription)
             reported.hook.disposed(subscription, cause: .terminal)
@@ -255,6 +285,18 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     /// not `Sendable`, so the adapter's tables, behind a lock, hold the number.
     private static func key(_ identifier: CombineIdentifier) -> UInt64 {
         withUnsafeBytes(of: identifier) { $0.load(as: UInt64.self) }
+    }
+
+    /// A value or a completion reaching a subscriber after its completion breaks Combine's
+    /// contract (a publisher sends nothing after a completion): reported as dropped, as the
+    /// runtime reports an event after a terminal one. Only a subscriber that is an object is
+    /// known again by its identifier with certainty (it is its address, and it still lives).
+    private func reportIfCompleted<Downstream: OpenCombine.Subscriber>(_ subscriber: Downstream, _ kind: DroppedEvent.Kind) {
+        guard Downstream.self is AnyClass else { return }
+        let object = subscriber as AnyObject
+        let identifier = Self.key(subscriber.combineIdentifier)
+        guard let completed = state.withLock({ $0.completed[identifier] }), completed.subscriber.object === object else { return }
+        completed.hook.eventDropped(DroppedEvent(kind: kind, node: completed.node, subscription: completed.subscription))
     }
 
     private func forget(_ identifier: UInt64) -> Reported? {

@@ -168,6 +168,39 @@ struct OpenCombineAdapterTests {
         }
     }
 
+    @Test("A value or a completion a publisher sends its subscriber after finishing it breaks Combine's contract: event-after-terminal, at the line that sent it; a subject sent to after finishing does nothing, as Combine says")
+    func eventAfterCompletion() throws {
+        /// A publisher written by hand, as apps write one around a callback API, that sends
+        /// once more after finishing.
+        struct Countdown: OpenCombine.Publisher {
+            typealias Output = Int
+            typealias Failure = Never
+            let sendsAfterFinishing: Bool
+            func receive<S: OpenCombine.Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                subscriber.receive(subscription: Subscriptions.empty)
+                _ = subscriber.receive(1)
+                subscriber.receive(completion: .finished)
+                if sendsAfterFinishing { _ = subscriber.receive(0) }  // the late send: the finding's line
+            }
+        }
+        let lateSend = #line - 3
+        var received: [Int] = []
+        let trace = Tracer.record {
+            let cancellable = Countdown(sendsAfterFinishing: true).sink { received.append($0) }
+            let subject = PassthroughSubject<Int, Never>()
+            let listening = subject.sink { received.append($0) }
+            subject.send(completion: .finished)
+            subject.send(2)
+            _ = Countdown(sendsAfterFinishing: false).sink { received.append($0) }
+            withExtendedLifetime((cancellable, listening)) {}
+        }
+        // Ground truth: the sink ignores the late value, and the subject sends nothing after finishing.
+        #expect(received == [1, 1])
+        let findings = trace.analyze().findings
+        #expect(findings.map(\.rule) == [.eventAfterTerminal], "\(findings)")
+        #expect(findings.first?.location.line == lateSend, "\(findings.map(\.location))")
+    }
+
     /// Whether it is off when nothing records is a property of the whole process, which tests
     /// beside this one change: `make bench-instructions` measures what OpenCombine costs with
     /// the adapter linked and nothing recording (`docs/performance.md`, "The OpenCombine adapter").
