@@ -352,7 +352,7 @@ struct ContextLayout: Sendable {
         guard let type = resolved else {
             // An instance of a class, generic or not, is one reference whatever its arguments.
             guard typeName.leadingClassDescriptor != nil, typeName.isNominalReference else { return nil }
-            return (ownership == .strong ? .strong : ownership == .weak ? .weak : .none, 8, 8)
+            return (ownership == .strong ? .strong : ownership == .weak ? .weak(referent: nil) : .none, 8, 8)
         }
         // A hidden (noncopyable) capture's size is unknown: the captures after it cannot be
         // placed, so the rest is scanned conservatively.
@@ -361,9 +361,17 @@ struct ContextLayout: Sendable {
         let layout: ValueLayout =
             switch ownership {
             case .strong: ValueLayout.of(type)
-            case .weak: .weak
+            case .weak: .weak(referent: Self.referent(of: type))
             case .unowned, .unmanaged: .none
             }
         return (layout, witnesses.size, witnesses.alignment)
+    }
+
+    /// The class a weak capture of type `type` (an optional of it) refers to: a `[weak self]`'s
+    /// `self`, which a tool can name once the object itself is gone.
+    private static func referent(of type: Metadata) -> String {
+        let name = String(reflecting: type.type)
+        let optional = "Swift.Optional<"
+        return name.hasPrefix(optional) && name.hasSuffix(">") ? String(name.dropFirst(optional.count).dropLast()) : name
     }
 }

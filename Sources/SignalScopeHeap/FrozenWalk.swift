@@ -160,6 +160,8 @@ enum WalkWire {
             writer.int(vertex.depth)
             writer.word(vertex.metadata)
             writer.byte(vertex.exploration.rawValue)
+            writer.int(vertex.freedWeakCaptures.count)
+            for referent in vertex.freedWeakCaptures { writer.string(referent) }
             writer.flags([vertex.allocatedBy != nil])
             if let allocator = vertex.allocatedBy {
                 writer.word(UInt(allocator.thread))
@@ -206,8 +208,14 @@ enum WalkWire {
         for index in 0..<vertexCount {
             guard let address = reader.word(), let typeName = reader.string(), let category = reader.byte().flatMap(HeapCategory.init),
                 let retainCount = reader.int(), let depth = reader.int(), let metadata = reader.word(),
-                let exploration = reader.byte().flatMap(HeapWalker.Exploration.init), let allocated = reader.flags(1)
+                let exploration = reader.byte().flatMap(HeapWalker.Exploration.init), let freedCount = reader.int()
             else { return nil }
+            var freedWeakCaptures: [String] = []
+            for _ in 0..<freedCount {
+                guard let referent = reader.string() else { return nil }
+                freedWeakCaptures.append(referent)
+            }
+            guard let allocated = reader.flags(1) else { return nil }
             var allocator: HeapWalker.Allocator?
             if allocated[0] {
                 guard let thread = reader.word(), let task = reader.word(), let scope = reader.word(), let time = reader.word()
@@ -217,7 +225,7 @@ enum WalkWire {
             }
             result.vertices.append(HeapWalker.Vertex(
                 address: address, typeName: typeName, category: category, retainCount: retainCount, depth: depth,
-                metadata: metadata, exploration: exploration, allocatedBy: allocator))
+                metadata: metadata, exploration: exploration, allocatedBy: allocator, freedWeakCaptures: freedWeakCaptures))
             result.index[address] = index
         }
         guard let edgeCount = reader.int() else { return nil }

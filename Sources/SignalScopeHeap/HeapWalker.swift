@@ -32,6 +32,10 @@ package struct HeapWalker {
         /// Who allocated it, and when, when the allocation table says (allocated since the
         /// time the walk was given).
         package var allocatedBy: Allocator?
+        /// For a closure context: the classes of its weak captures whose objects were already
+        /// freed (a `[weak self]` whose `self` has gone), as `String(reflecting:)` names them
+        /// ("" when the walk could not tell).
+        package var freedWeakCaptures: [String] = []
     }
 
     /// What was running when an object was allocated.
@@ -195,7 +199,10 @@ package struct HeapWalker {
             }
             // Learn of what closures refer to weakly; the load retains it until it is read.
             for slot in contents.weakReferences where vertex.category == .closureContext {
-                guard let object = swift_weakLoadStrong(UnsafeMutableRawPointer(bitPattern: slot)!) else { continue }
+                guard let object = swift_weakLoadStrong(UnsafeMutableRawPointer(bitPattern: slot.address)!) else {
+                    result.vertices[index].freedWeakCaptures.append(slot.referent ?? "")
+                    continue
+                }
                 let address = UInt(bitPattern: object)
                 pins[address, default: 0] += 1
                 guard let target = add(address, depth: vertex.depth + 1) else {
@@ -204,7 +211,7 @@ package struct HeapWalker {
                 }
                 loaded.append((target, object))
                 let weak = FoundReference(
-                    target: address, kind: .capture, path: "", function: nil, offset: Int(slot - vertex.address), isExact: true,
+                    target: address, kind: .capture, path: "", function: nil, offset: Int(slot.address - vertex.address), isExact: true,
                     isWeak: true)
                 result.edges.append(Edge(from: index, to: target, reference: weak))
             }

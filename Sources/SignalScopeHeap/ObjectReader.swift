@@ -7,7 +7,7 @@ enum ObjectReader {
     struct Contents {
         var references: [FoundReference]
         /// Where the object keeps weak references.
-        var weakReferences: [UInt]
+        var weakReferences: [WeakSlot]
         /// Whether every strong reference it holds was decoded exactly.
         var isComplete: Bool
     }

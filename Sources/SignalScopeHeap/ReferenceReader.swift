@@ -39,7 +39,7 @@ struct ReferenceReader {
     private(set) var found: [FoundReference] = []
     /// Where weak references sit in the object (to learn which objects a closure refers
     /// to without keeping them: see ``HeapWalker``).
-    private(set) var weakReferences: [UInt] = []
+    private(set) var weakReferences: [WeakSlot] = []
     /// Whether some part of the object could not be decoded.
     private(set) var isComplete = true
 
@@ -62,8 +62,10 @@ struct ReferenceReader {
         case .function:
             guard let function = bytes.word(at: offset), let context = bytes.word(at: offset + 8) else { return markTruncated() }
             if function != 0 { reference(context, kind, path, function: function, offset: inPlace ? offset + 8 : nil) }
-        case .weak:
-            if inPlace, bytes.word(at: offset).map({ $0 != 0 }) == true { weakReferences.append(bytes.base + UInt(offset)) }
+        case .weak(let referent):
+            if inPlace, bytes.word(at: offset).map({ $0 != 0 }) == true {
+                weakReferences.append(WeakSlot(address: bytes.base + UInt(offset), referent: referent))
+            }
         case .members(let members):
             for member in members {
                 read(member.layout, in: bytes, at: offset + member.offset, kind: kind, path: join(path, member.name), inPlace: inPlace)
@@ -144,4 +146,10 @@ struct ReferenceReader {
     private func join(_ path: String, _ component: String) -> String {
         path.isEmpty || component.isEmpty ? path + component : path + "." + component
     }
+}
+
+/// Where an object keeps a weak reference, and the class it refers to, when known.
+struct WeakSlot {
+    let address: UInt
+    let referent: String?
 }

@@ -14,8 +14,9 @@ indirect enum ValueLayout: Sendable, Equatable {
     case bridged
     /// Two words: a function pointer, and the context that keeps the closure's captures.
     case function
-    /// One word: a weak reference (it keeps nothing alive).
-    case weak
+    /// One word: a weak reference (it keeps nothing alive), and the class it refers to, as
+    /// `String(reflecting:)` names it, when known.
+    case weak(referent: String?)
     /// A struct's stored properties, or a tuple's elements.
     case members([Member])
     /// An enum: which payload a value carries is asked of the type's value witnesses.
@@ -39,9 +40,9 @@ indirect enum ValueLayout: Sendable, Equatable {
 
     static func == (lhs: ValueLayout, rhs: ValueLayout) -> Bool {
         switch (lhs, rhs) {
-        case (.none, .none), (.strong, .strong), (.bridged, .bridged), (.function, .function), (.weak, .weak),
-            (.unknown, .unknown), (.hidden, .hidden):
+        case (.none, .none), (.strong, .strong), (.bridged, .bridged), (.function, .function), (.unknown, .unknown), (.hidden, .hidden):
             true
+        case (.weak(let a), .weak(let b)): a == b
         case (.members(let a), .members(let b)): a == b
         case (.enumeration(let a), .enumeration(let b)): a.metadata == b.metadata
         case (.existential(let a), .existential(let b)): a == b
@@ -150,7 +151,7 @@ indirect enum ValueLayout: Sendable, Equatable {
     /// the context of the type that declares it.
     static func fieldLayout(_ name: MangledName, in descriptor: TypeDescriptor, arguments: UInt?, depth: Int) -> ValueLayout {
         switch name.ownership {
-        case .weak: return .weak
+        case .weak: return .weak(referent: nil)
         case .unowned, .unmanaged: return .none
         case .strong:
             switch name.resolveVisible(in: descriptor, arguments: arguments) {

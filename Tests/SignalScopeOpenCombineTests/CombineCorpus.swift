@@ -258,6 +258,29 @@ final class ProfileDetails {
     }
 }
 
+/// State made when the app starts, living as long as it: a clock every screen may listen
+/// to, and cancellables kept for the app's whole life.
+final class AppClock: @unchecked Sendable {
+    static let shared = AppClock()
+    let ticks = PassthroughSubject<Int, Never>()
+    var cancellables = Set<AnyCancellable>()
+}
+
+final class ClockScreen {
+    var time = 0
+    var cancellables = Set<AnyCancellable>()
+    var fixLine = 0
+
+    func start(storingAppWide: Bool) {
+        let clock = AppClock.shared
+        if storingAppWide {
+            fixLine = #line; clock.ticks.sink { [weak self] in self?.time = $0 }.store(in: &clock.cancellables)
+        } else {
+            clock.ticks.sink { [weak self] in self?.time = $0 }.store(in: &cancellables)
+        }
+    }
+}
+
 final class OneShotLoader {
     var loaded = false
 
@@ -375,6 +398,28 @@ enum CombineCorpus {
                     store.prepare(sharing: true)
                     header.show(store)
                     details.show(store)
+                })
+        }),
+        // The screen is freed either way; what leaks is its subscription, kept by the app's
+        // set and still run by the clock: ground truth is that set's count.
+        ("a screen's sink { [weak self] } stored in an app-wide set", {
+            let clock = AppClock.shared
+            let outcome = record("a screen's sink { [weak self] } stored in an app-wide set", shouldSurvive: false,
+                expected: { clock.cancellables.count == 1 ? [.init(rule: .leakedSubscription, line: $0.fixLine)] : [] }, ClockScreen.init,
+                { screen in
+                    screen.start(storingAppWide: true)
+                    clock.ticks.send(1)
+                })
+            clock.cancellables.removeAll()
+            return outcome
+        }),
+        ("the clock's fix: the screen's own set", {
+            let clock = AppClock.shared
+            return record("the clock's fix: the screen's own set", shouldSurvive: false,
+                expected: { _ in clock.cancellables.isEmpty ? [] : [.init(rule: .leakedSubscription, line: 0)] }, ClockScreen.init,
+                { screen in
+                    screen.start(storingAppWide: false)
+                    clock.ticks.send(1)
                 })
         }),
         ("clean: a counter with scan", {

@@ -43,9 +43,11 @@ struct HeapCodesTests {
         for entity in Self.entities + [nil] as [TraceHeap.Role?] {
             let record = HeapObjectRecord(
                 object: 1, address: 0x1000, typeName: 0, category: TraceHeap.Category.user.rawValue, exploration: 0, entity: entity,
-                retainCount: 1, allocation: .unknown, allocationOrder: 0)
+                retainCount: 1, allocation: .unknown, allocationOrder: 0, freedWeakCaptures: 2,
+                freedWeakReferent: 9)
             guard case .heapObject(let object)? = record.event(strings: strings) else { Issue.record("\(String(describing: entity))"); continue }
             #expect(object.entity == entity)
+            #expect(object.freedWeakCaptures == 2 && object.freedWeakReferent == "name")
         }
         let expected: [TraceHeap.ReferenceKind] = [.storedProperty, .capture, .element(3), .key, .value(forKey: "name"), .value(forKey: nil), .boxedValue]
         for (kind, logged) in zip(Self.kinds, expected) {

@@ -513,6 +513,20 @@ struct HeapWalkerTests {
         #expect(weak.reference.isWeak, "the closure's weak reference is reported, as weak")
         #expect(references(from: child, in: result).map(\.path) == ["next"])
     }
+
+    @Test("A closure's weak capture of an object freed since is counted on its context, with the object's class")
+    func freedWeakCapturesAreNamed() throws {
+        let leaf = Leaf()
+        var child: Chain? = Chain()
+        weak var gone = child
+        let closure = Stored { [weak child] (value: Int) in _ = child?.next; leaf.value = value }
+        child = nil
+        // Ground truth: the weak capture's object is freed.
+        #expect(gone == nil)
+        let result = walk(closure)
+        let freed = result.vertices.filter { $0.category == .closureContext }.flatMap(\.freedWeakCaptures)
+        #expect(freed == [String(reflecting: Chain.self)], "\(freed)")
+    }
 }
 
 extension HeapWalkerTests.Leaf {

@@ -3,8 +3,11 @@ import SignalScopeTracing
 
 /// A subscription made by user code is still live at the end (its source never
 /// terminated), nothing but the subscription itself holds its disposable, and no
-/// `takeUntil`, `take`, `takeWhile` or `timeout` bounds it: nothing can ever stop it. Or a
-/// property binding that a later binding into the same property superseded, both still live.
+/// `takeUntil`, `take`, `takeWhile` or `timeout` bounds it: nothing can ever stop it. Or such
+/// a subscription that outlived the object that made it: made in a method of a class with
+/// `[weak self]`, and that object freed before the end (a cancellable stored in an app-wide
+/// set rather than in the screen it was for). Or a property binding that a later binding
+/// into the same property superseded, both still live.
 struct LeakedSubscription: Analyzer {
     static let rule = RuleID.leakedSubscription
     static let severity = Severity.warning
@@ -31,7 +34,70 @@ struct LeakedSubscription: Analyzer {
                 hint: "keep the disposable and dispose it, or end the subscription with takeUntil(lifetime.ended)",
                 entities: [.subscription(subscription.id)])))
         }
-        return findings + supersededBindings(&model)
+        return findings + outlivedOwners(&model) + supersededBindings(&model)
+    }
+
+    /// Subscriptions user code made in a method of a class, live at the end with a source that
+    /// never ends, whose observer captured that class's object weakly (`[weak self]`), freed by
+    /// then, and nothing else weakly: the object it was for is gone, and it keeps running for
+    /// nobody, kept by whatever holds its cancellable (an app-wide set). The evidence is the
+    /// heap's, the capture the walk found nil, and the site's: the method that subscribed is
+    /// the freed object's class's. A subscription made for an object by code outside it is that
+    /// code's to end, and is not judged.
+    private func outlivedOwners(_ model: inout LeakModel) -> [Finding] {
+        var findings: [Finding] = []
+        for subscription in model.trace.subscriptions.values.sorted(by: { $0.id < $1.id })
+        where subscription.parent == nil && subscription.retainCountAtEnd != nil && !model.isBounded(subscription.node) {
+            guard let object = model.object(for: .subscription(subscription.id)), !model.claimed.contains(object),
+                !model.garbage.contains(object)
+            else { continue }
+            // The observer's closures, and the boxes their `[weak x]` captures may be kept in.
+            var contexts: Set<ObjectID> = []
+            var frontier = [object]
+            for _ in 0..<3 {
+                frontier = frontier.flatMap { model.heap.references(from: $0).map(\.to) }
+                    .filter { model.object($0)?.category == .closureContext && contexts.insert($0).inserted }
+            }
+            let freed = contexts.compactMap { model.object($0) }.filter { $0.freedWeakCaptures > 0 }
+            let stillWeaklyCaptured = contexts.contains { context in model.heap.references(from: context).contains(where: \.isWeak) }
+            guard !stillWeaklyCaptured,
+                let owner = freed.lazy.compactMap(\.freedWeakReferent).first(where: { Self.isMethod(subscription.site.function, of: $0) })
+            else { continue }
+            let ownerName = Self.unqualified(owner)
+            let chain = model.retainingChain(to: object)
+            // The reference to cut: where the last of the program's objects on the way keeps the
+            // cancellable (an app-wide set).
+            var description = PathDescription(model, blamed: chain.last { model.isUser($0.from) }.map { [$0] } ?? [])
+            let holders: [FindingStep] =
+                chain.isEmpty
+                ? ["it is held from outside what the heap walk reached: by a global, a static or a thread's stack"]
+                : ["it is held by:"] + description.lines(chain)
+            let kept = model.keptAlive(by: [object], stoppingAt: model.claimed)
+            findings.append(model.claim(kept, by: Finding(
+                rule: Self.rule, severity: Self.severity,
+                message: "a subscription to \(model.nodeSubject(subscription.node).name) that \(ownerName) made outlived it and never ends",
+                subject: model.nodeSubject(subscription.node),
+                location: subscription.site,
+                steps: ["\(model.subscriptionLabel(subscription.id)) is still live: its source never terminated",
+                       "its closure captured \(ownerName) weakly, and \(ownerName) was freed before the end: the subscription runs for nobody"]
+                    + holders + model.keptAliveLine(kept, except: [object]),
+                hint: "keep its cancellable (or disposable) in \(ownerName), so that it ends with it, or cancel it when \(ownerName) goes",
+                entities: [.subscription(subscription.id)])))
+        }
+        return findings
+    }
+
+    /// Whether `function` (a site's, as debug information names it) is a method of `type`, or
+    /// a closure in one: `ClockScreen.start()`, `closure #1 in ClockScreen.start()`.
+    private static func isMethod(_ function: String, of type: String) -> Bool {
+        let name = unqualified(type)
+        return !name.isEmpty && (function.hasPrefix(name + ".") || function.contains(" in " + name + "."))
+    }
+
+    /// A type's name without its module: `Screens.ClockScreen` is `ClockScreen`.
+    private static func unqualified(_ type: String) -> String {
+        guard let dot = type.firstIndex(of: "."), !type[..<dot].contains("<") else { return type }
+        return String(type[type.index(after: dot)...])
     }
 
     /// Bindings into one property (`property.bind(to:)`) that a later binding into it

@@ -383,7 +383,9 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
                 object: object.id, address: UInt64(object.vertex.address), typeName: string(object.vertex.typeName),
                 category: object.vertex.category.rawValue, exploration: object.vertex.exploration.rawValue,
                 entity: object.entity, retainCount: UInt64(clamping: object.vertex.retainCount),
-                allocation: allocation(by: object.vertex.allocatedBy), allocationOrder: object.allocationOrder)
+                allocation: allocation(by: object.vertex.allocatedBy), allocationOrder: object.allocationOrder,
+                freedWeakCaptures: UInt64(object.vertex.freedWeakCaptures.count),
+                freedWeakReferent: object.vertex.freedWeakCaptures.first { !$0.isEmpty }.map(string) ?? 0)
             append(record)
         }
         for reference in heap.references {
@@ -543,7 +545,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             guard let holder = objects[reference.from] else { return nil }
             let described = HeapObjectRecord(
                 object: holder.id, address: 0, typeName: 0, category: 0, exploration: 0, entity: holder.entity, retainCount: 0,
-                allocation: .unknown, allocationOrder: 0)
+                allocation: .unknown, allocationOrder: 0, freedWeakCaptures: 0, freedWeakReferent: 0)
             return RetainedRecord.Link(
                 address: UInt64(holder.vertex.address) ^ HeapObjectRecord.addressKey, typeName: string(holder.vertex.typeName), category: holder.vertex.category.rawValue,
                 entityKind: described.entityKind, entityID: described.entityID, reference: referenceRecord(reference))

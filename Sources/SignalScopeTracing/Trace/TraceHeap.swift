@@ -30,6 +30,12 @@ public struct TraceHeap: Sendable {
         /// Its rank among the snapshot's objects by when they were allocated (1: the oldest),
         /// when the allocation table knew it: an owner is usually older than what it made.
         public let allocationOrder: Int?
+        /// For a closure context: how many of its weak captures are of objects that were freed
+        /// before the snapshot (a `[weak self]` whose `self` has gone).
+        public var freedWeakCaptures = 0
+        /// The class of the first of them whose class the walk knew (`ProfileScreen`, for a
+        /// `[weak self]` in one of its methods), as `String(reflecting:)` names it.
+        public var freedWeakReferent: String?
     }
 
     /// When, and by whom, an object was allocated.

@@ -27,6 +27,11 @@ struct HeapObjectRecord: EventRecord {
     /// The object's rank among the snapshot's objects by when they were allocated, from 1;
     /// 0: not known.
     var allocationOrder: UInt64 = 0
+    /// For a closure context, how many of its weak captures are of freed objects, and the
+    /// class of the first whose class the walk knew (format 3.5).
+    var freedWeakCaptures: UInt64 = 0
+    /// A string, widened to the word an appended field is.
+    var freedWeakReferent: UInt64 = 0
 
     @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&object, "object")
@@ -39,13 +44,16 @@ struct HeapObjectRecord: EventRecord {
         visitor.visit(&retainCount, "retainCount")
         visitor.visit(&entityID, "entityID")
         visitor.visit(&allocationOrder, "allocationOrder")
+        visitor.appended(&freedWeakCaptures, "freedWeakCaptures")
+        visitor.appended(&freedWeakReferent, "freedWeakReferent")
     }
 
     init() {}
 
     init(
         object: UInt64, address: UInt64, typeName: UInt32, category: UInt8, exploration: UInt8, entity: TraceHeap.Role?,
-        retainCount: UInt64, allocation: TraceHeap.Allocation, allocationOrder: UInt64
+        retainCount: UInt64, allocation: TraceHeap.Allocation, allocationOrder: UInt64, freedWeakCaptures: UInt64,
+        freedWeakReferent: UInt32
     ) {
         self.object = object
         hiddenAddress = address ^ Self.addressKey
@@ -55,6 +63,8 @@ struct HeapObjectRecord: EventRecord {
         self.allocation = allocation.rawValue
         self.retainCount = retainCount
         self.allocationOrder = allocationOrder
+        self.freedWeakCaptures = freedWeakCaptures
+        self.freedWeakReferent = UInt64(freedWeakReferent)
         let (code, id) = entity?.code ?? (.none, 0)
         (entityKind, entityID) = (code.rawValue, id)
     }
@@ -69,6 +79,8 @@ struct HeapObjectRecord: EventRecord {
             TraceHeap.Object(
                 id: ObjectID(rawValue: object), typeName: strings.string(typeName), address: hiddenAddress ^ Self.addressKey,
                 category: category, retainCount: Int(clamping: retainCount), exploration: exploration, entity: entity,
-                allocation: allocation, allocationOrder: allocationOrder == 0 ? nil : Int(clamping: allocationOrder)))
+                allocation: allocation, allocationOrder: allocationOrder == 0 ? nil : Int(clamping: allocationOrder),
+                freedWeakCaptures: Int(clamping: freedWeakCaptures),
+                freedWeakReferent: freedWeakReferent == 0 ? nil : strings.string(UInt32(truncatingIfNeeded: freedWeakReferent))))
     }
 }
