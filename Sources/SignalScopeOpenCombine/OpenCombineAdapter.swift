@@ -211,6 +211,9 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
 
     public func didReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand) {
         endDelivery()
+        // A subscriber that asks for more as it receives (most ask once, for any number).
+        guard resultingDemand != .none, let reported = reported(subscriber) else { return }
+        reported.hook.demandRequested(reported.subscription, demand: Self.demand(resultingDemand))
     }
 
     public func willReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
@@ -246,6 +249,21 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
             reported.hook.observerReleased(subscription)
             reported.hook.disposed(subscription, cause: .terminal)
         }
+    }
+
+    // MARK: Demand
+
+    public func willRequest(subscription: any OpenCombine.Subscription, _ demand: Subscribers.Demand) {
+        // The subscriber that received the subscription last, downstream of the operators that
+        // passed it on, is the one asking.
+        let received = Self.key(subscription.combineIdentifier)
+        let reported = state.withLock { state in state.receivedBy[received]?.last.flatMap { state.subscriptions[$0] } }
+        guard let reported else { return }
+        reported.hook.demandRequested(reported.subscription, demand: Self.demand(demand))
+    }
+
+    private static func demand(_ demand: Subscribers.Demand) -> SubscriptionDemand {
+        demand.max.map(SubscriptionDemand.max) ?? .unlimited
     }
 
     // MARK: Cancelling

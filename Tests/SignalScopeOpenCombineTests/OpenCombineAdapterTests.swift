@@ -201,6 +201,40 @@ struct OpenCombineAdapterTests {
         #expect(findings.first?.location.line == lateSend, "\(findings.map(\.location))")
     }
 
+    @Test("I15: demand as data: a sink asks once for any number; a subscriber that asks for one at a time is heard each time it asks")
+    func demandRecorded() throws {
+        final class OneAtATime: OpenCombine.Subscriber {
+            typealias Input = Int
+            typealias Failure = Never
+            var received: [Int] = []
+            func receive(subscription: any OpenCombine.Subscription) { subscription.request(.max(1)) }
+            func receive(_ input: Int) -> Subscribers.Demand {
+                received.append(input)
+                return .max(1)
+            }
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        let subscriber = OneAtATime()
+        var kept: [AnyCancellable] = []
+        let trace = Tracer.record {
+            let subject = PassthroughSubject<Int, Never>()
+            kept.append(subject.sink { _ in })
+            subject.subscribe(subscriber)
+            subject.send(1)
+            subject.send(2)
+            subject.send(completion: .finished)
+        }
+        #expect(subscriber.received == [1, 2])
+        var demands: [SubscriptionID: [SubscriptionDemand]] = [:]
+        for record in trace.records {
+            guard case .extended(let event) = record.event, let asked = event.payload as? DemandRequested, let subscription = asked.subscription
+            else { continue }
+            demands[subscription, default: []].append(asked.demand)
+        }
+        #expect(demands.values.sorted { $0.count < $1.count } == [[.unlimited], [.max(1), .max(1), .max(1)]], "\(demands)")
+        kept.removeAll()
+    }
+
     /// Whether it is off when nothing records is a property of the whole process, which tests
     /// beside this one change: `make bench-instructions` measures what OpenCombine costs with
     /// the adapter linked and nothing recording (`docs/performance.md`, "The OpenCombine adapter").

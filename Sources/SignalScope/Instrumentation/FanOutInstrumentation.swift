@@ -78,6 +78,9 @@ final class FanOutInstrumentation: SignalInstrumentation {
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
         for hook in hooks { hook.disposed(subscription, cause: cause) }
     }
+    func demandRequested(_ subscription: SubscriptionID, demand: SubscriptionDemand) {
+        for hook in hooks { hook.demandRequested(subscription, demand: demand) }
+    }
     func eventDropped(_ violation: DroppedEvent) { for hook in hooks { hook.eventDropped(violation) } }
     func nodeTerminated(_ node: NodeID) { for hook in hooks { hook.nodeTerminated(node) } }
 

@@ -125,6 +125,11 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     /// The subscription was disposed; `cause` says what disposed it.
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause)
 
+    /// The subscription's subscriber asked for more values (back-pressure, for a library that
+    /// has it: Combine's `request(_:)`, and the demand a subscriber returns as it receives a
+    /// value). SignalScope's runtime sends every value it has and never calls this.
+    func demandRequested(_ subscription: SubscriptionID, demand: SubscriptionDemand)
+
     /// An event was sent after a terminal event and dropped: a grammar violation.
     func eventDropped(_ violation: DroppedEvent)
 
@@ -201,6 +206,9 @@ extension SignalInstrumentation {
 
     /// Does nothing.
     public func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {}
+
+    /// Does nothing.
+    public func demandRequested(_ subscription: SubscriptionID, demand: SubscriptionDemand) {}
 
     /// Does nothing.
     public func eventDropped(_ violation: DroppedEvent) {}
@@ -410,6 +418,21 @@ public struct SubscriptionDescriptor: Sendable, Hashable {
         self.site = site
         self.parent = parent
         self.bindingTarget = bindingTarget
+    }
+}
+
+/// How many more values a subscriber asked for.
+public enum SubscriptionDemand: Sendable, Hashable, CustomStringConvertible {
+    /// Any number.
+    case unlimited
+    /// At most this many more.
+    case max(Int)
+
+    public var description: String {
+        switch self {
+        case .unlimited: "unlimited"
+        case .max(let count): "max(\(count))"
+        }
     }
 }
 

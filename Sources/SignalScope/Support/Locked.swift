@@ -32,7 +32,9 @@ import Glibc
 /// mutex, whose lock and unlock ThreadSanitizer intercepts: it does not see the toolchain's
 /// `Mutex`, which waits on futexes itself, so every access under one would read as a race
 /// and the real races would drown among them (docs/semantics.md, "What ThreadSanitizer
-/// checks"). Every lock in the package is this one or ``LockedValue``, built on it.
+/// checks"). Every lock of the runtime, the tracer and the heap walk is this one, or
+/// ``LockedValue`` or ``Locked``, built on it; the command-line tool and the OpenCombine
+/// adapter, which the ThreadSanitizer run does not build, use the toolchain's `Mutex`.
 ///
 /// Usable from inlinable code: ``LockedValue``, which is inlinable, is built on it for
 /// ThreadSanitizer.

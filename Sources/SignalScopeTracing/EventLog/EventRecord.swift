@@ -51,7 +51,7 @@ enum EventRecords {
         ObserverStoredRecord.self, ObserverReleasedRecord.self, NextRecord.self, ErrorRecord.self, CompletedRecord.self,
         DisposedRecord.self, ViolationRecord.self, EndRecord.self, SnapshotRecord.self, AliveRecord.self,
         HeapObjectRecord.self, ReferenceRecord.self, VirtualTimeRecord.self, TypeSiteRecord.self, RetainedRecord.self,
-        ReleasedRecord.self, CheckpointRecord.self, CodeSiteRecord.self,
+        ReleasedRecord.self, CheckpointRecord.self, CodeSiteRecord.self, DemandRecord.self,
     ]
 
     /// The record types by kind byte (`nil`: padding, or a kind a newer minor version added).

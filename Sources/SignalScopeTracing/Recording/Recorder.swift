@@ -339,6 +339,11 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         appendCompactly(DisposedRecord(subscription: subscription.rawValue, cause: cause.rawValue))
     }
 
+    func demandRequested(_ subscription: SubscriptionID, demand: SubscriptionDemand) {
+        guard isActive else { return }
+        append(DemandRecord(subscription: subscription, demand: demand))
+    }
+
     func nodeTerminated(_ node: NodeID) {
         guard isActive else { return }
         live.nodeTerminated(node)
