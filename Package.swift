@@ -191,6 +191,8 @@ let package = Package(
             dependencies: [
                 "SignalScopeOpenCombine", "SignalScopeTools", "SignalScopeTesting",
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(traits: ["OpenCombineAdapter"])),
+                // Its timer publisher, whose timer swift-corelibs-foundation keeps once cancelled.
+                .product(name: "OpenCombineFoundation", package: "OpenCombine", condition: .when(traits: ["OpenCombineAdapter"])),
             ]
         ),
         .testTarget(

@@ -1,5 +1,7 @@
 import Dispatch
+import Foundation
 import OpenCombine
+import OpenCombineFoundation
 import SignalScopeOpenCombine
 import SignalScopeTools
 import Testing
@@ -235,6 +237,32 @@ struct OpenCombineAdapterTests {
         kept.removeAll()
     }
 
+    @Test("A Timer publisher, cancelled: nothing found, though swift-corelibs-foundation keeps the timer (its own object, holding nothing of the program's); never cancelled, with the screen it was for gone: leaked-subscription")
+    func timerPublisher() throws {
+        var appWide = Set<AnyCancellable>()
+        for cancels in [true, false] {
+            weak var gone: TickingClock?
+            var ticks = 0
+            var line = 0
+            let trace = Tracer.record {
+                let clock = TickingClock()
+                gone = clock
+                if cancels { clock.start(keepingIn: &clock.cancellables) } else { clock.start(keepingIn: &appWide) }
+                RunLoop.current.run(until: Date() + 0.05)
+                (ticks, line) = (clock.ticks, clock.fixLine)
+            }
+            // Ground truth: the timer ticked, and the clock is freed either way.
+            #expect(ticks > 0 && gone == nil)
+            let findings = trace.analyze().findings
+            if cancels {
+                #expect(findings.isEmpty, "\(findings)")
+            } else {
+                #expect(findings.map(\.rule) == [.leakedSubscription] && findings.first?.location.line == line, "\(findings)")
+            }
+        }
+        appWide.removeAll()
+    }
+
     /// Whether it is off when nothing records is a property of the whole process, which tests
     /// beside this one change: `make bench-instructions` measures what OpenCombine costs with
     /// the adapter linked and nothing recording (`docs/performance.md`, "The OpenCombine adapter").
@@ -261,5 +289,16 @@ struct OpenCombineAdapterTests {
         #expect(site.file == "SignalScopeOpenCombineTests/OpenCombineAdapterTests.swift" && site.line == line, "\(site)")
         #expect(site.function.contains("sitesKnownByCode"), "\(site)")
         #expect(trace.subscriptions.count == 3)
+    }
+}
+
+/// A screen's clock, ticking on a timer publisher.
+final class TickingClock {
+    var ticks = 0
+    var cancellables = Set<AnyCancellable>()
+    var fixLine = 0
+
+    func start(keepingIn keeper: inout Set<AnyCancellable>) {
+        fixLine = #line; Timer.publish(every: 0.005, on: .current, in: .default).autoconnect().sink { [weak self] (_: Date) in self?.ticks += 1 }.store(in: &keeper)
     }
 }
