@@ -171,7 +171,9 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
             state.completed[identifier] = nil
         }
         hook.subscribed(
-            SubscriptionDescriptor(id: subscription, node: node, site: site, parent: enclosing?.subscription),
+            SubscriptionDescriptor(
+                id: subscription, node: node, site: site, parent: enclosing?.subscription,
+                subscriber: PublisherRoles.subscriberType(of: Downstream.self)),
             object: Self.object(of: subscriber))
         // A subscriber hears every event: a sink and an assignment have a closure (or a
         // property) for each, and an operator passes each on.
@@ -350,7 +352,9 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         of publisher: Upstream, role: PublisherRoles.Role, site: SourceLocation, hook: any SignalInstrumentation
     ) -> (NodeID, subject: ObjectIdentifier?) {
         func report(_ node: NodeID, object: AnyObject) {
-            hook.nodeCreated(NodeDescriptor(id: node, kind: role.kind, name: role.name, site: site, parents: [], traits: role.traits), object: object)
+            hook.nodeCreated(
+                NodeDescriptor(id: node, kind: role.kind, name: role.name, site: site, parents: [], traits: role.traits, library: role.library),
+                object: object)
         }
         guard let object = Upstream.self is AnyClass ? publisher as AnyObject : PublisherIdentity.object(of: publisher) else {
             let node = NodeID.next()

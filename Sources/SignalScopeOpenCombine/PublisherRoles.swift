@@ -13,6 +13,8 @@ enum PublisherRoles {
         /// Whether what it sends is work of its own, never a value passed on from a source: a
         /// `Future`'s result, which its promise produced.
         var sendsItsOwnWork = false
+        /// Its type in OpenCombine's words, and the part it plays; `nil` for the program's own.
+        var library: LibraryType?
     }
 
     /// The role of `publisher`: for an `AnyPublisher`, whose subscribe passes its subscriber
@@ -34,13 +36,33 @@ enum PublisherRoles {
     private static func role(ofTypeNamed reflected: String) -> Role {
         let (module, base) = names(of: reflected)
         guard module == "OpenCombine" else { return Role(kind: .signal, name: base, traits: []) }
-        if let known = known[base] { return known }
+        if var known = known[base] {
+            known.library = LibraryType(name: base, role: known.kind == .signal ? .source : .subject)
+            return known
+        }
         if base.hasPrefix("Publishers.") {
             let operatorName = String(base.dropFirst("Publishers.".count))
-            return Role(kind: .operator, name: lowercasedFirst(operatorName), traits: bounding.contains(operatorName) ? .bounding : [])
+            return Role(
+                kind: .operator, name: lowercasedFirst(operatorName), traits: bounding.contains(operatorName) ? .bounding : [],
+                library: LibraryType(name: base, role: schedulerHops.contains(operatorName) ? .schedulerHop : .operator))
         }
-        return Role(kind: .signal, name: base, traits: [])
+        return Role(kind: .signal, name: base, traits: [], library: LibraryType(name: base, role: .source))
     }
+
+    /// The type of `Downstream` in OpenCombine's words (or the program's, for its own
+    /// subscriber), and the part it plays.
+    static func subscriberType<Downstream: OpenCombine.Subscriber>(of _: Downstream.Type) -> LibraryType {
+        let (module, base) = names(of: String(reflecting: Downstream.self))
+        guard module == "OpenCombine" else { return LibraryType(name: base, role: .subscriber) }
+        switch base {
+        case "Subscribers.Sink": return LibraryType(name: base, role: .sink)
+        case "Subscribers.Assign": return LibraryType(name: base, role: .assignment)
+        default: return LibraryType(name: base, role: .subscriber)
+        }
+    }
+
+    /// The operators that move delivery to a scheduler.
+    private static let schedulerHops: Set<String> = ["ReceiveOn", "SubscribeOn", "Debounce", "Delay", "Throttle", "Timeout"]
 
     /// The publishers that are not operators, by the name of their type in OpenCombine.
     private static let known: [String: Role] = [

@@ -237,6 +237,29 @@ struct OpenCombineAdapterTests {
         kept.removeAll()
     }
 
+    @Test("Nodes and subscribers in OpenCombine's words: each one's type and the part it plays, beside its kind")
+    func libraryTypes() throws {
+        final class Badge { var text = "" }
+        let badge = Badge()
+        var kept: [AnyCancellable] = []
+        let trace = Tracer.record {
+            let unread = CurrentValueSubject<Int, Never>(0)
+            kept.append(unread.map { "\($0)" }.receive(on: ImmediateScheduler.shared).assign(to: \.text, on: badge))
+            kept.append(Just(1).sink { _ in })
+        }
+        let types = trace.libraryTypes
+        func described(_ kind: NodeKind, _ name: String) -> LibraryType? {
+            trace.nodes.values.first { $0.kind == kind && $0.name == name }.flatMap { types[.node($0.id)] }
+        }
+        #expect(described(.behaviorSubject, "CurrentValueSubject") == LibraryType(name: "CurrentValueSubject", role: .subject))
+        #expect(described(.operator, "map") == LibraryType(name: "Publishers.Map", role: .operator))
+        #expect(described(.operator, "receiveOn") == LibraryType(name: "Publishers.ReceiveOn", role: .schedulerHop))
+        #expect(described(.signal, "Just") == LibraryType(name: "Just", role: .source))
+        let subscribers = Set(trace.subscriptions.keys.compactMap { types[.subscription($0)] }.map(\.role))
+        #expect(subscribers.isSuperset(of: [.sink, .assignment, .subscriber]), "\(subscribers)")
+        kept.removeAll()
+    }
+
     @Test("A Timer publisher, cancelled: nothing found, though swift-corelibs-foundation keeps the timer (its own object, holding nothing of the program's); never cancelled, with the screen it was for gone: leaked-subscription")
     func timerPublisher() throws {
         var appWide = Set<AnyCancellable>()

@@ -381,10 +381,15 @@ public struct NodeDescriptor: Sendable, Hashable {
     public let parents: [NodeEdge]
     /// What the node means for its subscriptions, as the code that made it declares.
     public let traits: NodeTraits
+    /// For a library's node, its type in the library's own words and the part it plays
+    /// (`Publishers.Map`, an operator), beside ``kind``; `nil` for the runtime's own, whose
+    /// kind and name are its words already.
+    public let library: LibraryType?
 
-    /// Describes a node as the runtime reports it.
+    /// Describes a node as the runtime, or a library's adapter, reports it.
     public init(
-        id: NodeID, kind: NodeKind, name: String, site: SourceLocation, parents: [NodeEdge], traits: NodeTraits = []
+        id: NodeID, kind: NodeKind, name: String, site: SourceLocation, parents: [NodeEdge], traits: NodeTraits = [],
+        library: LibraryType? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -392,6 +397,7 @@ public struct NodeDescriptor: Sendable, Hashable {
         self.site = site
         self.parents = parents
         self.traits = traits
+        self.library = library
     }
 }
 
@@ -410,15 +416,57 @@ public struct SubscriptionDescriptor: Sendable, Hashable {
     /// For a property binding (``MutableProperty/bind(to:file:line:function:)``): the node of
     /// the property whose value it sets.
     public let bindingTarget: NodeID?
+    /// For a library's subscriber, its type in the library's own words and the part it plays
+    /// (`Subscribers.Sink`, a sink; `Subscribers.Assign`, an assignment).
+    public let subscriber: LibraryType?
 
-    /// Describes a subscription as the runtime reports it.
-    public init(id: SubscriptionID, node: NodeID, site: SourceLocation, parent: SubscriptionID?, bindingTarget: NodeID? = nil) {
+    /// Describes a subscription as the runtime, or a library's adapter, reports it.
+    public init(
+        id: SubscriptionID, node: NodeID, site: SourceLocation, parent: SubscriptionID?, bindingTarget: NodeID? = nil,
+        subscriber: LibraryType? = nil
+    ) {
         self.id = id
         self.node = node
         self.site = site
         self.parent = parent
         self.bindingTarget = bindingTarget
+        self.subscriber = subscriber
     }
+}
+
+/// What a library calls one of its types, and the part the type plays: a node or a
+/// subscriber in the library's own words, beside the closed set of ``NodeKind``s.
+public struct LibraryType: Sendable, Hashable {
+    /// The type's name in the library, without generic arguments (`Publishers.Map`).
+    public let name: String
+    public let role: LibraryRole
+
+    public init(name: String, role: LibraryRole) {
+        self.name = name
+        self.role = role
+    }
+}
+
+/// The part a library's type plays; open, like the libraries.
+public struct LibraryRole: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// Shares one stream among its subscribers, sent to from outside (`PassthroughSubject`).
+    public static let subject = LibraryRole(rawValue: "subject")
+    /// Makes values of its own (`Just`, `Future`, `Deferred`, a timer).
+    public static let source = LibraryRole(rawValue: "source")
+    /// Transforms or combines what its upstreams send (`map`, `flatMap`, `zip`).
+    public static let `operator` = LibraryRole(rawValue: "operator")
+    /// Moves delivery to a scheduler (`receive(on:)`, `subscribe(on:)`, `debounce`, `delay`).
+    public static let schedulerHop = LibraryRole(rawValue: "scheduler hop")
+    /// Ends a chain in closures (`sink`).
+    public static let sink = LibraryRole(rawValue: "sink")
+    /// Ends a chain in a property it sets (`assign(to:on:)`).
+    public static let assignment = LibraryRole(rawValue: "assignment")
+    /// Any other subscriber (an operator's inner one, the program's own).
+    public static let subscriber = LibraryRole(rawValue: "subscriber")
 }
 
 /// How many more values a subscriber asked for.

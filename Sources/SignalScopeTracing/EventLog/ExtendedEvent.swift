@@ -12,10 +12,15 @@ public protocol TraceEventPayload: Sendable, Hashable {
     var subscription: SubscriptionID? { get }
     /// Its fields as exports show them, in order: a key, and the value as text.
     var exportedFields: [(key: String, value: String)] { get }
+    /// Whether it is history, one of as many as there are events (a demand a subscriber
+    /// made), which no analysis reads: a trace that keeps only live entities
+    /// (``Trace/Detail/liveEntities``) does not keep it, so that its memory stays flat.
+    static var isHistory: Bool { get }
 }
 
 extension TraceEventPayload {
     public var subscription: SubscriptionID? { nil }
+    public static var isHistory: Bool { false }
 }
 
 /// A ``TraceEventPayload`` of any type.

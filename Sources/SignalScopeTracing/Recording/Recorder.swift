@@ -133,6 +133,10 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
                 node: node.id.rawValue, nodeKind: node.kind.code, traits: node.traits.rawValue, name: name, file: site.file,
                 function: site.function, line: site.line,
                 parents: node.parents.map { NodeRecord.Parent(parent: $0.parent.rawValue, edgeKind: $0.kind.code) }))
+        // What an adapter said the node is in its library's words.
+        if let library = node.library {
+            append(LibraryTypeRecord(node: node.id, typeName: string(library.name), role: string(library.role.rawValue)))
+        }
     }
 
     func nodeNamed(_ node: NodeID, name: String) {
@@ -154,6 +158,9 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
                 subscription: subscription.id.rawValue, node: subscription.node.rawValue,
                 parentSubscription: subscription.parent?.rawValue ?? 0, file: site.file, function: site.function,
                 line: site.line, bindingTarget: subscription.bindingTarget?.rawValue ?? 0))
+        if let subscriber = subscription.subscriber {
+            append(LibraryTypeRecord(subscription: subscription.id, typeName: string(subscriber.name), role: string(subscriber.role.rawValue)))
+        }
     }
 
     func observerStored(_ subscription: SubscriptionID, closures: ObserverClosures) {

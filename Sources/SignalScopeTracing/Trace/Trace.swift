@@ -411,6 +411,7 @@ public struct Trace: Sendable {
         case .virtualTime:
             usesVirtualTime = true
         case .extended(let event):
+            if detail == .liveEntities && type(of: event.payload).isHistory { break }
             extendedEvents.append(record)
             // A checkpoint's subscriptions are alive now; with ``Detail/liveEntities`` those
             // that end later are forgotten, and the growth rule still needs where each was made.

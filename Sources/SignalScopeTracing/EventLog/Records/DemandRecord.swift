@@ -45,5 +45,6 @@ public struct DemandRequested: TraceEventPayload {
     public let demand: SubscriptionDemand
 
     public var name: String { "demand" }
+    public static var isHistory: Bool { true }
     public var exportedFields: [(key: String, value: String)] { [("demand", demand.description)] }
 }
