@@ -237,6 +237,15 @@ struct OpenCombineAdapterTests {
         kept.removeAll()
     }
 
+    @Test("A path through a sink names its closure as Combine users do (its receiveValue closure), and a subscriber's kept subscription by its property")
+    func pathsInCombineWords() throws {
+        let (feed, titles) = (CombineCorpus.scenarios.first { $0.name == "sink { self } stored on self" }!.run(),
+            CombineCorpus.scenarios.first { $0.name == "a subscriber subscribed directly and dropped, its subject never finished" }!.run())
+        let lines = (feed.findings + titles.findings).flatMap(\.steps).map(\.description)
+        #expect(lines.contains { $0.contains("keeps its receiveValue closure (SignalScopeOpenCombineTests/CombineCorpus.swift:") && $0.hasSuffix("which captures FeedViewModel") }, "\(lines)")
+        #expect(lines.contains { $0.contains("keeps its status.subscribed, which captures PassthroughSubject") }, "\(lines)")
+    }
+
     @Test("Nodes and subscribers in OpenCombine's words: each one's type and the part it plays, beside its kind")
     func libraryTypes() throws {
         final class Badge { var text = "" }

@@ -78,9 +78,13 @@ struct PathDescription {
         func phrase(_ words: FindingStep) -> FindingStep { target.parts.isEmpty ? words : "\(words) \(target)" }
         switch relation {
         case .closure(let closure):
-            let name = HeapRelation.closureWords(closure, isFirst: isFirst)
+            let name = closureName(closure, of: step, isFirst: isFirst)
             return model.isLandmark(step.to) ? "\(name), which captures \(target)" : "\(name),"
         case .source: return "\(target) as its source"
+        case .property(let path) where target.parts.isEmpty && !path.isEmpty && model.object(step.to)?.category == .closureContext:
+            // What a library's object keeps in a property and the path has no noun for (a
+            // context or box, whose captures come next) is named by the property.
+            return "\(isFirst ? "its" : "the") \(path),"
         case .property, .subscriberList: return target
         case .capture(_, let weak): return phrase(weak ? "which refers weakly to" : "which captures")
         case .element(let index): return phrase("whose element \(index) is")
@@ -88,6 +92,16 @@ struct PathDescription {
         case .value(let key): return phrase(key.map { "whose value for key \($0) is" } ?? "whose values include")
         case .boxedValue: return phrase("which holds")
         }
+    }
+
+    /// A closure the path crosses: by its role, when the runtime reported it; one a library's
+    /// object keeps in a property (a Combine sink's `receiveValue`) by that property, as the
+    /// library's users call it, and where it was written; any other by its name.
+    private func closureName(_ closure: TraceHeap.Closure, of step: TraceHeap.Reference, isFirst: Bool) -> FindingStep {
+        guard closure.role == nil, step.kind == .storedProperty, let property = step.path.split(separator: ".").last,
+            model.object(step.from)?.category == .runtime
+        else { return HeapRelation.closureWords(closure, isFirst: isFirst) }
+        return "\(isFirst ? "its" : "the") \(property) closure\(closure.site.map { " (\($0))" } ?? "")"
     }
 
     /// What a reference leads to: a landmark by name; a collection, a box or one of the
