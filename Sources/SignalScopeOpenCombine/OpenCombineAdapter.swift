@@ -208,7 +208,10 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
             return thread.deliveries.append(nil)
         }
         let run = beginWork(reported)
-        thread.deliveries.append(Delivery(hook: reported.hook, token: reported.hook.nextWillBeDelivered(reported.subscription, value: input), run: run))
+        thread.deliveries.append(
+            Delivery(
+                hook: reported.hook, subscription: reported.subscription,
+                token: reported.hook.nextWillBeDelivered(reported.subscription, value: input), run: run))
     }
 
     public func didReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand) {
@@ -232,13 +235,15 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         case .finished: token = reported.hook.completedWillBeDelivered(reported.subscription)
         case .failure(let failure): token = reported.hook.errorWillBeDelivered(reported.subscription, error: failure)
         }
-        thread.deliveries.append(Delivery(hook: reported.hook, token: token, run: run))
+        thread.deliveries.append(Delivery(hook: reported.hook, subscription: reported.subscription, token: token, run: run))
     }
 
     public func didReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
-        endDelivery()
+        // A subscriber may subscribe again while it receives its completion (`retry`): then its
+        // entry is the new subscription's, which this completion does not end.
+        guard let delivery = endDelivery() else { return }
         let identifier = Self.key(subscriber.combineIdentifier)
-        guard let reported = forget(identifier) else { return }
+        guard let reported = forget(identifier, ifStill: delivery.subscription) else { return }
         if Downstream.self is AnyClass {
             let completed = Completed(
                 hook: reported.hook, node: reported.node, subscription: reported.subscription, subscriber: WeakBox(subscriber as AnyObject))
@@ -323,6 +328,14 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         state.withLock { $0.subscriptions.removeValue(forKey: identifier) }
     }
 
+    /// Forgets the subscriber's entry only if it is still `subscription`'s.
+    private func forget(_ identifier: UInt64, ifStill subscription: SubscriptionID) -> Reported? {
+        state.withLock { state in
+            guard state.subscriptions[identifier]?.subscription == subscription else { return nil }
+            return state.subscriptions.removeValue(forKey: identifier)
+        }
+    }
+
     /// Marks a subject ended, once: whether this is the first of its subscribers to hear it.
     private func terminate(_ subject: ObjectIdentifier) -> Bool {
         state.withLock { state in
@@ -332,10 +345,13 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         }
     }
 
-    private func endDelivery() {
-        guard let delivery = currentThread().deliveries.popLast(), let delivery else { return }
+    /// Ends the thread's innermost delivery, and says what it was (`nil`: one nothing recorded).
+    @discardableResult
+    private func endDelivery() -> Delivery? {
+        guard let delivery = currentThread().deliveries.popLast(), let delivery else { return nil }
         delivery.hook.deliveryEnded(delivery.token)
         if let run = delivery.run { delivery.hook.creationBlockEnded(run) }
+        return delivery
     }
 
     /// For what a publisher sends as its own work (a `Future`'s result, whenever and on

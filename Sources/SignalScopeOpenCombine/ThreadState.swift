@@ -58,6 +58,8 @@ struct SubscribeFrame {
 /// value is its publisher's own work.
 struct Delivery {
     let hook: any SignalInstrumentation
+    /// The subscription delivered to.
+    let subscription: SubscriptionID
     let token: DeliveryToken
     let run: DeliveryToken?
 }

@@ -203,6 +203,25 @@ struct OpenCombineAdapterTests {
         #expect(findings.first?.location.line == lateSend, "\(findings.map(\.location))")
     }
 
+    @Test("A subscriber that subscribes again while it receives its failure (retry) stays traced: its later failures are no events after its end")
+    func retryResubscribes() {
+        struct Offline: Error {}
+        var attempts = 0
+        var ended = false
+        let trace = Tracer.record {
+            let request = Deferred { () -> Fail<Int, Offline> in
+                attempts += 1
+                return Fail(error: Offline())
+            }
+            let cancellable = request.retry(3).sink(receiveCompletion: { _ in ended = true }, receiveValue: { _ in })
+            withExtendedLifetime(cancellable) {}
+        }
+        // Ground truth: the first try and three retries, then the failure reached the sink.
+        #expect(attempts == 4 && ended)
+        #expect(trace.violations.isEmpty, "\(trace.violations)")
+        #expect(trace.analyze().findings.isEmpty)
+    }
+
     @Test("I15: demand as data: a sink asks once for any number; a subscriber that asks for one at a time is heard each time it asks")
     func demandRecorded() throws {
         final class OneAtATime: OpenCombine.Subscriber {

@@ -15,26 +15,42 @@ struct LeakedSubscription: Analyzer {
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
-        for subscription in model.trace.subscriptions.values.sorted(by: { $0.id < $1.id })
-        where subscription.parent == nil && subscription.retainCountAtEnd != nil && !model.isBounded(subscription.node) {
-            guard let object = model.object(for: .subscription(subscription.id)), !model.claimed.contains(object),
-                !model.garbage.contains(object), let disposable = model.object(for: .disposable(subscription.id)),
-                model.runtimeKeepers(of: disposable) == [object]
+        for (subscription, object) in unending(model) where !model.claimed.contains(object) {
+            guard let disposable = model.object(for: .disposable(subscription.id)), model.runtimeKeepers(of: disposable) == [object]
             else { continue }
-            // What only this subscription keeps (the observer's captures the program no longer
-            // uses) leaks with it: one leak, one finding.
-            let kept = model.keptAlive(by: [object], stoppingAt: model.claimed)
-            findings.append(model.claim(kept, by: Finding(
-                rule: Self.rule, severity: Self.severity,
+            findings.append(claim(
+                subscription, object, in: &model,
                 message: "a subscription to \(model.nodeSubject(subscription.node).name) never ends and its disposable was dropped",
-                subject: model.nodeSubject(subscription.node),
-                location: subscription.site,
-                steps: ["\(model.subscriptionLabel(subscription.id)) is still live: its source never terminated",
-                       "nothing but the subscription itself holds its disposable"] + model.keptAliveLine(kept, except: [object]),
-                hint: "keep the disposable and dispose it, or end the subscription with takeUntil(lifetime.ended)",
-                entities: [.subscription(subscription.id)])))
+                evidence: ["nothing but the subscription itself holds its disposable"],
+                hint: "keep the disposable and dispose it, or end the subscription with takeUntil(lifetime.ended)"))
         }
         return findings + outlivedOwners(&model) + supersededBindings(&model)
+    }
+
+    /// The subscriptions user code made that are live at the end, on a source that never
+    /// ends, with the object each is (not garbage: a cycle is another rule's).
+    private func unending(_ model: LeakModel) -> [(Trace.Subscription, ObjectID)] {
+        model.trace.subscriptions.values.sorted(by: { $0.id < $1.id }).compactMap { subscription in
+            guard subscription.parent == nil, subscription.retainCountAtEnd != nil, !model.isBounded(subscription.node),
+                let object = model.object(for: .subscription(subscription.id)), !model.garbage.contains(object)
+            else { return nil }
+            return (subscription, object)
+        }
+    }
+
+    /// The finding about an unending subscription, claiming what only it keeps (the observer's
+    /// captures the program no longer uses), which leaks with it: one leak, one finding.
+    private func claim(
+        _ subscription: Trace.Subscription, _ object: ObjectID, in model: inout LeakModel, message: String, evidence: [FindingStep],
+        hint: String
+    ) -> Finding {
+        let kept = model.keptAlive(by: [object], stoppingAt: model.claimed)
+        return model.claim(kept, by: Finding(
+            rule: Self.rule, severity: Self.severity, message: message, subject: model.nodeSubject(subscription.node),
+            location: subscription.site,
+            steps: ["\(model.subscriptionLabel(subscription.id)) is still live: its source never terminated"] + evidence
+                + model.keptAliveLine(kept, except: [object]),
+            hint: hint, entities: [.subscription(subscription.id)]))
     }
 
     /// Subscriptions user code made in a method of a class, live at the end with a source that
@@ -46,11 +62,7 @@ struct LeakedSubscription: Analyzer {
     /// code's to end, and is not judged.
     private func outlivedOwners(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
-        for subscription in model.trace.subscriptions.values.sorted(by: { $0.id < $1.id })
-        where subscription.parent == nil && subscription.retainCountAtEnd != nil && !model.isBounded(subscription.node) {
-            guard let object = model.object(for: .subscription(subscription.id)), !model.claimed.contains(object),
-                !model.garbage.contains(object)
-            else { continue }
+        for (subscription, object) in unending(model) where !model.claimed.contains(object) {
             // The observer's closures, and the boxes their `[weak x]` captures may be kept in.
             var contexts: Set<ObjectID> = []
             var frontier = [object]
@@ -72,17 +84,12 @@ struct LeakedSubscription: Analyzer {
                 chain.isEmpty
                 ? ["it is held from outside what the heap walk reached: by a global, a static or a thread's stack"]
                 : ["it is held by:"] + description.lines(chain)
-            let kept = model.keptAlive(by: [object], stoppingAt: model.claimed)
-            findings.append(model.claim(kept, by: Finding(
-                rule: Self.rule, severity: Self.severity,
+            findings.append(claim(
+                subscription, object, in: &model,
                 message: "a subscription to \(model.nodeSubject(subscription.node).name) that \(ownerName) made outlived it and never ends",
-                subject: model.nodeSubject(subscription.node),
-                location: subscription.site,
-                steps: ["\(model.subscriptionLabel(subscription.id)) is still live: its source never terminated",
-                       "its closure captured \(ownerName) weakly, and \(ownerName) was freed before the end: the subscription runs for nobody"]
-                    + holders + model.keptAliveLine(kept, except: [object]),
-                hint: "keep its cancellable (or disposable) in \(ownerName), so that it ends with it, or cancel it when \(ownerName) goes",
-                entities: [.subscription(subscription.id)])))
+                evidence: ["its closure captured \(ownerName) weakly, and \(ownerName) was freed before the end: the subscription runs for nobody"]
+                    + holders,
+                hint: "keep its cancellable (or disposable) in \(ownerName), so that it ends with it, or cancel it when \(ownerName) goes"))
         }
         return findings
     }

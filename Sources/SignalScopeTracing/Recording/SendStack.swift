@@ -20,11 +20,35 @@ struct SendStack {
 
     static let limit = 8
 
-    /// The stack of the calling thread, now.
+    /// The stack of the calling thread, now. A stack already met (the same addresses) is not
+    /// symbolicated again: symbolication parses debug information, which takes a second or
+    /// more in a large binary, and a publisher that breaks the grammar from one line usually
+    /// does so again and again.
     static func capture() -> SendStack {
-        guard let backtrace = try? Backtrace.capture(limit: 128, images: LoadedImages.capture()), let symbolicated = backtrace.symbolicated() else {
+        guard let backtrace = try? Backtrace.capture(limit: 128, images: LoadedImages.capture()) else {
             return SendStack(site: nil, frames: [])
         }
+        let addresses = backtrace.frames.map { frame -> UInt in
+            switch frame {
+            case .returnAddress(let address), .programCounter(let address): UInt(address) ?? 0
+            default: 0
+            }
+        }
+        if let known = known.withLock({ $0[addresses] }) { return known }
+        let stack = symbolicate(backtrace)
+        known.withLock { cache in
+            // Distinct stacks are few in a program; a bound keeps a pathological one flat.
+            if cache.count >= knownLimit { cache.removeAll() }
+            cache[addresses] = stack
+        }
+        return stack
+    }
+
+    private static let known = LockedValue<[[UInt]: SendStack]>([:])
+    private static let knownLimit = 1024
+
+    private static func symbolicate(_ backtrace: Backtrace) -> SendStack {
+        guard let symbolicated = backtrace.symbolicated() else { return SendStack(site: nil, frames: []) }
         var site: TraceSite?
         var frames: [String] = []
         for frame in symbolicated.frames where frames.count < limit {
