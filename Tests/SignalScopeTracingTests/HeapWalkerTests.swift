@@ -518,7 +518,7 @@ struct HeapWalkerTests {
     func freedWeakCapturesAreNamed() throws {
         let leaf = Leaf()
         var child: Chain? = Chain()
-        weak var gone = child
+        weak let gone = child
         let closure = Stored { [weak child] (value: Int) in _ = child?.next; leaf.value = value }
         child = nil
         // Ground truth: the weak capture's object is freed.
