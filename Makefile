@@ -100,6 +100,8 @@ bench-instructions: setup
 
 # OpenCombine's own test suite, plainly, with an empty OpenCombine hook, and with the
 # SignalScopeOpenCombine adapter recording: the last two must end the same
-# (scripts/opencombine-suite.sh; about 27 minutes on the 2-core machine, most of it in the recorded run: the suite sends after completion on purpose, and each such stack is symbolicated).
+# (scripts/opencombine-suite.sh; about 27 minutes on the 2-core machine, most of it in the
+# recorded run: the suite sends after completion on purpose, and each such stack is
+# symbolicated).
 opencombine-suite: setup
 	@scripts/opencombine-suite.sh
