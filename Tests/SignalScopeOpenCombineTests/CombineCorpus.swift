@@ -378,12 +378,12 @@ enum CombineCorpus {
                 titles.send(completion: .finished)
             }
         }),
-        // Ground truth is the number of requests: the finding is expected only if the request
-        // really ran twice, and none if it ran once.
+        // Ground truth is the number of requests: had the request not run twice, the finding is
+        // expected at no line, which fails the scenario; shared, it must have run once.
         ("a Deferred request two screens subscribe to", {
             let (header, details) = (ProfileHeader(), ProfileDetails())
             return record("a Deferred request two screens subscribe to", shouldSurvive: false,
-                expected: { $0.requests == 2 ? [.init(rule: .repeatedColdSubscription, line: $0.fixLine)] : [] }, ProfileStore.init,
+                expected: { [.init(rule: .repeatedColdSubscription, line: $0.requests == 2 ? $0.fixLine : -1)] }, ProfileStore.init,
                 { store in
                     store.prepare(sharing: false)
                     header.show(store)
@@ -401,11 +401,12 @@ enum CombineCorpus {
                 })
         }),
         // The screen is freed either way; what leaks is its subscription, kept by the app's
-        // set and still run by the clock: ground truth is that set's count.
+        // set and still run by the clock: ground truth is that set's count (without it, the
+        // finding is expected at no line, which fails the scenario).
         ("a screen's sink { [weak self] } stored in an app-wide set", {
             let clock = AppClock.shared
             let outcome = record("a screen's sink { [weak self] } stored in an app-wide set", shouldSurvive: false,
-                expected: { clock.cancellables.count == 1 ? [.init(rule: .leakedSubscription, line: $0.fixLine)] : [] }, ClockScreen.init,
+                expected: { [.init(rule: .leakedSubscription, line: clock.cancellables.count == 1 ? $0.fixLine : -1)] }, ClockScreen.init,
                 { screen in
                     screen.start(storingAppWide: true)
                     clock.ticks.send(1)
