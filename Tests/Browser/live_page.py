@@ -100,6 +100,7 @@ def main():
         seen["programRunningWhenEventsShown"] = live.poll() is None
         seen["summaryAtFirstEvents"] = page.text_content("#summary")
         seen["clockAtFirstEvents"] = page.text_content("#clock")
+        seen["messagesAtFirstEvents"] = page.evaluate("window.signalscopeLive.batches")
         page.wait_for_selector("#graph-view svg g.node", timeout=10_000)
         seen["graphNodesWhileRunning"] = page.locator("#graph-view svg g.node").count()
         seen["programRunningWhenGraphShown"] = live.poll() is None
@@ -126,6 +127,9 @@ def main():
         except Exception:
             pass
         seen["clockLater"] = page.text_content("#clock")
+        # What the page had when its clock did not move, for the test's message.
+        seen["liveStatusLater"] = page.text_content("#live-status")
+        seen["messagesLater"] = page.evaluate("window.signalscopeLive.batches")
         seen["programRunningWhenInspected"] = live.poll() is None
         stats = page.evaluate("JSON.parse(JSON.stringify(window.signalscopeLive))")
         seen["frames"] = stats["frames"]
