@@ -461,9 +461,15 @@ struct DeliveryPairTests {
             let mine = token.second == UInt64(name.count) && token.first == open.popLast()
             log.lines.withLock { $0.append("\(name):end\(mine ? "" : " (not its token)")") }
         }
+        func actionScheduled() -> (any Sendable)? { "\(name)'s" }
+        func scheduledActionWillRun(_ scheduled: (any Sendable)?) -> DeliveryToken {
+            log.lines.withLock { $0.append("\(name):action \(scheduled as? String ?? "nil")") }
+            return nextWillBeDelivered(SubscriptionID.next(), value: "action")
+        }
+        func scheduledActionEnded(_ token: DeliveryToken) { deliveryEnded(token) }
     }
 
-    @Test("I12: a library's will and did calls begin and end a delivery with every hook, the first installed outermost, each hook getting back its own token; the runtime's own deliveries reach a hook that implements only the pair")
+    @Test("I12: a library's will and did calls begin and end a delivery or a scheduled action with every hook, the first installed outermost, each hook getting back its own token; the runtime's own deliveries and actions reach a hook that implements only the pairs")
     func pairs() async {
         await #expect(processExitsWith: .success) {
             let log = DeliveryNestingTests.Log()
@@ -475,15 +481,26 @@ struct DeliveryPairTests {
             let nested = hook.nextWillBeDelivered(SubscriptionID.next(), value: "b")
             hook.deliveryEnded(nested)
             hook.deliveryEnded(first)
-            // The runtime's subscriptions deliver through the closure form, built on the pair.
+            // A scheduled action the same way: each hook gets back what it gave when it was scheduled.
+            let action = hook.scheduledActionWillRun(hook.actionScheduled())
+            hook.scheduledActionEnded(action)
+            // The runtime's subscriptions deliver, and its schedulers run actions, through the
+            // closure forms, built on the pairs.
             let source = Subject<Int>()
             source.subscribeNext { _ in }
             source.sendNext(1)
+            let scheduler = TestScheduler()
+            _ = scheduler.schedule {}
+            scheduler.run()
             let calls = log.lines.withLock { $0 }
             let expected = [
                 "outer:begin a", "inner-hook:begin a", "outer:begin b", "inner-hook:begin b",
                 "inner-hook:end", "outer:end", "inner-hook:end", "outer:end",
+                "outer:action outer's", "outer:begin action", "inner-hook:action inner-hook's", "inner-hook:begin action",
+                "inner-hook:end", "outer:end",
                 "outer:begin 1", "inner-hook:begin 1", "inner-hook:end", "outer:end",
+                "outer:action outer's", "outer:begin action", "inner-hook:action inner-hook's", "inner-hook:begin action",
+                "inner-hook:end", "outer:end",
             ]
             precondition(calls == expected, "\(calls)")
         }

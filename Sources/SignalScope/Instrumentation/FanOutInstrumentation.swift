@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A delivery, or a scheduled action, runs inside every hook's call in turn (the first
 /// hook's call outermost), so that each hook sees it happen during the event it recorded; a
-/// delivery or a creation block's run reported as a beginning and an end begins with every
+/// delivery, a scheduled action or a creation block's run reported as a beginning and an end begins with every
 /// hook in order and ends in the reverse order.
 final class FanOutInstrumentation: SignalInstrumentation {
     private let hooks: [any SignalInstrumentation]
@@ -65,6 +65,17 @@ final class FanOutInstrumentation: SignalInstrumentation {
             index += 1
             hook.scheduledActionRuns(value, run: inner)
         }
+    }
+    func scheduledActionWillRun(_ scheduled: (any Sendable)?) -> DeliveryToken {
+        let each = scheduled as? [(any Sendable)?] ?? []
+        var index = 0
+        return began { hook in
+            defer { index += 1 }
+            return hook.scheduledActionWillRun(index < each.count ? each[index] : nil)
+        }
+    }
+    func scheduledActionEnded(_ token: DeliveryToken) {
+        ended(token) { hook, token in hook.scheduledActionEnded(token) }
     }
     func creationBlockRuns(for subscription: SubscriptionID, run: () -> Void) {
         nested(hooks[...], run) { hook, inner in hook.creationBlockRuns(for: subscription, run: inner) }

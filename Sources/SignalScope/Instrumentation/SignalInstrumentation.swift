@@ -103,6 +103,18 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     /// what ``actionScheduled()`` returned for it.
     func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void)
 
+    /// A scheduled action is about to run: it begins, and ends when
+    /// ``scheduledActionEnded(_:)`` is called, on this thread, with the token this returns;
+    /// in between the thread is inside the action as inside ``scheduledActionRuns(_:run:)``.
+    /// For a library whose scheduler hop is seen only as what goes in and what comes out (an
+    /// adapter that matches a `receive(on:)`'s delivery downstream with the event that
+    /// scheduled it). `scheduled` is what ``actionScheduled()`` returned for it.
+    func scheduledActionWillRun(_ scheduled: (any Sendable)?) -> DeliveryToken
+
+    /// The scheduled action that returned `token` has ended: called once, on the thread it
+    /// began on, after what began inside it has ended.
+    func scheduledActionEnded(_ token: DeliveryToken)
+
     /// A cold signal's creation block (its work: a `createSignal` block, a `defer` factory,
     /// an `interval` timer being set) is running for the subscription, just made: the hook
     /// calls `run` exactly once. What the block sends now, and what actions it schedules
@@ -228,8 +240,18 @@ extension SignalInstrumentation {
     /// Nothing: hooks that record no causes need not carry anything across schedulers.
     public func actionScheduled() -> (any Sendable)? { nil }
 
-    /// Runs the action.
-    public func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void) { run() }
+    /// Runs the action between the hook's beginning and end of it.
+    public func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void) {
+        let token = scheduledActionWillRun(scheduled)
+        run()
+        scheduledActionEnded(token)
+    }
+
+    /// Begins nothing.
+    public func scheduledActionWillRun(_ scheduled: (any Sendable)?) -> DeliveryToken { .none }
+
+    /// Ends nothing.
+    public func scheduledActionEnded(_ token: DeliveryToken) {}
 
     /// Runs the block between the hook's beginning and end of its run.
     public func creationBlockRuns(for subscription: SubscriptionID, run: () -> Void) {

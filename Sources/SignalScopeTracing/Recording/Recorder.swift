@@ -96,14 +96,6 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         scopeTasks.add(UInt(signalscope_current_task()))
     }
 
-    /// Runs `body` as this recording's recorded code (for a recording of some code: a
-    /// delivery to a subscription it watches, an action its code scheduled), so that what
-    /// it makes and allocates meanwhile is the recorded code's.
-    private func asRecordedCode(_ body: () -> Void) {
-        guard recordsCode else { return body() }
-        CodeScopeMark.with(identity, body)
-    }
-
     /// Stops recording, writes the snapshot and the closing record, and flushes everything.
     func finish() throws {
         guard isActive else { return }
@@ -271,14 +263,6 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         withCurrentBuffer { $0.cause = RecordedCause(word: began.restore - 2) }
     }
 
-    /// Runs `body` as a delivery whose record has just become its thread's cause (see
-    /// ``beginDelivery(after:)``).
-    private func delivering(after previous: RecordedCause?, _ body: () -> Void) {
-        let began = beginDelivery(after: previous)
-        body()
-        end(began)
-    }
-
     func actionScheduled() -> (any Sendable)? {
         guard isActive else { return nil }
         let cause = withCurrentBuffer { $0.cause }
@@ -289,8 +273,17 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     }
 
     func scheduledActionRuns(_ scheduled: (any Sendable)?, run: () -> Void) {
-        guard let scheduled = scheduled as? ScheduledBy, scheduled.recording == identity else { return run() }
-        during(scheduled.cause, run)
+        let began = beginScheduledAction(scheduled)
+        run()
+        end(began)
+    }
+
+    func scheduledActionWillRun(_ scheduled: (any Sendable)?) -> DeliveryToken {
+        beginScheduledAction(scheduled).token
+    }
+
+    func scheduledActionEnded(_ token: DeliveryToken) {
+        end(Began(restore: token.first, mark: token.second))
     }
 
     func creationBlockRuns(for subscription: SubscriptionID, run: () -> Void) {
@@ -330,14 +323,20 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         let cause: RecordedCause
     }
 
-    /// Runs `body` with `cause` as what causes the records this thread writes meanwhile.
-    private func during(_ cause: RecordedCause, _ body: () -> Void) {
-        guard cause != .none, isActive else { return asRecordedCode(body) }
+    /// Begins an action scheduled during an event, or by the recorded code, of this
+    /// recording: until its end the thread is during that event (with no event, the
+    /// recorded code's). An action scheduled under another recording begins nothing here.
+    private func beginScheduledAction(_ scheduled: (any Sendable)?) -> Began {
+        guard let scheduled = scheduled as? ScheduledBy, scheduled.recording == identity else { return .none }
+        guard scheduled.cause != .none, isActive else {
+            // Restoring nothing but the code mark: `end` stops there.
+            return recordsCode ? Began(restore: 1, mark: CodeScopeMark.enter(identity)) : .none
+        }
         let previous = withCurrentBuffer { buffer in
-            defer { buffer.cause = cause }
+            defer { buffer.cause = scheduled.cause }
             return buffer.cause
         }
-        delivering(after: previous, body)
+        return beginDelivery(after: previous)
     }
 
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
