@@ -193,6 +193,8 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine", condition: .when(traits: ["OpenCombineAdapter"])),
                 // Its timer publisher, whose timer swift-corelibs-foundation keeps once cancelled.
                 .product(name: "OpenCombineFoundation", package: "OpenCombine", condition: .when(traits: ["OpenCombineAdapter"])),
+                // Its dispatch queues as schedulers, which hop deliveries to another thread.
+                .product(name: "OpenCombineDispatch", package: "OpenCombine", condition: .when(traits: ["OpenCombineAdapter"])),
             ]
         ),
         .testTarget(

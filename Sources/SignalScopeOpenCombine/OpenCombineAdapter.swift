@@ -24,6 +24,9 @@ import Synchronization
 /// - A value, a failure or a finish reaching a subscriber: a delivery that begins before it
 ///   and ends after it (rule I12), so what the subscriber does meanwhile is caused by it.
 /// - A completion reaching a subject's direct subscriber: the subject has terminated (once).
+/// - What an operator that delivers on a scheduler (`receive(on:)`, `delay`, `debounce`)
+///   delivers downstream, later and on another thread: an action scheduled by the event it
+///   was given (``SchedulerHop``), so that causes cross the hop.
 /// - `cancel()` of a subscription: the subscriptions that received it are disposed.
 public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecked Sendable {
     /// The adapter every program that links this product has, registered when it loads.
@@ -51,6 +54,11 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         let subject: ObjectIdentifier?
         /// Whether what it receives is its publisher's own work (``PublisherRoles/Role/sendsItsOwnWork``).
         let receivesWork: Bool
+        /// For the subscriber of an operator that delivers on a scheduler: the downstream
+        /// subscription whose ``SchedulerHop`` what it receives goes into.
+        var feedsHop: SubscriptionID?
+        /// Whether what it receives comes out of a ``SchedulerHop`` (its publisher delivers on a scheduler).
+        var leavesHop = false
         /// The subscriptions of the same subscriber that handed it on, outermost first: a
         /// `Deferred` subscribes its subscriber to the publisher it makes, inside its own
         /// subscribe, and then hears nothing more of it; they end when this one does.
@@ -80,6 +88,9 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         /// By the subscriber's `combineIdentifier`: subscribers that are objects and received
         /// their completion, while they live, for an event that reaches them after it.
         var completed: [UInt64: Completed] = [:]
+        /// By the subscription downstream of an operator that delivers on a scheduler: what
+        /// that operator was given and has not delivered yet.
+        var hops: [SubscriptionID: SchedulerHop] = [:]
         private var pruneAt = 1024
 
         /// Forgets subjects that have gone, and subscriptions received by subscribers that
@@ -163,6 +174,12 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         let identifier = Self.key(subscriber.combineIdentifier)
         state.withLock { state in
             var reported = Reported(hook: hook, subscription: subscription, node: node, subject: subject, receivesWork: role.sendsItsOwnWork)
+            // An operator that delivers on a scheduler subscribes its own subscriber upstream.
+            if let enclosing, enclosing.hop != nil { reported.feedsHop = enclosing.subscription }
+            if let order = role.hop {
+                reported.leavesHop = true
+                state.hops[subscription] = SchedulerHop(order: order)
+            }
             // The same subscriber subscribed again inside its own subscribe is handed on.
             if let handing = state.subscriptions[identifier], handing.subscription == enclosing?.subscription {
                 reported.handedOnBy = handing.chain
@@ -181,7 +198,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         // A cold publisher's subscribe runs its work (a `Deferred`'s factory, and what the
         // publisher it makes sends meanwhile): the run of its creation block, for this subscriber.
         let run = role.traits.contains(.cold) ? hook.creationBlockWillRun(for: subscription) : nil
-        thread.subscribes.append(SubscribeFrame(hook: hook, node: node, subscription: subscription, site: site, run: run))
+        thread.subscribes.append(SubscribeFrame(hook: hook, node: node, subscription: subscription, site: site, run: run, hop: role.hop))
     }
 
     public func didReceive<Upstream: OpenCombine.Publisher, Downstream: OpenCombine.Subscriber>(publisher: Upstream, subscriber: Downstream)
@@ -207,11 +224,13 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
             reportIfCompleted(subscriber, .next)
             return thread.deliveries.append(nil)
         }
+        let action = beginHop(reported, isCompletion: false)
         let run = beginWork(reported)
         thread.deliveries.append(
             Delivery(
                 hook: reported.hook, subscription: reported.subscription,
-                token: reported.hook.nextWillBeDelivered(reported.subscription, value: input), run: run))
+                token: reported.hook.nextWillBeDelivered(reported.subscription, value: input), run: run, action: action))
+        enterHop(reported, isCompletion: false)
     }
 
     public func didReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand) {
@@ -229,13 +248,15 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
             return thread.deliveries.append(nil)
         }
         if let subject = reported.subject, terminate(subject) { reported.hook.nodeTerminated(reported.node) }
+        let action = beginHop(reported, isCompletion: true)
         let run = beginWork(reported)
         let token: DeliveryToken
         switch completion {
         case .finished: token = reported.hook.completedWillBeDelivered(reported.subscription)
         case .failure(let failure): token = reported.hook.errorWillBeDelivered(reported.subscription, error: failure)
         }
-        thread.deliveries.append(Delivery(hook: reported.hook, subscription: reported.subscription, token: token, run: run))
+        thread.deliveries.append(Delivery(hook: reported.hook, subscription: reported.subscription, token: token, run: run, action: action))
+        enterHop(reported, isCompletion: true)
     }
 
     public func didReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
@@ -325,13 +346,18 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     }
 
     private func forget(_ identifier: UInt64) -> Reported? {
-        state.withLock { $0.subscriptions.removeValue(forKey: identifier) }
+        state.withLock { state in
+            guard let reported = state.subscriptions.removeValue(forKey: identifier) else { return nil }
+            state.hops[reported.subscription] = nil
+            return reported
+        }
     }
 
     /// Forgets the subscriber's entry only if it is still `subscription`'s.
     private func forget(_ identifier: UInt64, ifStill subscription: SubscriptionID) -> Reported? {
         state.withLock { state in
             guard state.subscriptions[identifier]?.subscription == subscription else { return nil }
+            state.hops[subscription] = nil
             return state.subscriptions.removeValue(forKey: identifier)
         }
     }
@@ -351,6 +377,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         guard let delivery = currentThread().deliveries.popLast(), let delivery else { return nil }
         delivery.hook.deliveryEnded(delivery.token)
         if let run = delivery.run { delivery.hook.creationBlockEnded(run) }
+        if let action = delivery.action { delivery.hook.scheduledActionEnded(action) }
         return delivery
     }
 
@@ -359,6 +386,23 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     /// the delivery is known as work done rather than a value passed on.
     private func beginWork(_ reported: Reported) -> DeliveryToken? {
         reported.receivesWork ? reported.hook.creationBlockWillRun(for: reported.subscription) : nil
+    }
+
+    /// For what comes out of an operator that delivers on a scheduler, the action scheduled by
+    /// the event it came from, around the delivery: begun before it, so that the delivery is
+    /// caused by that event.
+    private func beginHop(_ reported: Reported, isCompletion: Bool) -> DeliveryToken? {
+        guard reported.leavesHop else { return nil }
+        let scheduled = state.withLock { $0.hops[reported.subscription]?.leaving(isCompletion: isCompletion) }
+        return reported.hook.scheduledActionWillRun(scheduled ?? nil)
+    }
+
+    /// What goes into an operator that delivers on a scheduler, once its delivery has begun:
+    /// what the action it schedules carries, asked of the hook during that event.
+    private func enterHop(_ reported: Reported, isCompletion: Bool) {
+        guard let downstream = reported.feedsHop else { return }
+        let scheduled = reported.hook.actionScheduled()
+        state.withLock { $0.hops[downstream]?.entered(isCompletion: isCompletion, scheduled: scheduled) }
     }
 
     /// The node of `publisher`: that of the object it is identified by, made once; a new one

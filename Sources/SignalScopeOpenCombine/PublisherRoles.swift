@@ -15,6 +15,9 @@ enum PublisherRoles {
         var sendsItsOwnWork = false
         /// Its type in OpenCombine's words, and the part it plays; `nil` for the program's own.
         var library: LibraryType?
+        /// For an operator that delivers on a scheduler, how what it delivers follows from
+        /// what it was given, when that can be told (``SchedulerHop``).
+        var hop: SchedulerHop.Order?
     }
 
     /// The role of `publisher`: for an `AnyPublisher`, whose subscribe passes its subscriber
@@ -42,9 +45,10 @@ enum PublisherRoles {
         }
         if base.hasPrefix("Publishers.") {
             let operatorName = String(base.dropFirst("Publishers.".count))
+            let hop = schedulerHops[operatorName]
             return Role(
                 kind: .operator, name: lowercasedFirst(operatorName), traits: bounding.contains(operatorName) ? .bounding : [],
-                library: LibraryType(name: base, role: schedulerHops.contains(operatorName) ? .schedulerHop : .operator))
+                library: LibraryType(name: base, role: hop == nil ? .operator : .schedulerHop), hop: hop ?? nil)
         }
         return Role(kind: .signal, name: base, traits: [], library: LibraryType(name: base, role: .source))
     }
@@ -61,8 +65,13 @@ enum PublisherRoles {
         }
     }
 
-    /// The operators that move delivery to a scheduler.
-    private static let schedulerHops: Set<String> = ["ReceiveOn", "SubscribeOn", "Debounce", "Delay", "Throttle", "Timeout"]
+    /// The operators that move work to a scheduler, with how what they deliver follows from
+    /// what they were given where that can be told from outside. A `throttle` drops or keeps
+    /// values by its demand and its window, which OpenCombine does not report; `subscribe(on:)`
+    /// and `timeout` deliver values where they come.
+    private static let schedulerHops: [String: SchedulerHop.Order?] = [
+        "ReceiveOn": .inOrder, "Delay": .inOrder, "Debounce": .latest, "SubscribeOn": nil, "Throttle": nil, "Timeout": nil,
+    ]
 
     /// The publishers that are not operators, by the name of their type in OpenCombine.
     private static let known: [String: Role] = [

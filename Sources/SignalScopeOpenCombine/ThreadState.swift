@@ -52,14 +52,18 @@ struct SubscribeFrame {
     let site: SourceLocation
     /// The run of the publisher's work this subscribe began, if it is cold.
     let run: DeliveryToken?
+    /// For an operator that delivers on a scheduler, how (``SchedulerHop``).
+    let hop: SchedulerHop.Order?
 }
 
-/// A delivery in progress, the token that ends it, and the run of work around it, if the
-/// value is its publisher's own work.
+/// A delivery in progress, the token that ends it, the run of work around it, if the value
+/// is its publisher's own work, and the scheduled action around both, if it crossed a hop.
 struct Delivery {
     let hook: any SignalInstrumentation
     /// The subscription delivered to.
     let subscription: SubscriptionID
     let token: DeliveryToken
     let run: DeliveryToken?
+    /// The scheduled action around the delivery, for one an operator makes on a scheduler.
+    var action: DeliveryToken? = nil
 }

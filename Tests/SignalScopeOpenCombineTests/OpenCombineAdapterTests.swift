@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import OpenCombine
+import OpenCombineDispatch
 import OpenCombineFoundation
 import SignalScopeOpenCombine
 import SignalScopeTools
@@ -48,6 +49,62 @@ struct OpenCombineAdapterTests {
         #expect(trace.causes(of: values[0]).isEmpty, "sent from outside any delivery")
         #expect(trace.causes(of: values[1]).map(\.sequence) == [values[0].sequence])
         #expect(trace.causes(of: values[2]).map(\.sequence) == [values[1].sequence, values[0].sequence], "the chain of causes, nearest first")
+        cancellables.removeAll()
+    }
+
+    @Test("Causes cross a scheduler: what receive(on:) and delay deliver later on a queue is caused by what each was given, in order; what debounce delivers, by the latest value before it")
+    func causesAcrossSchedulers() throws {
+        let queue = DispatchQueue(label: "results")
+        let delivered = DispatchSemaphore(value: 0)
+        var cancellables = Set<AnyCancellable>()
+        let trace = Tracer.record {
+            let queries = PassthroughSubject<String, Never>()
+            for hop in [
+                queries.map { $0.uppercased() }.receive(on: queue.ocombine).eraseToAnyPublisher(),
+                queries.delay(for: .milliseconds(1), scheduler: queue.ocombine).eraseToAnyPublisher(),
+            ] {
+                hop.sink(receiveCompletion: { _ in delivered.signal() }, receiveValue: { _ in delivered.signal() }).store(in: &cancellables)
+            }
+            for query in ["a", "b", "c"] { queries.send(query) }
+            queries.send(completion: .finished)
+            for _ in 0..<8 { delivered.wait() }
+        }
+        for name in ["receiveOn", "delay"] {
+            // The sink's subscription to the operator, and the operator's own subscriber's upstream.
+            let hop = try #require(trace.nodes.values.first { $0.name == name })
+            let downstream = try #require(trace.subscriptions.values.first { $0.node == hop.id })
+            let inner = try #require(trace.subscriptions.values.first { $0.parent == downstream.id })
+            func events(of subscription: SubscriptionID) -> [TraceRecord] {
+                trace.records.filter { record in
+                    switch record.event {
+                    case .next(let id, _), .completed(let id): id == subscription
+                    default: false
+                    }
+                }
+            }
+            let (went, came) = (events(of: inner.id), events(of: downstream.id))
+            try #require(went.count == 4 && came.count == 4, "\(name): \(went) \(came)")
+            for (cause, event) in zip(went, came) {
+                #expect(trace.causes(of: event).first?.sequence == cause.sequence, "\(name): \(event) is caused by \(cause)")
+            }
+        }
+        cancellables.removeAll()
+
+        // A debounce delivers the value that settled: caused by it, not by those it replaced.
+        let scheduler = ManualScheduler()
+        let trace2 = Tracer.record(values: true) {
+            let typed = PassthroughSubject<String, Never>()
+            typed.debounce(for: .seconds(1), scheduler: scheduler).sink { _ in }.store(in: &cancellables)
+            typed.send("s"); typed.send("sw")
+            scheduler.advance()
+            typed.send("swift")
+            scheduler.advance()
+        }
+        let debounce = try #require(trace2.nodes.values.first { $0.name == "debounce" })
+        let downstream = try #require(trace2.subscriptions.values.first { $0.node == debounce.id })
+        let delivered2 = trace2.records.filter { if case .next(downstream.id, _) = $0.event { true } else { false } }
+        let causes = delivered2.map { trace2.causes(of: $0).first.flatMap { cause in if case .next(_, let value) = cause.event { value } else { nil } } }
+        #expect(causes == ["sw", "swift"], "\(causes)")
         cancellables.removeAll()
     }
 
@@ -265,7 +322,7 @@ struct OpenCombineAdapterTests {
         #expect(lines.contains { $0.contains("keeps its status.subscribed, which captures PassthroughSubject") }, "\(lines)")
     }
 
-    @Test("Nodes and subscribers in OpenCombine's words: each one's type and the part it plays, beside its kind")
+    @Test("Nodes and subscribers in OpenCombine's words: each one's type and the part it plays, beside its kind, in the trace and in the report")
     func libraryTypes() throws {
         final class Badge { var text = "" }
         let badge = Badge()
@@ -285,6 +342,10 @@ struct OpenCombineAdapterTests {
         #expect(described(.signal, "Just") == LibraryType(name: "Just", role: .source))
         let subscribers = Set(trace.subscriptions.keys.compactMap { types[.subscription($0)] }.map(\.role))
         #expect(subscribers.isSuperset(of: [.sink, .assignment, .subscriber]), "\(subscribers)")
+        // The report's details panel says it too.
+        let analysis = trace.analyze()
+        let data = HTMLReport(trace: trace, analysis: analysis, graph: SignalGraph(trace: trace, report: analysis), graphSVG: nil, options: .init(title: "types")).data()
+        #expect(data.contains(#""library":"Publishers.ReceiveOn (scheduler hop)""#), "\(data)")
         kept.removeAll()
     }
 
@@ -351,5 +412,46 @@ final class TickingClock {
 
     func start(keepingIn keeper: inout Set<AnyCancellable>) {
         fixLine = #line; Timer.publish(every: 0.005, on: .current, in: .default).autoconnect().sink { [weak self] (_: Date) in self?.ticks += 1 }.store(in: &keeper)
+    }
+}
+
+/// A scheduler whose time moves only when the test says: `advance()` runs every action due by
+/// the latest time asked for, as a run loop would once it is due.
+private final class ManualScheduler: OpenCombine.Scheduler, @unchecked Sendable {
+    typealias SchedulerTimeType = DispatchQueue.OCombine.SchedulerTimeType
+    typealias SchedulerOptions = Never
+    private struct Action: Cancellable {
+        let id: Int
+        weak var scheduler: ManualScheduler?
+        func cancel() { scheduler?.actions.removeAll { $0.id == id } }
+    }
+    private var actions: [(id: Int, due: SchedulerTimeType, run: () -> Void)] = []
+    private var count = 0
+    private(set) var now = SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1))
+    var minimumTolerance: SchedulerTimeType.Stride { .zero }
+
+    func schedule(options: Never?, _ action: @escaping () -> Void) { _ = add(now, action) }
+    func schedule(after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?, _ action: @escaping () -> Void) {
+        _ = add(date, action)
+    }
+    func schedule(after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+                  options: Never?, _ action: @escaping () -> Void) -> Cancellable {
+        add(date, action)
+    }
+
+    private func add(_ due: SchedulerTimeType, _ action: @escaping () -> Void) -> Cancellable {
+        count += 1
+        actions.append((count, due, action))
+        return Action(id: count, scheduler: self)
+    }
+
+    /// Moves time to the latest action's due time and runs what is due, in order.
+    func advance() {
+        guard let latest = actions.map(\.due).max() else { return }
+        now = latest
+        while let next = actions.filter({ $0.due <= now }).min(by: { $0.due < $1.due || ($0.due == $1.due && $0.id < $1.id) }) {
+            actions.removeAll { $0.id == next.id }
+            next.run()
+        }
     }
 }
