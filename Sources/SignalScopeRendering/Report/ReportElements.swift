@@ -16,6 +16,8 @@ struct ReportElements {
     /// The graph node each trace entity is drawn in, and each graph id before numbering.
     private var graphNode: [TraceEntity: String] = [:]
     private var graphByTraceID: [String: String] = [:]
+    /// What a library calls each node and subscriber it described (read from the trace once).
+    private let libraryTypes: [TraceEntity: LibraryType]
 
     init(
         trace: Trace, graph: SignalGraph, options: HTMLReport.Options,
@@ -26,6 +28,7 @@ struct ReportElements {
         self.options = options
         self.subscriptionNumber = subscriptionNumber
         self.laneOf = laneOf
+        libraryTypes = trace.libraryTypes
         for node in graph.nodes {
             for entity in node.entities {
                 graphNode[entity] = node.id
@@ -92,6 +95,8 @@ struct ReportElements {
         return .object([
             ("id", .string(node.id)),
             ("kind", .string(node.kind.description)),
+            // Its type in its library's words, and the part it plays there.
+            ("library", .optional(node.entities.lazy.compactMap { libraryTypes[$0] }.first.map { "\($0.name) (\($0.role))" })),
             ("title", .string(node.title)),
             ("state", .string(node.state.description)),
             ("count", .int(node.count)),
