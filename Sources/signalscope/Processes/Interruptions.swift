@@ -77,8 +77,14 @@ enum Interruptions {
             case .exit:
                 let (folders, processes) = (state.folders, state.processes)
                 return {
-                    // Its work is in a folder about to go, and its word would repeat ours.
-                    for process in processes { kill(process, SIGKILL) }
+                    // Its work is in a folder about to go, and its word would repeat ours. It is
+                    // waited for: a process still writing there would leave the folder behind.
+                    for process in processes {
+                        kill(process, SIGKILL)
+                        // Until it has ended, leaving it for its own waiter to reap (WNOWAIT).
+                        var info = siginfo_t()
+                        while waitid(P_PID, id_t(process), &info, WEXITED | WNOWAIT) < 0, errno == EINTR {}
+                    }
                     for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
                     let kept = folders.isEmpty ? "" : "; its temporary files are removed"
                     standardError("signalscope: interrupted by \(name(of: number))\(kept)")
