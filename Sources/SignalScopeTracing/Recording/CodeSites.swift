@@ -13,24 +13,13 @@ import SignalScopeHeap
 /// new ones of a snapshot in one pass (`Backtrace` from the toolchain's `Runtime` module, as
 /// ``SendStack`` uses it).
 enum CodeSites {
-    /// Sites already looked up, by function address (`nil`: none could be found).
-    private static let known = LockedValue<[UInt: TraceSite?]>([:])
+    /// Sites already looked up, by function address.
+    private static let known = SiteCache()
 
     /// The site of each function (by the address its code starts at) that debug information
     /// places in code somebody wrote.
     static func sites(ofFunctions functions: Set<UInt>) -> [UInt: TraceSite] {
-        let unknown = known.withLock { cache in functions.filter { $0 != 0 && cache[$0] == nil } }
-        if !unknown.isEmpty {
-            let found = lookUp(Array(unknown))
-            known.withLock { cache in
-                for function in unknown { cache[function] = .some(found[function]) }
-            }
-        }
-        return known.withLock { cache in
-            var sites: [UInt: TraceSite] = [:]
-            for function in functions { if let site = cache[function] ?? nil { sites[function] = site } }
-            return sites
-        }
+        known.sites(of: functions, lookUp: lookUp)
     }
 
     /// The declaration site of each class (by its metadata's address) that debug information
@@ -77,14 +66,32 @@ enum CodeSites {
 /// of each one's return addresses in code somebody wrote outside the reactive libraries
 /// (``SourceSites/isLibrary(_:)``). Symbolication costs a second or more the first time on a
 /// thread, so the recorder asks once, for every such location, when the recording ends.
+///
+/// Reading a line from debug information runs the line program of the address's unit, which
+/// in a large binary costs far more than the rest of a recording: each address is looked up
+/// once per process, and only as deep into each location as its innermost site needs (the
+/// first few frames at first, twice as many each time none of them is somebody's code), never
+/// the test runner's or the thread's frames beyond it.
 enum CallerSites {
+    /// Sites already looked up, by return address (`nil`: not in code somebody wrote).
+    private static let known = SiteCache()
+
     static func sites(of locations: [[UInt]]) -> [[UInt]: TraceSite] {
-        let addresses = Set(locations.joined()).subtracting([0])
-        guard !addresses.isEmpty else { return [:] }
-        let found = lookUp(Array(addresses))
         var sites: [[UInt]: TraceSite] = [:]
-        for callers in locations {
-            if let site = callers.lazy.compactMap({ found[$0] }).first { sites[callers] = site }
+        var pending = Array(Set(locations))
+        var (start, depth) = (0, 4)
+        while !pending.isEmpty {
+            let end = start + depth
+            let found = known.sites(of: Set(pending.flatMap { $0[min(start, $0.count)..<min(end, $0.count)] }).subtracting([0]), lookUp: lookUp)
+            pending = pending.filter { callers in
+                // The frames before `start` are nobody's code: the innermost site is further out.
+                if let site = callers[min(start, callers.count)..<min(end, callers.count)].lazy.compactMap({ found[$0] }).first {
+                    sites[callers] = site
+                    return false
+                }
+                return callers.count > end
+            }
+            (start, depth) = (end, depth * 2)
         }
         return sites
     }
@@ -107,5 +114,29 @@ enum CallerSites {
             (found, index) = (nil, index + 1)
         }
         return sites
+    }
+}
+
+/// Sites looked up by code address, kept for the life of the process: code does not move while
+/// its image is loaded, and symbolicating an address costs milliseconds.
+private final class SiteCache: Sendable {
+    /// By address; `nil`: debug information places it in nobody's code.
+    private let known = LockedValue<[UInt: TraceSite?]>([:])
+
+    /// The site of each of `addresses` that has one, looking up with `lookUp` (all at once)
+    /// those never looked up before.
+    func sites(of addresses: Set<UInt>, lookUp: ([UInt]) -> [UInt: TraceSite]) -> [UInt: TraceSite] {
+        let unknown = known.withLock { cache in addresses.filter { $0 != 0 && cache[$0] == nil } }
+        if !unknown.isEmpty {
+            let found = lookUp(Array(unknown))
+            known.withLock { cache in
+                for address in unknown { cache[address] = .some(found[address]) }
+            }
+        }
+        return known.withLock { cache in
+            var sites: [UInt: TraceSite] = [:]
+            for address in addresses { if let site = cache[address] ?? nil { sites[address] = site } }
+            return sites
+        }
     }
 }
