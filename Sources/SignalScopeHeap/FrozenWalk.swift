@@ -51,7 +51,9 @@ package struct FrozenWalk {
         var reasons: [String] = []
         for _ in 0..<attempts {
             switch attempt(roots) {
-            case .walked(let result): return result
+            case .walked(let result):
+                HeapObjectKind.learn(result.decodedMetadata)
+                return result
             case .retry(let reason): if !reasons.contains(reason) { reasons.append(reason) }
             case .abandoned(let reason): return Self.unwalked(because: [reason])
             case .cannotFork(let reason):
@@ -121,7 +123,9 @@ package struct FrozenWalk {
         let allocations = allocations(progress: progress)
         var walker = walker
         walker.onProgress = { progress.pointee &+= 1 }
-        return WalkWire.encode(walker.walk(roots: [], held: held, allocations: allocations))
+        var result = walker.walk(roots: [], held: held, allocations: allocations)
+        result.decodedMetadata = HeapObjectKind.decoded
+        return WalkWire.encode(result)
     }
 
     /// The entries of the allocation table from `allocatedSince` on that may still be objects
@@ -195,6 +199,8 @@ enum WalkWire {
             writer.byte(entity.kind)
             writer.word(UInt(entity.id))
         }
+        writer.int(result.decodedMetadata.count)
+        for metadata in result.decodedMetadata { writer.word(metadata) }
         return writer.bytes
     }
 
@@ -257,6 +263,11 @@ enum WalkWire {
         for _ in 0..<entityCount {
             guard let address = reader.word(), let kind = reader.byte(), let id = reader.word() else { return nil }
             result.entities[address] = HeapWalker.Tag(kind: kind, id: UInt64(id))
+        }
+        guard let decodedCount = reader.int() else { return nil }
+        for _ in 0..<decodedCount {
+            guard let metadata = reader.word() else { return nil }
+            result.decodedMetadata.append(metadata)
         }
         return reader.isAtEnd ? result : nil
     }

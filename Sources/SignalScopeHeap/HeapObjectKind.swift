@@ -32,6 +32,18 @@ enum HeapObjectKind: Sendable {
 
     private static let cache = LockedValue<[UInt: HeapObjectKind]>([:])
 
+    /// The metadata records decoded so far.
+    static var decoded: [UInt] { cache.withLock { Array($0.keys) } }
+
+    /// Decodes, and keeps, the records of `isas` not decoded yet: what a walk in a copy of the
+    /// process decoded there is lost with the copy, and decoding a record costs far more than
+    /// walking the objects it describes; taught to the program, every later copy starts with
+    /// it. A metadata record is never freed or changed, so reading it here is as safe as there.
+    static func learn(_ isas: [UInt]) {
+        let new = cache.withLock { cache in isas.filter { cache[$0] == nil } }
+        for isa in new { _ = of(isa: isa) }
+    }
+
     private static func decode(_ isa: UInt) -> HeapObjectKind {
         guard Memory.isPlausibleMetadataAddress(isa), let kindWord = Memory.word(at: isa) else { return .notAnObject }
         switch MetadataKind(word: kindWord) {

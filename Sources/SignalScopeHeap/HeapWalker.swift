@@ -103,6 +103,9 @@ package struct HeapWalker {
         /// Why no walk was made at all, when it could not be made safely (no frozen copy of
         /// the process, and other threads running).
         package var unwalkedReason: String?
+        /// The metadata records whose objects the walk decoded, for a walk in a copy of the
+        /// process to teach the program (``HeapObjectKind/learn(_:)``).
+        package var decodedMetadata: [UInt] = []
     }
 
     package let limits: Limits
