@@ -2,7 +2,7 @@
 # runs), and the benchmarks.
 SWIFT ?= swift
 
-.PHONY: setup build demo test ci fuzz bench bench-json bench-instructions bench-live-memory lsan-compare tsan opencombine-suite
+.PHONY: setup build demo test test-scale ci fuzz bench bench-json bench-instructions bench-live-memory lsan-compare tsan opencombine-suite
 
 setup:
 	@scripts/setup.sh
@@ -23,22 +23,30 @@ demo: setup
 #   the libraries and the two test targets it needs (SIGNALSCOPE_SUITES=heap, see
 #   Package.swift) in a build folder of its own, so that the manifest evaluated with that
 #   switch never mixes with the whole package's.
+# - The tests that prove a bound at scale (a million records, twenty thousand nodes, two
+#   thousand watched objects, floods of connections: `.atScale` in the CLI's tests), which
+#   take minutes of both processors together (`make test-scale` runs them alone).
 # - A short fuzz of the trace reader and every consumer of a trace (docs/fuzzing.md).
 # - scripts/adoption-check.sh proves that an app on the runtime product alone builds with
 #   Graphviz hidden and links nothing but the runtime.
 # - ThreadSanitizer over the runtime's and the recorder's suites (`make tsan`).
 TEST_FUZZ_SECONDS ?= 20
 HEAP_SUITES = HeapWalkerTests|KeptClosureTests|LeakCorpusTests|RetainCountTests
+SCALE_SUITES = ^SignalScopeCLITests\.(ScaleTests|WatchedAtScaleTests|LargeLogTests|HostileShapeTests|PerfettoExportTests|LiveServerTests)/
 test: setup
 	$(SWIFT) test
 
+test-scale: setup
+	SIGNALSCOPE_SCALE_TESTS=1 $(SWIFT) test --filter "$(SCALE_SUITES)"
+
 ci: test
+	SIGNALSCOPE_SCALE_TESTS=1 $(SWIFT) test --skip-build --filter "$(SCALE_SUITES)"
 	SIGNALSCOPE_SUITES=heap $(SWIFT) test -c release --scratch-path .build-heap-suites --filter "$(HEAP_SUITES)"
 	@FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
 	@scripts/adoption-check.sh
 	@$(MAKE) --no-print-directory tsan
 	@$(MAKE) --no-print-directory opencombine-suite
-	@echo "make ci: passed: every suite (debug), the heap-walk suites (release), $(TEST_FUZZ_SECONDS) s of fuzzing, the adoption check, the ThreadSanitizer suites, OpenCombine's own suite under the adapter"
+	@echo "make ci: passed: every suite (debug), the tests at scale, the heap-walk suites (release), $(TEST_FUZZ_SECONDS) s of fuzzing, the adoption check, the ThreadSanitizer suites, OpenCombine's own suite under the adapter"
 
 # LeakSanitizer as a peer (docs/analyzers.md, "LeakSanitizer as a peer"): the leak corpus
 # built with AddressSanitizer, each scenario in a process of its own with leak detection on,

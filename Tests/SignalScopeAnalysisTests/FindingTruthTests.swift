@@ -6,21 +6,20 @@ import Testing
 
 /// A finding must never state something false: every reference its path describes is checked
 /// against the live heap after the scenario, without the walker's layout decoding. The
-/// objects a leak runs through are still alive then (the scenarios prove it with weak
-/// references), so their memory can be read.
+/// objects a leak runs through are still alive then and for good (the scenarios prove it with
+/// weak references), so their memory can be read, in the suite's one run of the corpus.
 extension LeakCorpusTests {
     @Test("Every step of every corpus finding's path is true of the live heap")
     func everyStepIsTrue() throws {
         var checked = 0
-        for scenario in LeakCorpus.scenarios {
-            let outcome = scenario.run()
+        for (name, outcome) in Self.outcomes {
             let heap = outcome.trace.heap
             for finding in outcome.findings {
                 for reference in finding.evidence {
                     let holder = try #require(heap.objects[reference.from]), target = try #require(heap.objects[reference.to])
                     #expect(
                         Self.holds(UInt(holder.address), UInt(target.address), at: reference.offset),
-                        "\(scenario.name): \(holder.typeName) does not hold \(target.typeName) as \(reference.kind) \(reference.path)")
+                        "\(name): \(holder.typeName) does not hold \(target.typeName) as \(reference.kind) \(reference.path)")
                     // A stored closure's reference is to its context, and a collection's to its
                     // storage, which reflection does not show.
                     if holder.category == .user, reference.kind == .storedProperty, reference.closure == nil,
@@ -28,7 +27,7 @@ extension LeakCorpusTests {
                     {
                         #expect(
                             Self.storedProperty(reference.path, of: UInt(holder.address)) == UInt(target.address),
-                            "\(scenario.name): \(holder.typeName).\(reference.path) is not \(target.typeName)")
+                            "\(name): \(holder.typeName).\(reference.path) is not \(target.typeName)")
                     }
                     checked += 1
                 }

@@ -116,7 +116,7 @@ struct CraftedInputTests {
 /// Logs the size a long-running app writes. Each once read in time that grew with the
 /// square of its size (40,000 inner signals took 147 s to check); read in linear time they
 /// take seconds, so the generous time limit only catches a return to quadratic work.
-@Suite("signalscope on large logs", .timeLimit(.minutes(10)))
+@Suite("signalscope on large logs", .atScale, .timeLimit(.minutes(10)))
 struct LargeLogTests {
     @Test("100,000 inner signals into one switchToLatest, every one capturing the same view model")
     func manyParentsAndCaptures() throws {

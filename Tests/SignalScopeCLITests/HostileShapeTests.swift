@@ -39,7 +39,7 @@ struct HostileShapeTests {
         }
     }
 
-    @Test("One 400 KB name used by 300 nodes at different lines: cut when read, said once, every output bounded")
+    @Test("One 400 KB name used by 300 nodes at different lines: cut when read, said once, every output bounded", .atScale)
     func amplification() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }
@@ -59,7 +59,7 @@ struct HostileShapeTests {
         try expectBounded(cli, "huge.sslog", seconds: 60, warning: "longer than 256 characters were cut")
     }
 
-    @Test("A name just under the cap used by thousands of nodes: every output bounded")
+    @Test("A name just under the cap used by thousands of nodes: every output bounded", .atScale)
     func manyUsesOfALongName() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }
@@ -78,7 +78,7 @@ struct HostileShapeTests {
         try expectBounded(cli, "long.sslog", seconds: 60)
     }
 
-    @Test("A chain of 20,000 live subscriptions, each the previous one's child, over a chain of nodes: every command in seconds")
+    @Test("A chain of 20,000 live subscriptions, each the previous one's child, over a chain of nodes: every command in seconds", .atScale)
     func deepChain() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }
@@ -96,7 +96,7 @@ struct HostileShapeTests {
         try expectBounded(cli, "deep.sslog", seconds: 90)
     }
 
-    @Test("Nodes whose parents form one cycle of 20,000: every command in seconds")
+    @Test("Nodes whose parents form one cycle of 20,000: every command in seconds", .atScale)
     func parentCycle() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }

@@ -6,7 +6,7 @@ import Testing
 /// to 128 open files, as a small `ulimit -n` would.
 @Suite("The live server under floods, storms and stalled clients, and its processes", .serialized, .timeLimit(.minutes(10)))
 struct LiveServerTests {
-    @Test("Floods of long headers and URLs, more idle connections than files, and WebSocket clients that never read leave the page answering at once, in bounded memory; HEAD, Host, methods and the handshake follow the protocol")
+    @Test("Floods of long headers and URLs, more idle connections than files, and WebSocket clients that never read leave the page answering at once, in bounded memory; HEAD, Host, methods and the handshake follow the protocol", .atScale)
     func hostileNeighbours() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }

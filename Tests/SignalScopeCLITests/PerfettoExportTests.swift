@@ -58,7 +58,7 @@ struct PerfettoExportTests {
         }
     }
 
-    @Test("A million-record export keeps memory flat: its peak is a fraction of the file it writes")
+    @Test("A million-record export keeps memory flat: its peak is a fraction of the file it writes", .atScale)
     func millionRecords() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }

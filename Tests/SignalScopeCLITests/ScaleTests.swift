@@ -7,7 +7,7 @@ import Testing
 /// leaked subscription scan all the others: the leak corpus test hung `make test` for
 /// minutes. A guard against that blow-up, not a benchmark (the `analyze-leaked-subscriptions`
 /// scenario holds the figures, docs/performance.md).
-@Suite("Analysis at scale", .timeLimit(.minutes(10)))
+@Suite("Analysis at scale", .atScale, .timeLimit(.minutes(10)))
 struct ScaleTests {
     /// `count` subscriptions to one subject the trace never saw made, each with its
     /// disposable dropped, as the heap walk records them: the subject holds them all in its

@@ -5,7 +5,7 @@ import Testing
 /// watches every dismissed screen makes them: the LiveSession example with `--screens N`
 /// dismisses N screens a tenth of a second in, each watched with a 1 ms deadline, and keeps
 /// them all; its session runs two seconds.
-@Suite("Watched objects at scale", .serialized, .timeLimit(.minutes(10)))
+@Suite("Watched objects at scale", .atScale, .serialized, .timeLimit(.minutes(10)))
 struct WatchedAtScaleTests {
     private func findings(_ cli: CLIRunner, _ trace: String) throws -> [[String: Any]] {
         let result = try cli.signalscope(["check", trace, "--format", "json", "--fail-on", "never"], timeLimit: 120)
