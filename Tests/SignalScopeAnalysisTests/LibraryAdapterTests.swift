@@ -125,4 +125,36 @@ struct LibraryAdapterTests {
         #expect(nodes.map(\.terminatedAtEnd) == [true, false], "\(nodes)")
         withExtendedLifetime(subjects) {}
     }
+
+    @Test("I16: a cancellable the program dropped leaves its sink attached for good: leaked-subscription, at the sink's line; one the program keeps leaves nothing to find")
+    func droppedCancellable() throws {
+        _ = ToyReactiveAdapter.installed
+        final class Badge { var count = 0 }
+        for keeps in [false, true] {
+            let badge = Badge()
+            weak var handed: ToyCancellable?
+            var (feed, kept): (ToySubject<Int>?, ToyCancellable?) = (nil, nil)
+            var line = 0
+            let trace = Tracer.record {
+                let updates = ToySubject<Int>()
+                line = #line + 1
+                let cancellable = updates.sink { badge.count += $0 }
+                handed = cancellable
+                if keeps { kept = cancellable }
+                feed = updates
+            }
+            // Ground truth: the cancellable is gone (or kept), and the sink still hears the feed.
+            #expect((handed == nil) == !keeps, "kept: \(keeps)")
+            feed?.send(1)
+            #expect(badge.count == 1, "the sink is still attached")
+            let findings = trace.analyze().findings
+            if keeps {
+                #expect(findings.isEmpty, "\(findings)")
+            } else {
+                #expect(findings.map(\.rule) == [.leakedSubscription] && findings.first?.location.line == line, "\(findings)")
+                #expect(findings.first?.path.contains { $0.contains("the disposable its library returned for it was freed") } == true, "\(findings)")
+            }
+            kept?.cancel()
+        }
+    }
 }

@@ -77,6 +77,11 @@ final class ToyReactiveAdapter: ToyIntrospection {
         entity.hook.nodeTerminated(entity.node)
     }
 
+    func cancellableReturned(_ cancellable: AnyObject, for sink: AnyObject) {
+        guard let entity = entity(of: sink), let subscription = entity.subscription else { return }
+        entity.hook.disposableReturned(cancellable, for: subscription)
+    }
+
     func cancelled(_ sink: AnyObject) {
         guard let entity = forget(sink), let subscription = entity.subscription else { return }
         entity.hook.observerReleased(subscription)

@@ -23,6 +23,9 @@ public protocol ToyIntrospection: AnyObject, Sendable {
     /// The completion has reached `sink`.
     func didFinish(_ sink: AnyObject)
     func cancelled(_ sink: AnyObject)
+    /// The program was handed `cancellable`, which alone can end `sink`'s attachment: the
+    /// subject keeps the sink, never the cancellable.
+    func cancellableReturned(_ cancellable: AnyObject, for sink: AnyObject)
     /// The subject was sent its completion: it keeps no sink from now on.
     func subjectCompleted(_ subject: AnyObject)
 }
@@ -73,11 +76,13 @@ public final class ToySubject<Output>: @unchecked Sendable {
         ToyIntrospectionHook.current?.sinkAttached(
             sink, to: self, handlesFailure: completion != nil, file: "\(file)", line: Int(line), function: "\(function)")
         lock.withLock { sinks.append(sink) }
-        return ToyCancellable { [weak self, weak sink] in
+        let cancellable = ToyCancellable { [weak self, weak sink] in
             guard let self, let sink else { return }
             self.lock.withLock { self.sinks.removeAll { $0 === sink } }
             ToyIntrospectionHook.current?.cancelled(sink)
         }
+        ToyIntrospectionHook.current?.cancellableReturned(cancellable, for: sink)
+        return cancellable
     }
 
     public func send(_ value: Output) {

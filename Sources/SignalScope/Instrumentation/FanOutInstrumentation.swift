@@ -86,6 +86,9 @@ final class FanOutInstrumentation: SignalInstrumentation {
     func creationBlockEnded(_ token: DeliveryToken) {
         ended(token) { hook, token in hook.creationBlockEnded(token) }
     }
+    func disposableReturned(_ disposable: AnyObject, for subscription: SubscriptionID) {
+        for hook in hooks { hook.disposableReturned(disposable, for: subscription) }
+    }
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
         for hook in hooks { hook.disposed(subscription, cause: cause) }
     }

@@ -134,6 +134,13 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     /// thread it began on, the deliveries and runs nested inside it having ended first.
     func creationBlockEnded(_ token: DeliveryToken)
 
+    /// The program was handed `disposable`, the object that ends the subscription (the
+    /// cancellable a library's `sink` returns), by a library whose subscription does not keep
+    /// it: freed while the subscription goes on, it was dropped, and nothing can end the
+    /// subscription any more. SignalScope's runtime does not call it: its subscriptions keep
+    /// their disposables, which a tracer reads from them.
+    func disposableReturned(_ disposable: AnyObject, for subscription: SubscriptionID)
+
     /// The subscription was disposed; `cause` says what disposed it.
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause)
 
@@ -246,6 +253,9 @@ extension SignalInstrumentation {
         run()
         scheduledActionEnded(token)
     }
+
+    /// Nothing.
+    public func disposableReturned(_ disposable: AnyObject, for subscription: SubscriptionID) {}
 
     /// Begins nothing.
     public func scheduledActionWillRun(_ scheduled: (any Sendable)?) -> DeliveryToken { .none }

@@ -2,8 +2,9 @@ import SignalScope
 import SignalScopeTracing
 
 /// A subscription made by user code is still live at the end (its source never
-/// terminated), nothing but the subscription itself holds its disposable, and no
-/// `takeUntil`, `take`, `takeWhile` or `timeout` bounds it: nothing can ever stop it. Or such
+/// terminated), nothing but the subscription itself holds its disposable (or the disposable
+/// its library handed the program was freed), and no `takeUntil`, `take`, `takeWhile` or
+/// `timeout` bounds it: nothing can ever stop it. Or such
 /// a subscription that outlived the object that made it: made in a method of a class with
 /// `[weak self]`, and that object freed before the end (a cancellable stored in an app-wide
 /// set rather than in the screen it was for). Or a property binding that a later binding
@@ -15,14 +16,24 @@ struct LeakedSubscription: Analyzer {
 
     func analyze(_ model: inout LeakModel) -> [Finding] {
         var findings: [Finding] = []
+        let freed = model.trace.droppedDisposables
         for (subscription, object) in unending(model) where !model.claimed.contains(object) {
-            guard let disposable = model.object(for: .disposable(subscription.id)), model.runtimeKeepers(of: disposable) == [object]
-            else { continue }
+            let evidence: FindingStep, hint: String
+            if freed.contains(subscription.id) {
+                // A library's subscription that does not keep its disposable: the program's
+                // was its only copy.
+                evidence = "the disposable its library returned for it was freed: nothing can end it"
+                hint = "keep what subscribing returned (its cancellable or disposable) and cancel it when done"
+            } else if let disposable = model.object(for: .disposable(subscription.id)), model.runtimeKeepers(of: disposable) == [object] {
+                evidence = "nothing but the subscription itself holds its disposable"
+                hint = "keep the disposable and dispose it, or end the subscription with takeUntil(lifetime.ended)"
+            } else {
+                continue
+            }
             findings.append(claim(
                 subscription, object, in: &model,
                 message: "a subscription to \(model.nodeSubject(subscription.node).name) never ends and its disposable was dropped",
-                evidence: ["nothing but the subscription itself holds its disposable"],
-                hint: "keep the disposable and dispose it, or end the subscription with takeUntil(lifetime.ended)"))
+                evidence: [evidence], hint: hint))
         }
         return findings + outlivedOwners(&model) + supersededBindings(&model)
     }

@@ -52,7 +52,7 @@ enum EventRecords {
         DisposedRecord.self, ViolationRecord.self, EndRecord.self, SnapshotRecord.self, AliveRecord.self,
         HeapObjectRecord.self, ReferenceRecord.self, VirtualTimeRecord.self, TypeSiteRecord.self, RetainedRecord.self,
         ReleasedRecord.self, CheckpointRecord.self, CodeSiteRecord.self, DemandRecord.self,
-        LibraryTypeRecord.self,
+        LibraryTypeRecord.self, DroppedDisposableRecord.self,
     ]
 
     /// The record types by kind byte (`nil`: padding, or a kind a newer minor version added).

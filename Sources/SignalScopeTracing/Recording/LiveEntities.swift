@@ -27,6 +27,8 @@ final class LiveEntities: Sendable {
         let reference: WeakReference
         /// Its observer's closures, while it holds them.
         var closures: [KeptClosure] = []
+        /// The disposable its library handed the program, when the subscription does not keep it.
+        var disposable: WeakReference?
     }
 
     private struct Owner {
@@ -87,6 +89,12 @@ final class LiveEntities: Sendable {
         tracked.withLock { $0.subscriptions[id]?.closures = closures }
     }
 
+    /// Remembers the disposable a library handed the program for a subscription that does not keep it.
+    func disposableReturned(_ disposable: AnyObject, for id: SubscriptionID) {
+        let reference = WeakReference(disposable)
+        tracked.withLock { $0.subscriptions[id]?.disposable = reference }
+    }
+
     func releasedObserver(_ id: SubscriptionID) {
         tracked.withLock { $0.subscriptions[id]?.closures = [] }
     }
@@ -139,10 +147,15 @@ final class LiveEntities: Sendable {
             roots.append(HeapWalker.Root(load: { reference.object }, entity: TraceHeap.Role.node(id).tag))
             name(node.closures)
         }
+        var droppedDisposables: [SubscriptionID] = []
         for (id, subscription) in tracked.subscriptions.sorted(by: { $0.key < $1.key }) {
-            let reference = subscription.reference
+            let (reference, disposable) = (subscription.reference, subscription.disposable)
             roots.append(HeapWalker.Root(load: { reference.object }, entity: TraceHeap.Role.subscription(id).tag))
-            roots.append(HeapWalker.Root(load: { (reference.object as? any TracedSubscription)?.disposableObject }, entity: TraceHeap.Role.disposable(id).tag))
+            // The disposable its library handed the program, or the one the subscription keeps.
+            roots.append(HeapWalker.Root(
+                load: { disposable?.object ?? (reference.object as? any TracedSubscription)?.disposableObject },
+                entity: TraceHeap.Role.disposable(id).tag))
+            if let disposable, disposable.object == nil, reference.object != nil { droppedDisposables.append(id) }
             name(subscription.closures)
         }
         for owner in tracked.owners.values {
@@ -158,6 +171,7 @@ final class LiveEntities: Sendable {
         }
         let walk = FrozenWalk(walker: HeapWalker(limits: limits), allocatedSince: since, owns: owns).walk(roots: roots)
         var snapshot = HeapSnapshot(limits: limits, walk: walk)
+        snapshot.droppedDisposables = droppedDisposables
         // Objects are numbered in the order the walk reached them, from 1.
         let ids = walk.vertices.indices.map { UInt64($0 + 1) }
         // Ranks by when the allocation table saw each object allocated, from 1 (0: unknown).
@@ -261,6 +275,8 @@ struct HeapSnapshot {
     var nodes: [(NodeID, retainCount: Int, terminated: Bool)] = []
     /// Live subscriptions and their strong retain counts.
     var subscriptions: [(SubscriptionID, retainCount: Int)] = []
+    /// The live subscriptions whose disposables, handed to the program by their library, were freed.
+    var droppedDisposables: [SubscriptionID] = []
     /// Where the program's classes among the objects are declared, by type name.
     var typeSites: [(typeName: String, site: TraceSite)] = []
 

@@ -339,6 +339,11 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         return beginDelivery(after: previous)
     }
 
+    func disposableReturned(_ disposable: AnyObject, for subscription: SubscriptionID) {
+        guard isActive else { return }
+        live.disposableReturned(disposable, for: subscription)
+    }
+
     func disposed(_ subscription: SubscriptionID, cause: DisposalCause) {
         guard isActive else { return }
         live.ended(subscription)
@@ -389,6 +394,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         for (subscription, retainCount) in heap.subscriptions {
             appendAlive(.subscription, subscription.rawValue, retainCount: retainCount, terminated: false)
         }
+        for subscription in heap.droppedDisposables { append(DroppedDisposableRecord(subscription: subscription)) }
         for object in heap.objects {
             let record = HeapObjectRecord(
                 object: object.id, address: UInt64(object.vertex.address), typeName: string(object.vertex.typeName),
