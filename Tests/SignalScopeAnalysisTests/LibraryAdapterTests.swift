@@ -157,4 +157,30 @@ struct LibraryAdapterTests {
             kept?.cancel()
         }
     }
+
+    @Test("A library's subject never finished, whose sink captures it, leaks with its sink: never-completed-subject, at the subject; finished, both are freed and nothing is found")
+    func neverFinishedSubject() throws {
+        _ = ToyReactiveAdapter.installed
+        for finishes in [false, true] {
+            weak var gone: ToySubject<Int>?
+            var line = 0
+            let trace = Tracer.record {
+                line = #line + 1
+                let retries = ToySubject<Int>()
+                gone = retries
+                // Tries again until the third attempt, sending into the subject it listens to.
+                _ = retries.sink { attempt in if attempt < 3 { retries.send(attempt + 1) } }
+                retries.send(1)
+                if finishes { retries.finish() }
+            }
+            // Ground truth: the subject and its sink keep each other unless it finished.
+            #expect((gone != nil) == !finishes, "finished: \(finishes)")
+            let findings = trace.analyze().findings
+            if finishes {
+                #expect(findings.isEmpty, "\(findings)")
+            } else {
+                #expect(findings.map(\.rule) == [.neverCompletedSubject] && findings.first?.location.line == line, "\(findings)")
+            }
+        }
+    }
 }
