@@ -197,6 +197,26 @@ extension MangledName {
     }
 }
 
+/// What a value a caller holds keeps, read from its type's layout as the walk reads objects.
+package enum LiveValue {
+    /// The closures `value` stores in its own stored properties (not in the values those
+    /// hold), each as its function and its context, in the order of the properties: what an
+    /// operator was given (`map`'s transform), whose code says where it was written.
+    package static func closures<Value>(in value: Value) -> [(function: UInt, context: UInt)] {
+        let metadata = Metadata(unchecked: unsafeBitCast(Value.self as Any.Type, to: UInt.self))
+        guard case .members(let members) = ValueLayout.of(metadata) else { return [] }
+        let functions = members.filter { $0.layout == .function }
+        guard !functions.isEmpty else { return [] }
+        let word = MemoryLayout<UInt>.size
+        return withUnsafeBytes(of: value) { bytes in
+            functions.compactMap { member in
+                guard member.offset >= 0, member.offset + 2 * word <= bytes.count else { return nil }
+                return (bytes.load(fromByteOffset: member.offset, as: UInt.self), bytes.load(fromByteOffset: member.offset + word, as: UInt.self))
+            }
+        }
+    }
+}
+
 /// What a live object is, for code that holds one rather than walking to it.
 package enum LiveObject {
     /// Whether `object` is a closure's context (the block of its captures, which its every

@@ -165,8 +165,10 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         let site = enclosing?.site ?? SourceLocation(callers: callers())
         let role = PublisherRoles.role(of: publisher)
         // A cold publisher was made where its work was written (a `Deferred`'s factory): the
-        // line to share it at. Each function is named as a return address one past its entry.
-        let work = role.traits.contains(.cold) ? PublisherIdentity.workFunctions(of: publisher) : []
+        // line to share it at; an operator, where the closure it was given was written (the
+        // line that applied it). Each function is named as a return address one past its entry.
+        let work = role.traits.contains(.cold) ? PublisherIdentity.workFunctions(of: publisher)
+            : role.kind == .operator ? withExtendedLifetime(publisher) { PublisherIdentity.appliedFunctions(of: publisher) } : []
         let made = work.isEmpty ? site : SourceLocation(callers: work.map { $0 &+ 1 } + (site.callers ?? []))
         let (node, subject) = self.node(of: publisher, role: role, site: made, hook: hook)
         if let enclosing { hook.edgeAdded(NodeEdge(parent: node, kind: .data), to: enclosing.node) }

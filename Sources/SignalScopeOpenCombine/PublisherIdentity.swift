@@ -42,13 +42,27 @@ extension PublisherIdentity {
             } else {
                 (function, context) = withUnsafeBytes(of: publisher) { ($0.load(as: UInt.self), $0.load(fromByteOffset: Int(word), as: UInt.self)) }
             }
-            // A closure that captures is stored as its partial-application forwarder, which
-            // debug information does not place: the closure it calls is where it was written.
-            let closure = Symbols.implementation(ofForwarder: function) ?? function
-            guard context != 0, let captures = UnsafeRawPointer(bitPattern: context + 2 * word) else { return [closure] }
-            let wrapped = captures.load(as: UInt.self)
-            return [closure, Symbols.implementation(ofForwarder: wrapped) ?? wrapped]
+            return functions(of: function, context: context)
         }
+    }
+
+    /// The functions an operator was given (`map`'s transform, `filter`'s predicate), read
+    /// from its value, for the tracer to name the line that applied it: where the closure was
+    /// written. None for an operator given no closure (`receive(on:)`), which is located
+    /// where its chain was subscribed.
+    static func appliedFunctions<Upstream: OpenCombine.Publisher>(of publisher: Upstream) -> [UInt] {
+        LiveValue.closures(in: publisher).flatMap { functions(of: $0.function, context: $0.context) }
+    }
+
+    /// The function a stored closure runs, and for a reabstraction thunk, the closure it keeps
+    /// first in its context (the caller holds the context alive).
+    private static func functions(of function: UInt, context: UInt) -> [UInt] {
+        // A closure that captures is stored as its partial-application forwarder, which
+        // debug information does not place: the closure it calls is where it was written.
+        let closure = Symbols.implementation(ofForwarder: function) ?? function
+        guard context != 0, let captures = UnsafeRawPointer(bitPattern: context + 2 * UInt(MemoryLayout<UInt>.size)) else { return [closure] }
+        let wrapped = captures.load(as: UInt.self)
+        return [closure, Symbols.implementation(ofForwarder: wrapped) ?? wrapped]
     }
 }
 

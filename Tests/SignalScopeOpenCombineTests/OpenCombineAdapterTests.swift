@@ -402,6 +402,26 @@ struct OpenCombineAdapterTests {
         #expect(site.function.contains("sitesKnownByCode"), "\(site)")
         #expect(trace.subscriptions.count == 3)
     }
+
+    @Test("An operator given a closure is located where the closure was written, the line that applied it; one given none, where its chain was subscribed")
+    func operatorLines() throws {
+        var kept: [AnyCancellable] = []
+        var lines: [String: Int] = [:]
+        let trace = Tracer.record {
+            let queries = PassthroughSubject<String, Never>()
+            lines["map"] = #line + 1
+            let trimmed = queries.map { $0.trimmingCharacters(in: .whitespaces) }
+            lines["filter"] = #line + 1
+            let nonEmpty = trimmed.filter { [minimum = 1] in $0.count >= minimum }
+            lines["sink"] = #line + 1
+            kept.append(nonEmpty.receive(on: ImmediateScheduler.shared).sink { _ in })
+        }
+        func line(of name: String) -> Int? { trace.nodes.values.first { $0.name == name }?.site.line }
+        #expect(line(of: "map") == lines["map"], "a closure that captures nothing")
+        #expect(line(of: "filter") == lines["filter"], "a closure with a capture")
+        #expect(line(of: "receiveOn") == lines["sink"], "no closure: where the chain was subscribed")
+        kept.removeAll()
+    }
 }
 
 /// A screen's clock, ticking on a timer publisher.
