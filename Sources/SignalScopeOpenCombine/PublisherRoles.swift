@@ -1,12 +1,13 @@
 import OpenCombine
 import SignalScope
+import Synchronization
 
 /// What an OpenCombine publisher is in the signal graph: its kind, the name a Combine user
 /// calls it by, and its traits, from its type. Publishers are values without identity, so the
 /// type is all there is to go by; a publisher type this table does not know (the program's
 /// own) is a signal with no traits, which no rule judges by what it cannot know.
 enum PublisherRoles {
-    struct Role {
+    struct Role: Sendable {
         let kind: NodeKind
         let name: String
         let traits: NodeTraits
@@ -24,16 +25,18 @@ enum PublisherRoles {
     /// straight to the publisher it wraps (OpenCombine reports no subscribe of that one), the
     /// wrapped publisher's role.
     static func role<Upstream: OpenCombine.Publisher>(of publisher: Upstream) -> Role {
-        var reflected = String(reflecting: Upstream.self)
         if let erased = publisher as? any CarriesIdentity, erased.identityIsBox, let box = PublisherIdentity.object(of: publisher) {
-            // The box is `PublisherBox<Wrapped>`: its one generic argument is the wrapped type.
-            let boxType = String(reflecting: type(of: box))
-            if let open = boxType.firstIndex(of: "<"), boxType.last == ">" {
-                reflected = String(boxType[boxType.index(after: open)..<boxType.index(before: boxType.endIndex)])
+            return roles.value(for: type(of: box)) {
+                // The box is `PublisherBox<Wrapped>`: its one generic argument is the wrapped type.
+                let boxType = String(reflecting: type(of: box))
+                guard let open = boxType.firstIndex(of: "<"), boxType.last == ">" else { return role(ofTypeNamed: String(reflecting: Upstream.self)) }
+                return role(ofTypeNamed: String(boxType[boxType.index(after: open)..<boxType.index(before: boxType.endIndex)]))
             }
         }
-        return role(ofTypeNamed: reflected)
+        return roles.value(for: Upstream.self) { role(ofTypeNamed: String(reflecting: Upstream.self)) }
     }
+
+    private static let roles = TypeTable<Role>()
 
     /// The role of a publisher whose type `String(reflecting:)` names `reflected`.
     private static func role(ofTypeNamed reflected: String) -> Role {
@@ -56,7 +59,13 @@ enum PublisherRoles {
     /// The type of `Downstream` in OpenCombine's words (or the program's, for its own
     /// subscriber), and the part it plays.
     static func subscriberType<Downstream: OpenCombine.Subscriber>(of _: Downstream.Type) -> LibraryType {
-        let (module, base) = names(of: String(reflecting: Downstream.self))
+        subscriberTypes.value(for: Downstream.self) { subscriberType(named: String(reflecting: Downstream.self)) }
+    }
+
+    private static let subscriberTypes = TypeTable<LibraryType>()
+
+    private static func subscriberType(named reflected: String) -> LibraryType {
+        let (module, base) = names(of: reflected)
         guard module == "OpenCombine" else { return LibraryType(name: base, role: .subscriber) }
         switch base {
         case "Subscribers.Sink": return LibraryType(name: base, role: .sink)
@@ -110,5 +119,19 @@ enum PublisherRoles {
 
     private static func lowercasedFirst(_ name: String) -> String {
         name.prefix(1).lowercased() + name.dropFirst()
+    }
+}
+
+/// What was found about each type, kept by type: a type's name is made once, not at every
+/// subscribe (`String(reflecting:)` of a chain's generic type costs more than the rest of it).
+private final class TypeTable<Value: Sendable>: Sendable {
+    private let found = Mutex<[ObjectIdentifier: Value]>([:])
+
+    func value(for type: Any.Type, _ find: () -> Value) -> Value {
+        let key = ObjectIdentifier(type)
+        if let value = found.withLock({ $0[key] }) { return value }
+        let value = find()
+        found.withLock { $0[key] = value }
+        return value
     }
 }
