@@ -11,8 +11,6 @@ struct CraftedLog {
     private var sequence: UInt64 = 1
     private var strings: [String: UInt32] = [:]
 
-    enum Entity: UInt8 { case node = 0, subscription = 1, object = 2 }
-
     mutating func node(
         _ id: UInt64, name: String = "subject", file: String = "App/Main.swift", function: String = "main()",
         line: UInt32 = 3, kind: UInt8 = 0, traits: UInt8 = 0, parents: [UInt64] = []
@@ -97,8 +95,12 @@ struct CraftedLog {
         record(ReferenceRecord(from: from, to: to, referenceKind: 1, flags: 4, path: ids.0, offset: ReferenceRecord.none, closureRole: ids.1))
     }
 
+    /// What an `alive` record is about.
+    enum Entity { case node, subscription }
+
     mutating func alive(_ entity: Entity, _ id: UInt64, retainCount: UInt64) {
-        record(AliveRecord(entity: entity.rawValue, id: id, retainCount: retainCount))
+        let code: LiveEntityCode = entity == .node ? .node : .subscription
+        record(AliveRecord(entity: code.rawValue, id: id, retainCount: retainCount))
     }
 
     mutating func end() { record(EndRecord(recordCount: sequence)) }

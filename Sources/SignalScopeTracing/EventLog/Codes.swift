@@ -42,3 +42,18 @@ extension DroppedEvent.Kind {
         }
     }
 }
+
+/// The code an `alive` or a `libraryType` record gives the node or subscription it is about.
+/// These were numbered from 0 before the heap's records numbered every entity from 1
+/// (``EntityCode``, whose 0 is none); both stay as the format has them.
+enum LiveEntityCode: UInt8 {
+    case node = 0, subscription = 1
+
+    /// The entity `id` is under this code.
+    func entity(_ id: UInt64) -> TraceEntity {
+        switch self {
+        case .node: .node(NodeID(rawValue: id))
+        case .subscription: .subscription(SubscriptionID(rawValue: id))
+        }
+    }
+}

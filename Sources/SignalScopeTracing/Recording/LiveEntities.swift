@@ -10,12 +10,6 @@ import SignalScopeHeap
 ///
 /// Touched when nodes and subscriptions are made and ended, never per event.
 final class LiveEntities: Sendable {
-    /// A snapshot `alive` record's entity code. (Format 1.0 recorders also wrote 2, for a
-    /// captured object; its `heapObject` record now carries its retain count.)
-    enum Kind: UInt8 {
-        case node = 0, subscription = 1
-    }
-
     private struct Node {
         let reference: WeakReference
         var closures: [KeptClosure] = []

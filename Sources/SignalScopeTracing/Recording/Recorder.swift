@@ -587,7 +587,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         return own ? .byRecordedCode : .whileRecording
     }
 
-    private func appendAlive(_ entity: LiveEntities.Kind, _ id: UInt64, retainCount: Int, terminated: Bool) {
+    private func appendAlive(_ entity: LiveEntityCode, _ id: UInt64, retainCount: Int, terminated: Bool) {
         append(AliveRecord(entity: entity.rawValue, flags: terminated ? 1 : 0, id: id, retainCount: UInt64(clamping: retainCount)))
     }
 

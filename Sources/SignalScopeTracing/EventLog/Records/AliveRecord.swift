@@ -5,7 +5,7 @@ struct AliveRecord: EventRecord {
     static let kind: UInt8 = 17
     static let name = "alive"
 
-    /// 0 node, 1 subscription. (Format 1 also wrote objects, as 2; it is refused.)
+    /// A ``LiveEntityCode``.
     var entity: UInt8 = 0
     /// Bit 0: a subject that has terminated.
     var flags: UInt8 = 0
@@ -21,12 +21,7 @@ struct AliveRecord: EventRecord {
     }
 
     func event(strings: LogStrings) -> TraceEvent? {
-        let alive: TraceEntity
-        switch entity {
-        case 0: alive = .node(NodeID(rawValue: id))
-        case 1: alive = .subscription(SubscriptionID(rawValue: id))
-        default: return nil
-        }
+        guard let alive = LiveEntityCode(rawValue: entity)?.entity(id) else { return nil }
         return .alive(alive, retainCount: Int(clamping: retainCount), terminated: flags & 1 != 0)
     }
 }

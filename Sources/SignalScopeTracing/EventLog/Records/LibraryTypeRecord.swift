@@ -8,23 +8,20 @@ struct LibraryTypeRecord: EventRecord {
     static let kind: UInt8 = 29
     static let name = "libraryType"
 
-    /// ``node`` or ``subscription`` (its subscriber).
+    /// A ``LiveEntityCode``: a node, or a subscription (its subscriber).
     var entityKind: UInt8 = 0
     var entity: UInt64 = 0
     var typeName: UInt32 = 0
     var role: UInt32 = 0
 
-    static let node: UInt8 = 0
-    static let subscription: UInt8 = 1
-
     init() {}
 
     init(node: NodeID, typeName: UInt32, role: UInt32) {
-        (entityKind, entity, self.typeName, self.role) = (Self.node, node.rawValue, typeName, role)
+        (entityKind, entity, self.typeName, self.role) = (LiveEntityCode.node.rawValue, node.rawValue, typeName, role)
     }
 
     init(subscription: SubscriptionID, typeName: UInt32, role: UInt32) {
-        (entityKind, entity, self.typeName, self.role) = (Self.subscription, subscription.rawValue, typeName, role)
+        (entityKind, entity, self.typeName, self.role) = (LiveEntityCode.subscription.rawValue, subscription.rawValue, typeName, role)
     }
 
     @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
@@ -36,12 +33,7 @@ struct LibraryTypeRecord: EventRecord {
     }
 
     func event(strings: LogStrings) -> TraceEvent? {
-        let described: TraceEntity
-        switch entityKind {
-        case Self.node: described = .node(NodeID(rawValue: entity))
-        case Self.subscription: described = .subscription(SubscriptionID(rawValue: entity))
-        default: return nil
-        }
+        guard let described = LiveEntityCode(rawValue: entityKind)?.entity(entity) else { return nil }
         return .extended(
             ExtendedEvent(
                 LibraryTyped(
