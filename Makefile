@@ -25,7 +25,8 @@ demo: setup
 #   switch never mixes with the whole package's.
 # - The tests that prove a bound at scale (a million records, twenty thousand nodes, two
 #   thousand watched objects, floods of connections: `.atScale` in the CLI's tests), which
-#   take minutes of both processors together (`make test-scale` runs them alone).
+#   take minutes of both processors together (`make test-scale` runs them alone). One at a
+#   time: each judges deadlines or bounds that another running beside it would blur.
 # - A short fuzz of the trace reader and every consumer of a trace (docs/fuzzing.md).
 # - scripts/adoption-check.sh proves that an app on the runtime product alone builds with
 #   Graphviz hidden and links nothing but the runtime.
@@ -37,10 +38,10 @@ test: setup
 	$(SWIFT) test
 
 test-scale: setup
-	SIGNALSCOPE_SCALE_TESTS=1 $(SWIFT) test --filter "$(SCALE_SUITES)"
+	SIGNALSCOPE_SCALE_TESTS=1 $(SWIFT) test --no-parallel --filter "$(SCALE_SUITES)"
 
 ci: test
-	SIGNALSCOPE_SCALE_TESTS=1 $(SWIFT) test --skip-build --filter "$(SCALE_SUITES)"
+	SIGNALSCOPE_SCALE_TESTS=1 $(SWIFT) test --skip-build --no-parallel --filter "$(SCALE_SUITES)"
 	SIGNALSCOPE_SUITES=heap $(SWIFT) test -c release --scratch-path .build-heap-suites --filter "$(HEAP_SUITES)"
 	@FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
 	@scripts/adoption-check.sh
