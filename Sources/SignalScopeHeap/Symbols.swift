@@ -42,27 +42,40 @@ package enum Symbols {
     private static let implementations = LockedValue<[UInt: UInt?]>([:])
 
     private static func lookUpImplementation(ofForwarder function: UInt) -> UInt? {
+        guard let (mangled, table, base) = symbol(at: function), mangled.hasSuffix("TA"),
+            let start = table.start(ofSymbol: String(mangled.dropLast(2)))
+        else { return nil }
+        return base + start
+    }
+
+    /// Whether the code at `function` is the forwarder of a reabstraction thunk (`…TRTA`): a
+    /// closure passed to generic code is stored so, the closure itself first in the thunk's
+    /// context. Code does not move, so the answer is kept for the process's life.
+    package static func isReabstractionThunkForwarder(_ function: UInt) -> Bool {
+        if let known = thunkForwarders.withLock({ $0[function] }) { return known }
+        let found = symbol(at: function)?.mangled.hasSuffix("TRTA") ?? false
+        thunkForwarders.withLock { $0[function] = found }
+        return found
+    }
+
+    private static let thunkForwarders = LockedValue<[UInt: Bool]>([:])
+
+    /// The symbol the code at `function` is in, with the table that names it and where its
+    /// image is loaded.
+    private static func symbol(at function: UInt) -> (mangled: String, table: ELFSymbolTable, base: UInt)? {
         var path: UnsafePointer<CChar>?
         var base: UInt = 0
         guard let address = UnsafeRawPointer(bitPattern: function), signalscope_image_containing(address, &path, &base),
-            let path, let table = table(String(cString: path)), let mangled = table.symbol(at: function - base),
-            mangled.hasSuffix("TA"), let start = table.start(ofSymbol: String(mangled.dropLast(2)))
+            let path, let table = table(String(cString: path)), let mangled = table.symbol(at: function - base)
         else { return nil }
-        return base + start
+        return (mangled, table, base)
     }
 
     private static let names = LockedValue<[UInt: String?]>([:])
     private static let tables = LockedValue<[String: ELFSymbolTable?]>([:])
 
     private static func lookUp(_ function: UInt) -> String? {
-        var path: UnsafePointer<CChar>?
-        var base: UInt = 0
-        guard let address = UnsafeRawPointer(bitPattern: function), signalscope_image_containing(address, &path, &base),
-            let path
-        else { return nil }
-        let table = table(String(cString: path))
-        guard let mangled = table?.symbol(at: function - base) else { return nil }
-        return closureName(demangling: mangled)
+        symbol(at: function).flatMap { closureName(demangling: $0.mangled) }
     }
 
     /// The symbol table of the image at `path`, read once.

@@ -26,10 +26,7 @@ extension PublisherIdentity {
     /// that wrote it (where the publisher was made): a `Deferred`'s factory, read from the
     /// value or, for an `AnyPublisher` wrapping one, from its box, which keeps the wrapped value
     /// after the object's header. Only for a publisher whose role is cold, which is a
-    /// `Deferred`. A closure passed to generic code may be stored as a reabstraction thunk
-    /// whose context keeps the closure first: that closure's function follows, for the tracer
-    /// to try when the first is a thunk (it names no line for a thunk, nor for a word that is
-    /// no code). Symbol tables are read once per function.
+    /// `Deferred`. Symbol tables are read once per function.
     static func workFunctions<Upstream: OpenCombine.Publisher>(of publisher: Upstream) -> [UInt] {
         guard let carrier = publisher as? any CarriesIdentity, let identity = carrier.identityWord else { return [] }
         let word = UInt(MemoryLayout<UInt>.size)
@@ -54,14 +51,18 @@ extension PublisherIdentity {
         LiveValue.closures(in: publisher).flatMap { functions(of: $0.function, context: $0.context) }
     }
 
-    /// The function a stored closure runs, and for a reabstraction thunk, the closure it keeps
-    /// first in its context (the caller holds the context alive).
+    /// The function a stored closure runs, and for a closure passed to generic code, which is
+    /// stored as a reabstraction thunk keeping the closure first in its context, that closure's
+    /// too, for the tracer to name (it names no line for the thunk). The caller holds the
+    /// context alive; only a thunk's context is read, never a closure's captures.
     private static func functions(of function: UInt, context: UInt) -> [UInt] {
         // A closure that captures is stored as its partial-application forwarder, which
         // debug information does not place: the closure it calls is where it was written.
         let closure = Symbols.implementation(ofForwarder: function) ?? function
-        guard context != 0, let captures = UnsafeRawPointer(bitPattern: context + 2 * UInt(MemoryLayout<UInt>.size)) else { return [closure] }
-        let wrapped = captures.load(as: UInt.self)
+        guard context != 0, Symbols.isReabstractionThunkForwarder(function),
+            let kept = UnsafeRawPointer(bitPattern: context + 2 * UInt(MemoryLayout<UInt>.size))
+        else { return [closure] }
+        let wrapped = kept.load(as: UInt.self)
         return [closure, Symbols.implementation(ofForwarder: wrapped) ?? wrapped]
     }
 }
