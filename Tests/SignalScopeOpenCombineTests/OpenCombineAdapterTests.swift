@@ -345,7 +345,7 @@ struct OpenCombineAdapterTests {
         // The report's details panel says it too.
         let analysis = trace.analyze()
         let data = HTMLReport(trace: trace, analysis: analysis, graph: SignalGraph(trace: trace, report: analysis), graphSVG: nil, options: .init(title: "types")).data()
-        #expect(data.contains(#""library":"Publishers.ReceiveOn (scheduler hop)""#), "\(data)")
+        #expect(data.contains(#""library":{"name":"Publishers.ReceiveOn","role":"scheduler hop"}"#), "\(data)")
         kept.removeAll()
     }
 

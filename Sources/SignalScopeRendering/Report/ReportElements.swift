@@ -96,7 +96,9 @@ struct ReportElements {
             ("id", .string(node.id)),
             ("kind", .string(node.kind.description)),
             // Its type in its library's words, and the part it plays there.
-            ("library", .optional(node.entities.lazy.compactMap { libraryTypes[$0] }.first.map { "\($0.name) (\($0.role))" })),
+            ("library", node.entities.lazy.compactMap { libraryTypes[$0] }.first.map { type in
+                JSONValue.object([("name", .string(type.name)), ("role", .string(type.role.rawValue))])
+            } ?? .null),
             ("title", .string(node.title)),
             ("state", .string(node.state.description)),
             ("count", .int(node.count)),

@@ -338,7 +338,7 @@ if (typeof document === 'object') (function (R) {
     if (focus) focusGraph([id]);
     var dl = el('dl');
     function row(term, value) { dl.appendChild(el('dt', {text: term})); dl.appendChild(typeof value === 'string' ? el('dd', {text: value}) : el('dd', null, value)); }
-    row('kind', n.kind); if (n.library) row('type', n.library); row('name', n.title); row('state', n.state);
+    row('kind', n.kind); if (n.library) row('type', n.library.name + ' (' + n.library.role + ')'); row('name', n.title); row('state', n.state);
     if (n.count > 1) row('stands for', n.count + ' identical nodes');
     row('created at', n.site ? siteLink(n.site) : 'not in your code');
     if (n.site) row('in', n.site.function);
