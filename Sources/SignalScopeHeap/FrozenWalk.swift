@@ -52,7 +52,7 @@ package struct FrozenWalk {
         for _ in 0..<attempts {
             switch attempt(roots) {
             case .walked(let result):
-                HeapObjectKind.learn(result.decodedMetadata)
+                Self.excludingCopies { HeapObjectKind.learn(result.decodedMetadata) }
                 return result
             case .retry(let reason): if !reasons.contains(reason) { reasons.append(reason) }
             case .abandoned(let reason): return Self.unwalked(because: [reason])
@@ -92,6 +92,13 @@ package struct FrozenWalk {
     }
 
     private static let momentaryReferences = LockedValue(())
+
+    /// Runs `body`, which takes locks a copy's walk takes too (the decoded layouts' tables),
+    /// while no copy of the process is being made: a lock held by another thread at the fork
+    /// stays held in the copy, whose walk then fails on it and is made again.
+    package static func excludingCopies<Result>(_ body: () -> Result) -> Result {
+        momentaryReferences.withLock { _ in body() }
+    }
 
     private enum Attempt {
         case walked(HeapWalker.Result)

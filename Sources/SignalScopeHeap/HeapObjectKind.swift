@@ -39,6 +39,8 @@ enum HeapObjectKind: Sendable {
     /// process decoded there is lost with the copy, and decoding a record costs far more than
     /// walking the objects it describes; taught to the program, every later copy starts with
     /// it. A metadata record is never freed or changed, so reading it here is as safe as there.
+    /// Called while no copy is made (``FrozenWalk/excludingCopies(_:)``): the tables it fills
+    /// are the walk's.
     static func learn(_ isas: [UInt]) {
         let new = cache.withLock { cache in isas.filter { cache[$0] == nil } }
         for isa in new { _ = of(isa: isa) }
@@ -203,18 +205,29 @@ package enum LiveValue {
     /// hold), each as its function and its context, in the order of the properties: what an
     /// operator was given (`map`'s transform), whose code says where it was written.
     package static func closures<Value>(in value: Value) -> [(function: UInt, context: UInt)] {
-        let metadata = Metadata(unchecked: unsafeBitCast(Value.self as Any.Type, to: UInt.self))
-        guard case .members(let members) = ValueLayout.of(metadata) else { return [] }
-        let functions = members.filter { $0.layout == .function }
-        guard !functions.isEmpty else { return [] }
+        let offsets = closureOffsets(of: unsafeBitCast(Value.self as Any.Type, to: UInt.self))
+        guard !offsets.isEmpty else { return [] }
         let word = MemoryLayout<UInt>.size
         return withUnsafeBytes(of: value) { bytes in
-            functions.compactMap { member in
-                guard member.offset >= 0, member.offset + 2 * word <= bytes.count else { return nil }
-                return (bytes.load(fromByteOffset: member.offset, as: UInt.self), bytes.load(fromByteOffset: member.offset + word, as: UInt.self))
+            offsets.compactMap { offset in
+                guard offset >= 0, offset + 2 * word <= bytes.count else { return nil }
+                return (bytes.load(fromByteOffset: offset, as: UInt.self), bytes.load(fromByteOffset: offset + word, as: UInt.self))
             }
         }
     }
+
+    /// Where a type's values keep closures, by its metadata's address, in a table of its own:
+    /// the layouts' table is the walk's, which the program takes only while no copy of it is
+    /// made (``FrozenWalk/excludingCopies(_:)``), once per type.
+    private static func closureOffsets(of metadata: UInt) -> [Int] {
+        if let known = offsets.withLock({ $0[metadata] }) { return known }
+        let layout = FrozenWalk.excludingCopies { ValueLayout.of(Metadata(unchecked: metadata)) }
+        let found = if case .members(let members) = layout { members.filter { $0.layout == .function }.map(\.offset) } else { [Int]() }
+        offsets.withLock { $0[metadata] = found }
+        return found
+    }
+
+    private static let offsets = LockedValue<[UInt: [Int]]>([:])
 }
 
 /// What a live object is, for code that holds one rather than walking to it.
