@@ -12,10 +12,16 @@
 // log writers call signalscope_allocations_merge every time they wake (and a thread that
 // finds the hand-over list too long merges it itself). Merging drops the entries whose first
 // word is no longer the metadata they were allocated with (freed: the C library's free lists
-// overwrite it), which most objects are by then, and keeps the others, the survivors, in
-// one array, checked again whenever it has doubled. So the table grows with the objects that
-// stay alive, not with every allocation made, and merging reads memory in order. Of two
-// entries at one address the later is the object there now: the reader takes it.
+// overwrite it), which most objects are by then, and those older than every recording
+// running (none of them takes those), and keeps the others, the survivors, in one array,
+// checked again whenever it has doubled. Of two entries at one address the later is the
+// object there now; an object freed and another of its class allocated at its address
+// passes the first-word test, so the check keeps the later entry only. So the table grows
+// with the objects that stay alive, not with every allocation made, even while recordings
+// overlap for as long as the process runs. The survivors stay in the order they were
+// merged, nearly the order they were made in, in blocks that each know their newest entry:
+// a snapshot reads only the blocks made since its recording started, however many objects
+// older recordings still hold.
 //
 // A thread's current chunk is also on a list, so that a snapshot taken in a forked child
 // (one thread, a frozen copy of memory) sees every entry made before the fork.
@@ -100,6 +106,11 @@ static _Atomic(signalscope_alloc_object) original_alloc;
 // them record some code only, and so need to know which task made each object.
 static unsigned installs;
 static unsigned scoped_installs;
+// When each of the `installs` recordings running started, and the oldest of those times: an
+// entry made before it is no recording's.
+static uint64_t *running_starts;
+static size_t running_capacity;
+static uint64_t oldest_start;
 static _Atomic bool recording_allocations;
 // Chunks threads are filling (under the lock), and full ones handed over (a stack threads
 // push onto without the lock; merging takes it whole).
@@ -112,6 +123,10 @@ static entry *survivors;
 static size_t survivor_count;
 static size_t survivor_capacity;
 static size_t survivors_checked;
+// The time of the newest entry of each block of survivors; the capacity is a whole number
+// of blocks.
+enum { block_size = chunk_capacity };
+static uint64_t *block_newest;
 
 // A thread's chunk starts as the first of these, always full, so that the hot path has one
 // test: a full chunk (a real one, or a sentinel) takes the slow path, which gives the thread
@@ -180,20 +195,81 @@ static void first_words(const entry *entries, size_t count, bool *gone) {
     }
 }
 
-// With the lock held: keeps, of the survivors, those whose objects are still there.
+// With the lock held: appends a survivor.
+static void keep_survivor(entry kept) {
+    size_t block = survivor_count / block_size;
+    if (survivor_count % block_size == 0 || kept.time > block_newest[block]) block_newest[block] = kept.time;
+    survivors[survivor_count++] = kept;
+}
+
+// With the lock held: keeps, in order, the survivors whose address is not 0.
+static void compact_survivors_locked(void) {
+    size_t count = survivor_count;
+    survivor_count = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (survivors[i].address != 0) keep_survivor(survivors[i]);
+    }
+}
+
+// With the lock held: drops the survivors older than every recording running.
+static void drop_older_than_running_locked(void) {
+    for (size_t i = 0; i < survivor_count; i++) {
+        if (survivors[i].time < oldest_start) survivors[i].address = 0;
+    }
+    compact_survivors_locked();
+}
+
+// With the lock held: clears the address of every survivor but the latest at its address,
+// with a hash table of survivors' positions made for the purpose (skipped if there is no
+// memory for it: the table then only grows more).
+static void clear_earlier_at_same_address_locked(void) {
+    if (survivor_count >= UINT32_MAX / 2) return;
+    size_t capacity = 1;
+    while (capacity < 2 * survivor_count) capacity *= 2;
+    uint32_t *slots = calloc(capacity, sizeof *slots);
+    if (slots == NULL) return;
+    for (size_t i = 0; i < survivor_count; i++) {
+        uintptr_t address = survivors[i].address;
+        if (address == 0) continue;
+        size_t slot = (size_t)(((uint64_t)(address >> 4) * 0x9E3779B97F4A7C15ull) >> 32) & (capacity - 1);
+        for (;; slot = (slot + 1) & (capacity - 1)) {
+            if (slots[slot] == 0) {
+                slots[slot] = (uint32_t)i + 1;
+                break;
+            }
+            entry *seen = &survivors[slots[slot] - 1];
+            if (seen->address != address) continue;
+            if (survivors[i].time >= seen->time) {
+                seen->address = 0;
+                slots[slot] = (uint32_t)i + 1;
+            } else {
+                survivors[i].address = 0;
+            }
+            break;
+        }
+    }
+    free(slots);
+}
+
+// With the lock held: keeps, of the survivors, the latest entry at each address if its
+// object is still there and some recording running may take it.
 static void check_survivors_locked(void) {
     enum { batch = chunk_capacity };
     static bool gone[batch];
-    size_t kept = 0;
+    for (size_t i = 0; i < survivor_count; i++) {
+        if (survivors[i].time < oldest_start) survivors[i].address = 0;
+    }
+    clear_earlier_at_same_address_locked();
+    compact_survivors_locked();
     for (size_t start = 0; start < survivor_count; start += batch) {
         size_t n = survivor_count - start < batch ? survivor_count - start : batch;
         first_words(survivors + start, n, gone);
         for (size_t i = 0; i < n; i++) {
-            if (!gone[i]) survivors[kept++] = survivors[start + i];
+            if (gone[i]) survivors[start + i].address = 0;
         }
     }
-    survivor_count = kept;
-    survivors_checked = kept;
+    compact_survivors_locked();
+    survivors_checked = survivor_count;
 }
 
 // With the lock held: room for `more` survivors, after checking them all again when they
@@ -206,6 +282,9 @@ static bool make_room_locked(size_t more) {
     entry *grown = realloc(survivors, capacity * sizeof *grown);
     if (grown == NULL) return false;
     survivors = grown;
+    uint64_t *grown_blocks = realloc(block_newest, capacity / block_size * sizeof *grown_blocks);
+    if (grown_blocks == NULL) return false;
+    block_newest = grown_blocks;
     survivor_capacity = capacity;
     return true;
 }
@@ -221,7 +300,7 @@ static bool merge_one_locked(void) {
     if (make_room_locked(count)) {
         first_words(c->entries, count, gone);
         for (uint32_t i = 0; i < count; i++) {
-            if (!gone[i]) survivors[survivor_count++] = c->entries[i];
+            if (!gone[i] && c->entries[i].time >= oldest_start) keep_survivor(c->entries[i]);
         }
     }
     free(c);
@@ -346,26 +425,57 @@ static bool switch_holds_at_two(void *object) {
     return switch_state > 0;
 }
 
+// With the lock held: room for one more running recording's start.
+static bool make_room_for_start_locked(void) {
+    if (installs < running_capacity) return true;
+    size_t capacity = running_capacity ? 2 * running_capacity : 8;
+    uint64_t *grown = realloc(running_starts, capacity * sizeof *grown);
+    if (grown == NULL) return false;
+    running_starts = grown;
+    running_capacity = capacity;
+    return true;
+}
+
 uint64_t signalscope_allocations_start(void *probe, bool scoped) {
     pthread_mutex_lock(&table_lock);
     uint64_t started = 0;
-    if (switch_holds_at_two(probe)) {
-        if (installs++ == 0) {
+    if (switch_holds_at_two(probe) && make_room_for_start_locked()) {
+        if (installs == 0) {
             if (atomic_load(&original_alloc) == NULL) atomic_store_explicit(&original_alloc, _swift_allocObject, memory_order_release);
             atomic_store(&recording_allocations, true);
         }
         if (scoped) scoped_installs++;
-        install_hook_locked();
         started = allocation_clock() | 1;
+        running_starts[installs++] = started;
+        if (installs == 1) oldest_start = started;
+        install_hook_locked();
     }
     pthread_mutex_unlock(&table_lock);
     return started;
 }
 
-void signalscope_allocations_stop(bool scoped) {
+// With the lock held: forgets the start of a recording that stops; when it was the oldest,
+// the entries only it could take go.
+static void forget_start_locked(uint64_t started) {
+    for (size_t i = 0; i < installs; i++) {
+        if (running_starts[i] == started) {
+            running_starts[i] = running_starts[installs - 1];
+            break;
+        }
+    }
+    if (installs <= 1 || started != oldest_start) return;
+    oldest_start = running_starts[0];
+    for (size_t i = 1; i < installs - 1; i++) {
+        if (running_starts[i] < oldest_start) oldest_start = running_starts[i];
+    }
+    drop_older_than_running_locked();
+}
+
+void signalscope_allocations_stop(uint64_t started, bool scoped) {
     pthread_mutex_lock(&table_lock);
     if (scoped && scoped_installs > 0) scoped_installs--;
     if (installs > 0) install_hook_locked();
+    if (installs > 0) forget_start_locked(started);
     if (installs > 0 && --installs == 0) {
         _swift_allocObject = atomic_load(&original_alloc);
         atomic_store(&recording_allocations, false);
@@ -380,7 +490,9 @@ void signalscope_allocations_stop(bool scoped) {
         }
         atomic_store(&handed_over_entries, 0);
         free(survivors);
+        free(block_newest);
         survivors = NULL;
+        block_newest = NULL;
         survivor_count = survivor_capacity = survivors_checked = 0;
     }
     pthread_mutex_unlock(&table_lock);
@@ -426,10 +538,13 @@ static void drop_stale(entry *entries, size_t count, struct freeze_context *cont
     }
 }
 
-// Calls `body` for each list of entries in the table, with the thread that made them (0:
-// several threads').
-static void for_each_batch(void (*body)(entry *, size_t, uint32_t, void *), void *context) {
-    if (survivor_count > 0) body(survivors, survivor_count, 0, context);
+// Calls `body` for each list of entries in the table that may hold entries made at `since`
+// or later, with the thread that made them (0: several threads').
+static void for_each_batch(uint64_t since, void (*body)(entry *, size_t, uint32_t, void *), void *context) {
+    for (size_t start = 0; start < survivor_count; start += block_size) {
+        if (block_newest[start / block_size] < since) continue;
+        body(survivors + start, survivor_count - start < block_size ? survivor_count - start : block_size, 0, context);
+    }
     for (chunk *c = atomic_load(&handed_over); c; c = c->next) body(c->entries, atomic_load(&c->count), c->thread, context);
     for (chunk *c = current_chunks; c; c = c->next) {
         body(c->entries, atomic_load_explicit(&c->count, memory_order_acquire), c->thread, context);
@@ -447,7 +562,7 @@ void signalscope_allocations_freeze_in_child(uint64_t *progress, uint64_t since)
     // Before anything is allocated here: a freed block the child allocates again could
     // otherwise pass for the object a stale entry names.
     struct freeze_context context = { progress, since };
-    for_each_batch(drop_stale_batch, &context);
+    for_each_batch(since, drop_stale_batch, &context);
     pthread_mutex_unlock(&table_lock);
 }
 
@@ -482,7 +597,7 @@ size_t signalscope_allocations_visit(
     uint64_t since, void (*visit)(const signalscope_allocation *, size_t, void *), void *context) {
     pthread_mutex_lock(&table_lock);
     struct visit_context visitor = { visit, context, since, 0 };
-    for_each_batch(visit_batch, &visitor);
+    for_each_batch(since, visit_batch, &visitor);
     pthread_mutex_unlock(&table_lock);
     return visitor.total;
 }

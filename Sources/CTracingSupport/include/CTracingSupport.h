@@ -107,13 +107,15 @@ uint64_t signalscope_code_scope_current(void);
 /// needs to know which task made each object (the entries' `task`, 0 otherwise).
 uint64_t signalscope_allocations_start(void *_Nonnull probe, bool scoped);
 
-/// Undoes one start, with the `scoped` it was made with; the last one uninstalls the hook and
-/// empties the table.
-void signalscope_allocations_stop(bool scoped);
+/// Undoes one start, with the time it returned and the `scoped` it was made with; the last
+/// one uninstalls the hook and empties the table. Entries older than every recording still
+/// running are dropped.
+void signalscope_allocations_stop(uint64_t started, bool scoped);
 
-/// Merges the chunks threads handed over into the table (one entry per address, freed
-/// objects dropped): the work that keeps noting an allocation cheap, done by whoever calls
-/// it, regularly (the log writers do, each time they wake).
+/// Merges the chunks threads handed over into the table (freed objects and entries older
+/// than every recording running dropped; of several entries at one address, the latest is
+/// kept at the next check): the work that keeps noting an allocation cheap, done by whoever
+/// calls it, regularly (the log writers do, each time they wake).
 void signalscope_allocations_merge(void);
 
 

@@ -72,7 +72,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     /// Lets go of the allocation table (once): when the recording finishes, or is given up.
     func stopNotingAllocations() {
-        if notesAllocations.exchange(false, ordering: .acquiringAndReleasing) { signalscope_allocations_stop(recordsCode) }
+        if notesAllocations.exchange(false, ordering: .acquiringAndReleasing) { signalscope_allocations_stop(allocationStart, recordsCode) }
     }
 
     private var isActive: Bool { active.isActive }
