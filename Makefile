@@ -29,7 +29,8 @@ demo: setup
 #   time: each judges deadlines or bounds that another running beside it would blur.
 # - A short fuzz of the trace reader and every consumer of a trace (docs/fuzzing.md).
 # - scripts/adoption-check.sh proves that an app on the runtime product alone builds with
-#   Graphviz hidden and links nothing but the runtime.
+#   Graphviz hidden and links nothing but the runtime; scripts/plugin-check.sh that the
+#   `swift package signalscope-check` plugin works in a package depending on SignalScope.
 # - ThreadSanitizer over the runtime's and the recorder's suites (`make tsan`).
 TEST_FUZZ_SECONDS ?= 20
 HEAP_SUITES = HeapWalkerTests|KeptClosureTests|LeakCorpusTests|RetainCountTests
@@ -45,9 +46,10 @@ ci: test
 	SIGNALSCOPE_SUITES=heap $(SWIFT) test -c release --scratch-path .build-heap-suites --filter "$(HEAP_SUITES)"
 	@FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
 	@scripts/adoption-check.sh
+	@scripts/plugin-check.sh
 	@$(MAKE) --no-print-directory tsan
 	@$(MAKE) --no-print-directory opencombine-suite
-	@echo "make ci: passed: every suite (debug), the tests at scale, the heap-walk suites (release), $(TEST_FUZZ_SECONDS) s of fuzzing, the adoption check, the ThreadSanitizer suites, OpenCombine's own suite under the adapter"
+	@echo "make ci: passed: every suite (debug), the tests at scale, the heap-walk suites (release), $(TEST_FUZZ_SECONDS) s of fuzzing, the adoption and plugin checks, the ThreadSanitizer suites, OpenCombine's own suite under the adapter"
 
 # LeakSanitizer as a peer (docs/analyzers.md, "LeakSanitizer as a peer"): the leak corpus
 # built with AddressSanitizer, each scenario in a process of its own with leak detection on,

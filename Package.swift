@@ -115,8 +115,7 @@ let package = Package(
             capability: .command(
                 intent: .custom(
                     verb: "signalscope-check",
-                    description: "Run a command with SignalScope tracing on and fail on the leaks it finds")),
-            dependencies: ["signalscope"]
+                    description: "Run a command with SignalScope tracing on and fail on the leaks it finds"))
         ),
         // The examples are apps written on the runtime, traced from the environment.
         .executableTarget(

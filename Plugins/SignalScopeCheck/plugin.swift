@@ -4,12 +4,16 @@ import PackagePlugin
 /// `swift package signalscope-check [check options] -- <command>`: runs `signalscope check`
 /// from the package's own build, so that a package depending on SignalScope can gate on
 /// leaks without installing the tool. Arguments and exit codes are those of `check`.
+///
+/// The plugin asks the package manager to build the tool when it runs rather than naming it
+/// as a dependency: a dependency is built for the host, a second copy of the tool and of
+/// every library under it, in every `swift build` of this package and its tests.
 @main
 struct SignalScopeCheck: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        let tool = try context.tool(named: "signalscope")
+        let tool = try Self.buildTool(with: packageManager)
         let process = Process()
-        process.executableURL = tool.url
+        process.executableURL = tool
         process.arguments = ["check"] + Self.withOwnScratchPath(arguments, in: context.pluginWorkDirectoryURL)
         process.currentDirectoryURL = context.package.directoryURL
         let errors = Pipe()
@@ -44,6 +48,15 @@ struct SignalScopeCheck: CommandPlugin {
 
     private static let errorPrefix = "signalscope: error: "
 
+    /// Builds the `signalscope` product (debug, as `swift build` would) and returns its path.
+    static func buildTool(with packageManager: PackageManager) throws -> URL {
+        let build = try packageManager.build(.product("signalscope"), parameters: .init(configuration: .debug, logging: .concise))
+        guard build.succeeded else { throw ToolUnavailable(reason: "building signalscope failed:\n\(build.logText)") }
+        guard let tool = build.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "signalscope" })
+        else { throw ToolUnavailable(reason: "the package manager built signalscope but did not say where") }
+        return tool.url
+    }
+
     /// `swift build|test|run` wrapped by the plugin would wait forever for the build folder
     /// that the running `swift package` holds locked, so it builds in the plugin's own folder.
     static func withOwnScratchPath(_ arguments: [String], in folder: URL) -> [String] {
@@ -56,6 +69,12 @@ struct SignalScopeCheck: CommandPlugin {
         adjusted.insert(contentsOf: ["--scratch-path", folder.appendingPathComponent("build").path], at: separator + 3)
         return adjusted
     }
+}
+
+/// The tool could not be built or found.
+struct ToolUnavailable: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { reason }
 }
 
 /// What signalscope check's exit code means (docs/cli.md), in one line.
