@@ -101,6 +101,20 @@ def main():
         seen["summaryAtFirstEvents"] = page.text_content("#summary")
         seen["clockAtFirstEvents"] = page.text_content("#clock")
         seen["messagesAtFirstEvents"] = page.evaluate("window.signalscopeLive.batches")
+        # The timeline grows as events come: its clock moves on from where it was when the
+        # first events showed, while the program (ten seconds long) still sends. Asked here,
+        # not after the waits below, which on a loaded machine can outlast the program.
+        try:
+            page.wait_for_function(f"document.getElementById('clock').textContent !== {json.dumps(seen['clockAtFirstEvents'])}",
+                                   timeout=8_000)
+        except Exception:
+            pass
+        seen["clockLater"] = page.text_content("#clock")
+        # What the page had when its clock did not move, for the test's message.
+        seen["clockLaterAt"] = time.monotonic() - started
+        seen["liveStatusLater"] = page.text_content("#live-status")
+        seen["messagesLater"] = page.evaluate("window.signalscopeLive.batches")
+        seen["programRunningWhenClockRead"] = live.poll() is None
         page.wait_for_selector("#graph-view svg g.node", timeout=10_000)
         seen["graphNodesWhileRunning"] = page.locator("#graph-view svg g.node").count()
         seen["programRunningWhenGraphShown"] = live.poll() is None
@@ -118,18 +132,6 @@ def main():
         page.evaluate(f"location.hash = '#event={events - 1}'")
         page.wait_for_selector("#details-body #chain li", timeout=5_000)
         seen["causeChain"] = page.locator("#details-body #chain li").all_text_contents()
-        # The timeline grows as events come: its clock moves on from where it was when the
-        # first events showed (given a few seconds: on a loaded machine the page may have
-        # connected late, with a first message that already held seconds of events).
-        try:
-            page.wait_for_function(f"document.getElementById('clock').textContent !== {json.dumps(seen['clockAtFirstEvents'])}",
-                                   timeout=8_000)
-        except Exception:
-            pass
-        seen["clockLater"] = page.text_content("#clock")
-        # What the page had when its clock did not move, for the test's message.
-        seen["liveStatusLater"] = page.text_content("#live-status")
-        seen["messagesLater"] = page.evaluate("window.signalscopeLive.batches")
         seen["programRunningWhenInspected"] = live.poll() is None
         stats = page.evaluate("JSON.parse(JSON.stringify(window.signalscopeLive))")
         seen["frames"] = stats["frames"]
