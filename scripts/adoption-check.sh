@@ -8,13 +8,8 @@
 # Exit codes: 0 every check held; 1 a check failed or the scratch app did not build.
 set -euo pipefail
 
-repo="$(cd "$(dirname "$0")/.." && pwd)"
-scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
-
-mkdir -p "$scratch/Sources/ScratchApp"
-# A path dependency is named after its folder, and a clone's folder may have any name.
-ln -s "$repo" "$scratch/SignalScope"
+source "$(dirname "$0")/scratch-package.sh"
+scratch_package ScratchApp
 cat > "$scratch/Package.swift" <<MANIFEST
 // swift-tools-version: 6.1
 import PackageDescription
