@@ -123,11 +123,9 @@ struct ContextDescription: Sendable {
     }
 
     private func layout(for known: [Parameter: UInt]) -> ContextLayout {
-        let key = key(known, assuming: nil)
-        if let cached = Self.genericLayouts.withLock({ $0[key] }) { return cached }
-        let layout = ContextLayout(captures: captures, firstCapture: firstCapture, resolver: resolver(known, assuming: nil))
-        Self.genericLayouts.withLock { $0[key] = layout }
-        return layout
+        Self.genericLayouts.value(for: key(known, assuming: nil)) {
+            ContextLayout(captures: captures, firstCapture: firstCapture, resolver: resolver(known, assuming: nil))
+        }
     }
 
     /// When a proof's place depends on parameters still unknown (a `T` captured before the
@@ -224,28 +222,26 @@ struct ContextDescription: Sendable {
     /// known parameters and assumption (resolving capture types to place them is what costs),
     /// then only read per object.
     private func proofs(knowing known: [Parameter: UInt], assuming assumption: UInt?) -> [(Parameter, [(Int, Proof)])] {
-        let key = key(known, assuming: assumption)
-        if let cached = Self.proofPlans.withLock({ $0[key] }) { return cached }
-        let resolver = resolver(known, assuming: assumption)
-        let plan = parameters.filter { known[$0] == nil }.map { parameter in
-            let proofs = captures.indices.compactMap { index -> (Int, Proof)? in
-                let capture = captures[index]
-                switch capture.witness(of: (parameter.depth, parameter.index)) {
-                case nil:
-                    return nil
-                case .metatype:
-                    return captureOffset(index, resolver).map { (index, .metatype(offset: $0)) }
-                case .genericArgument(let argument):
-                    guard let offset = captureOffset(index, resolver),
-                        let arguments = capture.leadingClassDescriptor?.classGenericArgumentOffset
-                    else { return nil }
-                    return (index, .genericArgument(offset: offset, argumentWord: arguments + argument))
+        Self.proofPlans.value(for: key(known, assuming: assumption)) {
+            let resolver = resolver(known, assuming: assumption)
+            return parameters.filter { known[$0] == nil }.map { parameter in
+                let proofs = captures.indices.compactMap { index -> (Int, Proof)? in
+                    let capture = captures[index]
+                    switch capture.witness(of: (parameter.depth, parameter.index)) {
+                    case nil:
+                        return nil
+                    case .metatype:
+                        return captureOffset(index, resolver).map { (index, .metatype(offset: $0)) }
+                    case .genericArgument(let argument):
+                        guard let offset = captureOffset(index, resolver),
+                            let arguments = capture.leadingClassDescriptor?.classGenericArgumentOffset
+                        else { return nil }
+                        return (index, .genericArgument(offset: offset, argumentWord: arguments + argument))
+                    }
                 }
+                return (parameter, proofs)
             }
-            return (parameter, proofs)
         }
-        Self.proofPlans.withLock { $0[key] = plan }
-        return plan
     }
 
     private static func checkedMetadata(_ word: UInt) -> UInt? {

@@ -220,11 +220,10 @@ package enum LiveValue {
     /// the layouts' table is the walk's, which the program takes only while no copy of it is
     /// made (``FrozenWalk/excludingCopies(_:)``), once per type.
     private static func closureOffsets(of metadata: UInt) -> [Int] {
-        if let known = offsets.withLock({ $0[metadata] }) { return known }
-        let layout = FrozenWalk.excludingCopies { ValueLayout.of(Metadata(unchecked: metadata)) }
-        let found = if case .members(let members) = layout { members.filter { $0.layout == .function }.map(\.offset) } else { [Int]() }
-        offsets.withLock { $0[metadata] = found }
-        return found
+        offsets.value(for: metadata) {
+            let layout = FrozenWalk.excludingCopies { ValueLayout.of(Metadata(unchecked: metadata)) }
+            return if case .members(let members) = layout { members.filter { $0.layout == .function }.map(\.offset) } else { [] }
+        }
     }
 
     private static let offsets = LockedValue<[UInt: [Int]]>([:])

@@ -18,13 +18,7 @@ package enum Symbols {
     package static func closureNames(at functions: [UInt]) -> [UInt: String] {
         var found: [UInt: String] = [:]
         for function in Set(functions) where function != 0 {
-            if let known = names.withLock({ $0[function] }) {
-                if let known { found[function] = known }
-                continue
-            }
-            let name = lookUp(function)
-            names.withLock { $0[function] = .some(name) }
-            if let name { found[function] = name }
+            if let name = names.value(for: function, orFind: { lookUp(function) }) { found[function] = name }
         }
         return found
     }
@@ -33,10 +27,7 @@ package enum Symbols {
     /// starts (the forwarder's symbol is the closure's with `TA` after it), so that debug
     /// information can place the closure: the forwarder itself is compiler-generated.
     package static func implementation(ofForwarder function: UInt) -> UInt? {
-        if let known = implementations.withLock({ $0[function] }) { return known }
-        let found = lookUpImplementation(ofForwarder: function)
-        implementations.withLock { $0[function] = .some(found) }
-        return found
+        implementations.value(for: function) { lookUpImplementation(ofForwarder: function) }
     }
 
     private static let implementations = LockedValue<[UInt: UInt?]>([:])
@@ -52,10 +43,7 @@ package enum Symbols {
     /// closure passed to generic code is stored so, the closure itself first in the thunk's
     /// context. Code does not move, so the answer is kept for the process's life.
     package static func isReabstractionThunkForwarder(_ function: UInt) -> Bool {
-        if let known = thunkForwarders.withLock({ $0[function] }) { return known }
-        let found = symbol(at: function)?.mangled.hasSuffix("TRTA") ?? false
-        thunkForwarders.withLock { $0[function] = found }
-        return found
+        thunkForwarders.value(for: function) { symbol(at: function)?.mangled.hasSuffix("TRTA") ?? false }
     }
 
     private static let thunkForwarders = LockedValue<[UInt: Bool]>([:])

@@ -55,20 +55,14 @@ indirect enum ValueLayout: Sendable, Equatable {
 
     /// The layout of values of `metadata`'s type.
     static func of(_ metadata: Metadata) -> ValueLayout {
-        if let known = cache.withLock({ $0[metadata.address] }) { return known }
-        let layout = compute(metadata, depth: 0)
-        cache.withLock { $0[metadata.address] = layout }
-        return layout
+        cache.value(for: metadata.address) { compute(metadata, depth: 0) }
     }
 
     /// Metadata records live as long as the process, so what was decoded stays valid.
     private static let cache = LockedValue<[UInt: ValueLayout]>([:])
 
     private static func cached(_ metadata: Metadata, depth: Int) -> ValueLayout {
-        if let known = cache.withLock({ $0[metadata.address] }) { return known }
-        let layout = compute(metadata, depth: depth)
-        cache.withLock { $0[metadata.address] = layout }
-        return layout
+        cache.value(for: metadata.address) { compute(metadata, depth: depth) }
     }
 
     private static func compute(_ metadata: Metadata, depth: Int) -> ValueLayout {

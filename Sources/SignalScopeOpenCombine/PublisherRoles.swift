@@ -1,6 +1,5 @@
 import OpenCombine
-import SignalScope
-import Synchronization
+@_spi(Locking) import SignalScope
 
 /// What an OpenCombine publisher is in the signal graph: its kind, the name a Combine user
 /// calls it by, and its traits, from its type. Publishers are values without identity, so the
@@ -26,17 +25,19 @@ enum PublisherRoles {
     /// wrapped publisher's role.
     static func role<Upstream: OpenCombine.Publisher>(of publisher: Upstream) -> Role {
         if let erased = publisher as? any CarriesIdentity, erased.identityIsBox, let box = PublisherIdentity.object(of: publisher) {
-            return roles.value(for: type(of: box)) {
+            return roles.value(for: ObjectIdentifier(type(of: box))) {
                 // The box is `PublisherBox<Wrapped>`: its one generic argument is the wrapped type.
                 let boxType = String(reflecting: type(of: box))
                 guard let open = boxType.firstIndex(of: "<"), boxType.last == ">" else { return role(ofTypeNamed: String(reflecting: Upstream.self)) }
                 return role(ofTypeNamed: String(boxType[boxType.index(after: open)..<boxType.index(before: boxType.endIndex)]))
             }
         }
-        return roles.value(for: Upstream.self) { role(ofTypeNamed: String(reflecting: Upstream.self)) }
+        return roles.value(for: ObjectIdentifier(Upstream.self)) { role(ofTypeNamed: String(reflecting: Upstream.self)) }
     }
 
-    private static let roles = TypeTable<Role>()
+    /// Roles found, by type: a type's name is made once, not at every subscribe
+    /// (`String(reflecting:)` of a chain's generic type costs more than the rest of it).
+    private static let roles = LockedValue<[ObjectIdentifier: Role]>([:])
 
     /// The role of a publisher whose type `String(reflecting:)` names `reflected`.
     private static func role(ofTypeNamed reflected: String) -> Role {
@@ -59,10 +60,10 @@ enum PublisherRoles {
     /// The type of `Downstream` in OpenCombine's words (or the program's, for its own
     /// subscriber), and the part it plays.
     static func subscriberType<Downstream: OpenCombine.Subscriber>(of _: Downstream.Type) -> LibraryType {
-        subscriberTypes.value(for: Downstream.self) { subscriberType(named: String(reflecting: Downstream.self)) }
+        subscriberTypes.value(for: ObjectIdentifier(Downstream.self)) { subscriberType(named: String(reflecting: Downstream.self)) }
     }
 
-    private static let subscriberTypes = TypeTable<LibraryType>()
+    private static let subscriberTypes = LockedValue<[ObjectIdentifier: LibraryType]>([:])
 
     private static func subscriberType(named reflected: String) -> LibraryType {
         let (module, base) = names(of: reflected)
@@ -119,19 +120,5 @@ enum PublisherRoles {
 
     private static func lowercasedFirst(_ name: String) -> String {
         name.prefix(1).lowercased() + name.dropFirst()
-    }
-}
-
-/// What was found about each type, kept by type: a type's name is made once, not at every
-/// subscribe (`String(reflecting:)` of a chain's generic type costs more than the rest of it).
-private final class TypeTable<Value: Sendable>: Sendable {
-    private let found = Mutex<[ObjectIdentifier: Value]>([:])
-
-    func value(for type: Any.Type, _ find: () -> Value) -> Value {
-        let key = ObjectIdentifier(type)
-        if let value = found.withLock({ $0[key] }) { return value }
-        let value = find()
-        found.withLock { $0[key] = value }
-        return value
     }
 }

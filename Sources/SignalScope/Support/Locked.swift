@@ -112,6 +112,20 @@ package struct StateLock: ~Copyable, @unchecked Sendable {
     #endif
 }
 
+extension LockedValue {
+    /// The value kept for `key`, found and kept the first time it is asked for: a table of
+    /// what never changes once found (what the code at an address is, a type's layout).
+    /// `find` runs outside the lock, so it may be slow or take other locks; two threads asking
+    /// at once may both find it, and either answer is kept.
+    @inlinable public borrowing func value<Key: Hashable, Found>(for key: Key, orFind find: () -> Found) -> Found
+    where Value == [Key: Found] {
+        if let known = withLock({ $0[key] }) { return known }
+        let found = find()
+        withLock { $0[key] = found }
+        return found
+    }
+}
+
 /// State guarded by a lock, in an object of its own: for state an operator's closures
 /// share (one per subscription), where a stored property beside a ``StateLock`` is not
 /// available.

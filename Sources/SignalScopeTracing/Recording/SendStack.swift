@@ -121,14 +121,7 @@ enum ProjectPaths {
     /// `path` relative to its project, or its file name when no project holds it.
     static func relative(_ path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent
-        let root: String?
-        if let known = roots.withLock({ $0[folder] }) {
-            root = known
-        } else {
-            root = projectRoot(above: folder)
-            roots.withLock { $0[folder] = .some(root) }
-        }
-        let base = root ?? FileManager.default.currentDirectoryPath
+        let base = roots.value(for: folder) { projectRoot(above: folder) } ?? FileManager.default.currentDirectoryPath
         let prefix = base.hasSuffix("/") ? base : base + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : (path as NSString).lastPathComponent
     }
