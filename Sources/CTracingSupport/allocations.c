@@ -211,12 +211,12 @@ static void compact_survivors_locked(void) {
     }
 }
 
-// With the lock held: drops the survivors older than every recording running.
-static void drop_older_than_running_locked(void) {
+// With the lock held: clears the address of every survivor older than every recording
+// running.
+static void clear_older_than_running_locked(void) {
     for (size_t i = 0; i < survivor_count; i++) {
         if (survivors[i].time < oldest_start) survivors[i].address = 0;
     }
-    compact_survivors_locked();
 }
 
 // With the lock held: clears the address of every survivor but the latest at its address,
@@ -256,9 +256,7 @@ static void clear_earlier_at_same_address_locked(void) {
 static void check_survivors_locked(void) {
     enum { batch = chunk_capacity };
     static bool gone[batch];
-    for (size_t i = 0; i < survivor_count; i++) {
-        if (survivors[i].time < oldest_start) survivors[i].address = 0;
-    }
+    clear_older_than_running_locked();
     clear_earlier_at_same_address_locked();
     compact_survivors_locked();
     for (size_t start = 0; start < survivor_count; start += batch) {
@@ -468,7 +466,8 @@ static void forget_start_locked(uint64_t started) {
     for (size_t i = 1; i < installs - 1; i++) {
         if (running_starts[i] < oldest_start) oldest_start = running_starts[i];
     }
-    drop_older_than_running_locked();
+    clear_older_than_running_locked();
+    compact_survivors_locked();
 }
 
 void signalscope_allocations_stop(uint64_t started, bool scoped) {
