@@ -34,7 +34,7 @@ struct LivePageTests {
         #expect(seen["programRunningWhenGraphShown"] as? Bool == true && (seen["graphNodesWhileRunning"] as? Int ?? 0) >= 3,
             "the graph is drawn while the program runs")
         #expect(seen["clockAtFirstEvents"] as? String != seen["clockLater"] as? String,
-            "the timeline grows as events come: \(seen["clockLater"] ?? ""), \(seen["messagesAtFirstEvents"] ?? "") then \(seen["messagesLater"] ?? "") messages, status \(seen["liveStatusLater"] ?? ""), first events at \(seen["firstEventsAt"] ?? "") s, read at \(seen["clockLaterAt"] ?? "") s, program running then: \(seen["programRunningWhenClockRead"] ?? "")")
+            "the timeline grows as events come: \(seen["clockLater"] ?? ""), \(seen["messagesAtFirstEvents"] ?? "") then \(seen["messagesLater"] ?? "") messages, status \(seen["liveStatusLater"] ?? ""), first events at \(seen["firstEventsAt"] ?? "") s, read at \(seen["clockLaterAt"] ?? "") s, program running then: \(seen["programRunningWhenClockRead"] ?? ""), last error reading it: \(seen["clockError"] ?? "none")")
         #expect((seen["frames"] as? Int ?? 0) >= 1, "the page draws its timeline as messages come")
         #expect(seen["programRunningWhenFindingShown"] as? Bool == true, "the retained screen shows before the program ends")
         let text = try #require(seen["findingText"] as? String)
