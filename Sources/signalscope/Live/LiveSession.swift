@@ -102,9 +102,13 @@ struct LiveSession {
             standardError("signalscope: warning: cannot make the final report: \(reason(error))")
         }
         guard report.terminationStatus != 0 || !FileManager.default.fileExists(atPath: path) else { return }
-        let page = "<!DOCTYPE html><title>SignalScope</title><p>The final report could not be made from \(XMLText.escaped(trace)); "
-            + "signalscope report says why on standard error.</p>"
-        try? Data(page.utf8).write(to: URL(fileURLWithPath: path))
+        // A report ended by a signal to signalscope is not a report that failed: the folder is
+        // being removed.
+        Interruptions.unlessEnding {
+            let page = "<!DOCTYPE html><title>SignalScope</title><p>The final report could not be made from \(XMLText.escaped(trace)); "
+                + "signalscope report says why on standard error.</p>"
+            try? Data(page.utf8).write(to: URL(fileURLWithPath: path))
+        }
     }
 }
 

@@ -27,6 +27,8 @@ enum Interruptions {
         var folders: Set<String> = []
         /// Processes signalscope started for itself (the live page's final report).
         var processes: Set<pid_t> = []
+        /// A signal is removing the folders and ending signalscope.
+        var ending = false
     }
 
     private static let state = Mutex(State())
@@ -65,6 +67,14 @@ enum Interruptions {
 
     static func forget(process: pid_t) { state.withLock { _ = $0.processes.remove(process) } }
 
+    /// Runs `write` unless a signal is ending signalscope, and holds off the signal's cleanup
+    /// until it is done: a file written into a folder while the folder is removed would keep it.
+    static func unlessEnding(_ write: () -> Void) {
+        state.withLock { state in
+            if !state.ending { write() }
+        }
+    }
+
     private static func arrived(_ number: Int32) {
         let action: () -> Void = state.withLock { state in
             switch state.mode {
@@ -75,6 +85,8 @@ enum Interruptions {
                 state.mode = .exit
                 return { waiting.resume() }
             case .exit:
+                guard !state.ending else { return {} }
+                state.ending = true
                 let (folders, processes) = (state.folders, state.processes)
                 return {
                     // Its work is in a folder about to go, and its word would repeat ours. It is
