@@ -128,7 +128,9 @@ def main():
         seen["programRunningWhenFindingShown"] = live.poll() is None
         seen["findingText"] = finding.text_content()
         seen["limitationsWhileRunning"] = page.text_content("#limitations")
-        finding.click()
+        # On its rule's name: the middle of the entry may be a link in its proof (to a node).
+        rule = finding.query_selector("span.rule")
+        rule.click()
         seen["highlightedNodes"] = page.locator("#graph-view svg g.node.hl").count()
         seen["highlightedNodeTitles"] = page.locator("#graph-view svg g.node.hl title").all_text_contents()
         seen["detailsPath"] = page.locator("#details-body ol.proof li").all_text_contents()
@@ -140,7 +142,7 @@ def main():
         seen["programRunningWhenInspected"] = live.poll() is None
         stats = page.evaluate("JSON.parse(JSON.stringify(window.signalscopeLive))")
         seen["frames"] = stats["frames"]
-        finding.click()
+        rule.click()
         if screenshot:
             page.screenshot(path=screenshot)
         page.wait_for_url(re.compile(r"/report\?token="), timeout=30_000)
