@@ -166,4 +166,27 @@ static inline void *_Nullable signalscope_tracing_thread(void) { return signalsc
 
 static inline void signalscope_set_tracing_thread(void *_Nullable state) { signalscope_tracing_thread_slot = state; }
 
+/// Where the code at an address is in its source, as the line tables say: the file's name
+/// (a path, or a name relative to `directory`), its directory (absolute, or relative to
+/// `unit_directory`), either may be NULL; the strings stay valid for the life of the process.
+typedef struct {
+    const char *_Nullable name;
+    const char *_Nullable directory;
+    const char *_Nullable unit_directory;
+    uint64_t line;
+    uint64_t column;
+} signalscope_source_line_t;
+
+/// The source line of the code at `address` in this process, from the DWARF line tables of
+/// the image holding it (read from its file once, then one sequence per lookup). False if
+/// the address is in no image, or its image has no line tables this reader can read
+/// (compressed, in a separate debug file, not ELF64): the toolchain's `Runtime` still can.
+bool signalscope_source_line(uintptr_t address, signalscope_source_line_t *_Nonnull line);
+
+/// The files the rows with a line of the function (the line tables' sequence) holding
+/// `address` are in, each once (by its number in the unit), the first `capacity` of them in
+/// `files` (their `line` 0); returns how many there are, or 0 if the address is not placed.
+/// A function whose rows are all in one file has no code inlined from another.
+size_t signalscope_source_files_of_function(uintptr_t address, signalscope_source_line_t *_Nonnull files, size_t capacity);
+
 #endif

@@ -1,5 +1,6 @@
 @_spi(Internal) import Runtime
 @_spi(Locking) import SignalScope
+import CTracingSupport
 import SignalScopeHeap
 
 /// Where code is in the program's source, from its debug information: the line a function
@@ -9,9 +10,8 @@ import SignalScopeHeap
 /// deallocating `deinit`, which the compiler places at the class's declaration (or at the
 /// `deinit` the class writes), where a property to make weak is.
 ///
-/// Symbolication costs milliseconds, so each function is looked up once per process, all the
-/// new ones of a snapshot in one pass (`Backtrace` from the toolchain's `Runtime` module, as
-/// ``SendStack`` uses it).
+/// Each function is looked up once per process, all the new ones of a snapshot in one pass:
+/// its symbol from the toolchain's `Runtime` module, its line from ``SourceLines``.
 enum CodeSites {
     /// Sites already looked up, by function address.
     private static let known = SiteCache()
@@ -37,6 +37,28 @@ enum CodeSites {
 
     private static func lookUp(_ functions: [UInt]) -> [UInt: TraceSite] {
         let frames = functions.sorted().map { RichFrame<UInt64>.programCounter(UInt64($0)) }
+        let backtrace = Backtrace(architecture: architecture, frames: frames, images: LoadedImages.capture())
+        // Symbols only: the `Runtime` module runs every line program of an image for each
+        // address it places; the line comes from ``SourceLines``, which runs one. Code at the
+        // address a function starts at is the function's own, never inlined.
+        guard let symbolicated = backtrace.symbolicated(options: []) else { return [:] }
+        var sites: [UInt: TraceSite] = [:]
+        var unplaced: [UInt] = []
+        for frame in symbolicated.frames {
+            guard let counter = UInt64(frame.captured.originalProgramCounter), let symbol = frame.symbol else { continue }
+            guard let location = SourceLines.location(of: UInt(counter)) else {
+                unplaced.append(UInt(counter))
+                continue
+            }
+            if let (site, _) = SourceSites.site(of: symbol, path: location.path, line: location.line) { sites[UInt(counter)] = site }
+        }
+        return unplaced.isEmpty ? sites : sites.merging(lookUpInRuntime(unplaced)) { ours, _ in ours }
+    }
+
+    /// Sites of functions whose image ``SourceLines`` cannot read, placed by the `Runtime`
+    /// module.
+    private static func lookUpInRuntime(_ functions: [UInt]) -> [UInt: TraceSite] {
+        let frames = functions.map { RichFrame<UInt64>.programCounter(UInt64($0)) }
         guard let symbolicated = Backtrace(architecture: architecture, frames: frames, images: LoadedImages.capture()).symbolicated()
         else { return [:] }
         var sites: [UInt: TraceSite] = [:]
@@ -98,22 +120,115 @@ enum CallerSites {
 
     private static func lookUp(_ addresses: [UInt]) -> [UInt: TraceSite] {
         let frames = addresses.map { RichFrame<UInt64>.returnAddress(UInt64($0)) }
-        guard let symbolicated = Backtrace(architecture: CodeSites.architecture, frames: frames, images: LoadedImages.capture()).symbolicated()
-        else { return [:] }
+        let placed = PlacedFrame.frames(of: Backtrace(architecture: CodeSites.architecture, frames: frames, images: LoadedImages.capture()))
         var sites: [UInt: TraceSite] = [:]
         // Each address gives its inlined frames, innermost first, then the function it is in:
         // the innermost one somebody wrote outside the libraries is where the call is.
-        var index = 0
-        var found: TraceSite?
-        for frame in symbolicated.frames where index < addresses.count {
-            if found == nil, let symbol = frame.symbol, !frame.isSwiftThunk, !frame.isSystem, !SourceSites.isLibrary(symbol.rawName) {
-                found = SourceSites.site(of: symbol)?.site
-            }
-            guard !frame.inlined else { continue }
-            if let found { sites[addresses[index]] = found }
-            (found, index) = (nil, index + 1)
+        for (address, frames) in zip(addresses, placed) {
+            if let site = frames.lazy.compactMap(\.usersSite).first { sites[address] = site }
         }
         return sites
+    }
+}
+
+/// A frame of a stack, placed in the source.
+struct PlacedFrame {
+    let symbol: SymbolicatedBacktrace.Symbol?
+    let location: (path: String, line: Int)?
+    /// A thunk, a system function, or a reactive library's: not somebody's code.
+    let isLibrary: Bool
+
+    /// Its site, if it is somebody's code outside the libraries, at a line they wrote.
+    var usersSite: TraceSite? { user?.site }
+
+    /// Its site and the path of its file, relative to the project, as ``usersSite``.
+    var user: (site: TraceSite, path: String)? {
+        guard !isLibrary, let symbol, let location else { return nil }
+        return SourceSites.site(of: symbol, path: location.path, line: location.line)
+    }
+
+    private init(_ frame: SymbolicatedBacktrace.Frame, location: (path: String, line: Int)?) {
+        symbol = frame.symbol
+        self.location = location
+        isLibrary = frame.isSwiftThunk || frame.isSystem || frame.symbol.map { SourceSites.isLibrary($0.rawName) } ?? true
+    }
+
+    /// The frames at each of `backtrace`'s addresses, in its order: an address's inlined
+    /// frames, innermost first, then the function they are in.
+    ///
+    /// The `Runtime` module reads inlined frames from `.debug_info`, but runs every line program
+    /// of the image for each address (``SourceLines``). It is asked only about addresses in a
+    /// function with code from more than one file written by somebody: in a function whose
+    /// lines are all in one file, whatever is inlined comes from that file, so the innermost
+    /// frame somebody wrote is at the address's own line (only its function's name, the
+    /// inlined one's, could differ).
+    static func frames(of backtrace: Backtrace) -> [[PlacedFrame]] {
+        guard let symbols = backtrace.symbolicated(options: []) else { return [] }
+        var placed: [[PlacedFrame]] = []
+        var askRuntime: [(index: Int, address: UInt64)] = []
+        for frame in symbols.frames {
+            let address = UInt64(frame.captured.adjustedProgramCounter) ?? 0
+            if frame.symbol == nil || address == 0 {
+                placed.append([PlacedFrame(frame, location: nil)])
+            } else if let location = SourceLines.location(of: UInt(address)), location.line > 0, SourceSites.isWritten(location.path),
+                SourceLines.writtenFiles(ofFunctionAt: UInt(address)) == [location.path]
+            {
+                placed.append([PlacedFrame(frame, location: location)])
+            } else {
+                askRuntime.append((placed.count, address))
+                placed.append([])
+            }
+        }
+        guard !askRuntime.isEmpty else { return placed }
+        let frames = askRuntime.map { RichFrame<UInt64>.programCounter($0.address) }
+        let images = backtrace.images ?? LoadedImages.capture()
+        guard let symbolicated = Backtrace(architecture: CodeSites.architecture, frames: frames, images: images).symbolicated() else {
+            return placed
+        }
+        var asked = 0
+        for frame in symbolicated.frames where asked < askRuntime.count {
+            placed[askRuntime[asked].index].append(PlacedFrame(frame, location: frame.symbol?.sourceLocation.map { ($0.path, $0.line) }))
+            if !frame.inlined { asked += 1 }
+        }
+        return placed
+    }
+}
+
+/// The source line of code at an address, read from its image's DWARF line tables by
+/// CTracingSupport's reader, which indexes an image's sequences once and then runs only the
+/// one covering an address (the `Runtime` module runs them all for every address, which in a
+/// large binary takes tens of milliseconds an address). `nil` where that reader cannot read
+/// the image (compressed or separate debug information).
+enum SourceLines {
+    static func location(of address: UInt) -> (path: String, line: Int)? {
+        var found = signalscope_source_line_t()
+        guard signalscope_source_line(address, &found), let path = path(of: found) else { return nil }
+        return (path, Int(found.line))
+    }
+
+    /// The files somebody wrote (``SourceSites/isWritten(_:)``) that the function holding
+    /// `address` has lines in; `nil` if unknown.
+    static func writtenFiles(ofFunctionAt address: UInt) -> Set<String>? {
+        var files = [signalscope_source_line_t](repeating: signalscope_source_line_t(), count: 8)
+        let count = signalscope_source_files_of_function(address, &files, files.count)
+        guard count > 0, count <= files.count else { return nil }
+        var paths: Set<String> = []
+        for file in files.prefix(count) {
+            guard let path = path(of: file) else { return nil }
+            if SourceSites.isWritten(path) { paths.insert(path) }
+        }
+        return paths
+    }
+
+    private static func path(of line: signalscope_source_line_t) -> String? {
+        guard let name = line.name.map({ String(cString: $0) }) else { return nil }
+        guard !name.hasPrefix("/"), var directory = line.directory.map({ String(cString: $0) }), !directory.isEmpty else {
+            return name
+        }
+        if !directory.hasPrefix("/"), let unit = line.unit_directory.map({ String(cString: $0) }), !unit.isEmpty {
+            directory = "\(unit)/\(directory)"
+        }
+        return "\(directory)/\(name)"
     }
 }
 

@@ -48,13 +48,10 @@ struct SendStack {
     private static let knownLimit = 1024
 
     private static func symbolicate(_ backtrace: Backtrace) -> SendStack {
-        guard let symbolicated = backtrace.symbolicated() else { return SendStack(site: nil, frames: []) }
         var site: TraceSite?
         var frames: [String] = []
-        for frame in symbolicated.frames where frames.count < limit {
-            guard let symbol = frame.symbol, !frame.isSwiftThunk, !frame.isSystem, !SourceSites.isLibrary(symbol.rawName),
-                let (frameSite, path) = SourceSites.site(of: symbol)
-            else { continue }
+        for frame in PlacedFrame.frames(of: backtrace).joined() where frames.count < limit {
+            guard let (frameSite, path) = frame.user, let symbol = frame.symbol else { continue }
             if site == nil { site = frameSite }
             frames.append("\(symbol.name) (\(path):\(frameSite.line))")
         }
@@ -70,10 +67,15 @@ enum SourceSites {
     /// `<compiler-generated>`, nor a macro expansion the compiler wrote out), and its path
     /// relative to the project.
     static func site(of symbol: SymbolicatedBacktrace.Symbol) -> (site: TraceSite, path: String)? {
-        guard let location = symbol.sourceLocation, location.line > 0, isWritten(location.path) else { return nil }
-        let path = ProjectPaths.relative(location.path)
+        symbol.sourceLocation.flatMap { site(of: symbol, path: $0.path, line: $0.line) }
+    }
+
+    /// The site of a symbol's code at a source location found elsewhere (``SourceLines``).
+    static func site(of symbol: SymbolicatedBacktrace.Symbol, path fullPath: String, line: Int) -> (site: TraceSite, path: String)? {
+        guard line > 0, isWritten(fullPath) else { return nil }
+        let path = ProjectPaths.relative(fullPath)
         let file = module(ofMangled: symbol.rawName).map { "\($0)/\((path as NSString).lastPathComponent)" } ?? path
-        return (TraceSite(file: file, line: location.line, function: symbol.name), path)
+        return (TraceSite(file: file, line: line, function: symbol.name), path)
     }
 
     /// Whether a Swift symbol is a reactive library's, which the user did not write:
@@ -94,7 +96,9 @@ enum SourceSites {
         return "$s\(module.utf8.count)\(module)"
     }
 
-    private static func isWritten(_ path: String) -> Bool {
+    /// Whether a path is a file somebody wrote: not `<compiler-generated>`, nor a macro
+    /// expansion the compiler wrote out.
+    static func isWritten(_ path: String) -> Bool {
         let name = (path as NSString).lastPathComponent
         return !name.hasPrefix("<") && !name.hasPrefix("@__swiftmacro_")
     }
