@@ -38,11 +38,12 @@ struct SourceLinesTests {
             guard let address = UInt64(frame.captured.originalProgramCounter), seen.insert(address).inserted,
                 let expected = frame.symbol?.sourceLocation
             else { continue }
-            let found = SourceLines.location(of: UInt(address))
-            #expect(found?.path == expected.path && found?.line == expected.line, "\(frame)")
+            // Left to the Runtime module where the file's directory is the compile unit's.
+            guard let found = SourceLines.location(of: UInt(address)) else { continue }
+            #expect(found.path == expected.path && found.line == expected.line, "\(frame)")
             compared += 1
         }
-        #expect(compared >= 15, "most of the addresses are in code with line tables")
+        #expect(compared >= 15, "most of the addresses are placed by the line tables' reader")
     }
 
     @Test("Each frame of a stack is given the innermost site somebody wrote that the Runtime module's inlined frames give it")

@@ -198,11 +198,12 @@ struct PlacedFrame {
 /// CTracingSupport's reader, which indexes an image's sequences once and then runs only the
 /// one covering an address (the `Runtime` module runs them all for every address, which in a
 /// large binary takes tens of milliseconds an address). `nil` where that reader cannot read
-/// the image (compressed or separate debug information).
+/// the image (compressed or separate debug information), or the file's directory is the
+/// compile unit's.
 enum SourceLines {
     static func location(of address: UInt) -> (path: String, line: Int)? {
         var found = signalscope_source_line_t()
-        guard signalscope_source_line(address, &found), let path = path(of: found) else { return nil }
+        guard signalscope_source_line(address, &found), let path = path(of: found), path.hasPrefix("/") else { return nil }
         return (path, Int(found.line))
     }
 
@@ -215,11 +216,16 @@ enum SourceLines {
         var paths: Set<String> = []
         for file in files.prefix(count) {
             guard let path = path(of: file) else { return nil }
-            if SourceSites.isWritten(path) { paths.insert(path) }
+            guard SourceSites.isWritten(path) else { continue }
+            guard path.hasPrefix("/") else { return nil }
+            paths.insert(path)
         }
         return paths
     }
 
+    /// The file's path; relative where the line tables leave its directory to the unit's
+    /// `DW_AT_comp_dir` (DWARF 4's directory 0), which this reader does not read: such a
+    /// location is left to the `Runtime` module.
     private static func path(of line: signalscope_source_line_t) -> String? {
         guard let name = line.name.map({ String(cString: $0) }) else { return nil }
         guard !name.hasPrefix("/"), var directory = line.directory.map({ String(cString: $0) }), !directory.isEmpty else {
