@@ -109,8 +109,8 @@ rm -f "$scratch/traces/"*
 run_classes plain SIGNALSCOPE_TRACE=
 run_classes hooked SIGNALSCOPE_TRACE= OPENCOMBINE_SUITE_EMPTY_HOOK=1
 # Every process records into a trace of its own (%p), with a small budget for the snapshot it
-# takes at exit: what the suite tests is behaviour, and naming every class of a test binary
-# this size from its debug information takes the toolchain's symbolicator most of a minute.
+# takes at exit: what the suite tests is behaviour, and walking the whole heap of a test
+# binary this size at the exit of each of its processes would add about a minute.
 run_classes traced SIGNALSCOPE_HEAP_OBJECTS=200 SIGNALSCOPE_TRACE="$scratch/traces/suite-%p.sslog"
 
 count="$(wc -l <"$scratch/plain/outcomes")"
