@@ -79,13 +79,6 @@ public struct JSONLinesExporter: TraceExporter {
         }
 
         mutating func fields(of event: TraceEvent) {
-            func entity(_ entity: TraceEntity) -> String {
-                switch entity {
-                case .node(let id): id.description
-                case .subscription(let id): id.description
-                case .object(let id): id.description
-                }
-            }
             switch event {
             case .node(let id, let kind, let name, let origin, let parents, let traits):
                 string("node", id.description)
@@ -153,10 +146,14 @@ public struct JSONLinesExporter: TraceExporter {
                 bool("memoryUnreadable", memoryUnreadable)
                 bool("coversAllocations", coversAllocations)
                 if let unwalkedReason { string("unwalkedReason", unwalkedReason) }
-            case .alive(let target, let retainCount, let terminated):
-                string("entity", entity(target))
+            case .nodeAlive(let id, let retainCount, let terminated):
+                string("entity", id.description)
                 number("retainCount", retainCount)
                 bool("terminated", terminated)
+            case .subscriptionAlive(let id, let retainCount):
+                string("entity", id.description)
+                number("retainCount", retainCount)
+                bool("terminated", false)
             case .heapObject(let object):
                 string("object", object.id.description)
                 number("address", object.address)

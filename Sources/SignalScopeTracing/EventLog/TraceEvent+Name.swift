@@ -15,7 +15,7 @@ extension TraceEvent {
         case .violation: "violation"
         case .end: "end"
         case .snapshot: "snapshot"
-        case .alive: "alive"
+        case .nodeAlive, .subscriptionAlive: "alive"
         case .heapObject: "heap-object"
         case .reference: "reference"
         case .virtualTime: "virtual-time"

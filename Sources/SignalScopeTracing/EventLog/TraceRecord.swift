@@ -159,9 +159,12 @@ public enum TraceEvent: Sendable, Hashable {
     indirect case snapshot(
         limits: TraceHeap.Limits?, objectLimitReached: Bool, depthLimitReached: Bool, memoryUnreadable: Bool,
         coversAllocations: Bool, unwalkedReason: String?)
-    /// In the snapshot: the entity was alive, with this many strong references; for a
-    /// subject, `terminated` says whether it had sent its terminal event.
-    case alive(TraceEntity, retainCount: Int, terminated: Bool)
+    /// In the snapshot: the node was alive, with this many strong references; for a subject,
+    /// `terminated` says whether it had sent its terminal event.
+    case nodeAlive(NodeID, retainCount: Int, terminated: Bool)
+    /// In the snapshot: the subscription was alive and had not ended, with this many strong
+    /// references.
+    case subscriptionAlive(SubscriptionID, retainCount: Int)
     /// In the snapshot: an object the heap walk reached. (Boxed, like `reference`: their
     /// payloads are several times larger than any other event's, and every event is copied
     /// as it is read.)
@@ -185,11 +188,11 @@ public enum TraceEvent: Sendable, Hashable {
         switch self {
         case .subscribe(let id, _, _, _, _), .observerStored(let id, _), .observerReleased(let id), .next(let id, _),
             .error(let id, _), .completed(let id), .disposed(let id, _),
-            .alive(.subscription(let id), _, _):
+            .subscriptionAlive(let id, _):
             id
         case .violation(_, let id, _, _, _): id
         case .extended(let event): event.payload.subscription
-        case .node, .nodeNamed, .edge, .end, .snapshot, .alive, .heapObject, .reference, .virtualTime,
+        case .node, .nodeNamed, .edge, .end, .snapshot, .nodeAlive, .heapObject, .reference, .virtualTime,
             .typeSite:
             nil
         }

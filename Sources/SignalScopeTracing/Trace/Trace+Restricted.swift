@@ -18,7 +18,7 @@ extension Trace {
         copy.records = records.filter { record in
             switch record.event {
             case .node(let id, _, _, _, _, _), .nodeNamed(let id, _), .edge(_, let id), .violation(let id, _, _, _, _),
-                .alive(.node(let id), _, _):
+                .nodeAlive(let id, _, _):
                 copy.nodes[id] != nil
             case .snapshot, .end, .virtualTime:
                 true

@@ -395,15 +395,11 @@ public struct Trace: Sendable {
             objects[object.id]?.retainCountAtEnd = object.retainCount
         case .reference(let reference):
             heap.references.append(reference)
-        case .alive(.node(let id), let count, let terminated):
+        case .nodeAlive(let id, let count, let terminated):
             nodes[id]?.retainCountAtEnd = count
             nodes[id]?.terminatedAtEnd = terminated
-        case .alive(.subscription(let id), let count, _):
+        case .subscriptionAlive(let id, let count):
             subscriptions[id]?.retainCountAtEnd = count
-        case .alive(.object, _, _):
-            // No log says so (the heap snapshot's records say what objects were alive): an
-            // event made by hand, which changes nothing.
-            break
         case .violation(let node, let subscription, let kind, let site, let stack):
             if violations.count < Self.violationLimit {
                 violations.append(Violation(node: node, subscription: subscription, event: kind, site: site, stack: stack))

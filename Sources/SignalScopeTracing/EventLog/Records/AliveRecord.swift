@@ -21,7 +21,10 @@ struct AliveRecord: EventRecord {
     }
 
     func event(strings: LogStrings) -> TraceEvent? {
-        guard let alive = LiveEntityCode(rawValue: entity)?.entity(id) else { return nil }
-        return .alive(alive, retainCount: Int(clamping: retainCount), terminated: flags & 1 != 0)
+        switch LiveEntityCode(rawValue: entity) {
+        case .node: .nodeAlive(NodeID(rawValue: id), retainCount: Int(clamping: retainCount), terminated: flags & 1 != 0)
+        case .subscription: .subscriptionAlive(SubscriptionID(rawValue: id), retainCount: Int(clamping: retainCount))
+        case nil: nil
+        }
     }
 }
