@@ -88,11 +88,29 @@ func standardOutput(_ text: String, terminator: String = "\n", notice: Bool = fa
 
 private let standardOutputFailure = Mutex<String?>(nil)
 
-/// Writes one line to standard error. Messages name files and quote traces and arguments,
-/// any of which may hold escape sequences or line breaks: they are shown, not obeyed. A
-/// standard error that cannot be written (closed, a full disk) loses the line and nothing
-/// else: there is nowhere left to say so.
+/// Writes one line to standard error, whole, never after ``lastStandardError(_:)``. Messages
+/// name files and quote traces and arguments, any of which may hold escape sequences or line
+/// breaks: they are shown, not obeyed. A standard error that cannot be written (closed, a full
+/// disk) loses the line and nothing else: there is nowhere left to say so.
 func standardError(_ line: String) {
+    standardErrorEnded.withLock { ended in
+        if !ended { writeStandardError(line) }
+    }
+}
+
+/// Writes the last line signalscope writes to standard error, as it exits from another thread
+/// than the one at work (a signal's): what that one would say after it (that the report is
+/// ready) is no longer true, and is not written.
+func lastStandardError(_ line: String) {
+    standardErrorEnded.withLock { ended in
+        if !ended { writeStandardError(line) }
+        ended = true
+    }
+}
+
+private let standardErrorEnded = Mutex(false)
+
+private func writeStandardError(_ line: String) {
     try? FileHandle.standardError.write(contentsOf: Data((TerminalText.sanitized(line) + "\n").utf8))
 }
 

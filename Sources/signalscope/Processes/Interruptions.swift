@@ -99,7 +99,7 @@ enum Interruptions {
                     }
                     for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
                     let kept = folders.isEmpty ? "" : "; its temporary files are removed"
-                    standardError("signalscope: interrupted by \(name(of: number))\(kept)")
+                    lastStandardError("signalscope: interrupted by \(name(of: number))\(kept)")
                     _exit(128 + number)
                 }
             }
