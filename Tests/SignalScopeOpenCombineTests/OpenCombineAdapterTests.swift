@@ -313,13 +313,17 @@ struct OpenCombineAdapterTests {
         kept.removeAll()
     }
 
-    @Test("A path through a sink names its closure as Combine users do (its receiveValue closure), and a subscriber's kept subscription by its property")
+    @Test("A path through a sink names its closure as Combine users do (its receiveValue closure), and a subscriber's kept subscription by its property; the report's details panel names the closure alike")
     func pathsInCombineWords() throws {
         let (feed, titles) = (CombineCorpus.scenarios.first { $0.name == "sink { self } stored on self" }!.run(),
             CombineCorpus.scenarios.first { $0.name == "a subscriber subscribed directly and dropped, its subject never finished" }!.run())
         let lines = (feed.findings + titles.findings).flatMap(\.steps).map(\.description)
         #expect(lines.contains { $0.contains("keeps its receiveValue closure (SignalScopeOpenCombineTests/CombineCorpus.swift:") && $0.hasSuffix("which captures FeedViewModel") }, "\(lines)")
         #expect(lines.contains { $0.contains("keeps its status.subscribed, which captures PassthroughSubject") }, "\(lines)")
+        // The same reference seen from what it holds, as the details panel lists who holds it.
+        let held = feed.findings.flatMap(\.steps).flatMap(\.crossings).map { $0.relation.phrase(holder: "the sink").description }
+        #expect(held.contains { $0.hasPrefix("captured by the receiveValue closure (SignalScopeOpenCombineTests/CombineCorpus.swift:") && $0.hasSuffix(" of the sink") },
+            "\(held)")
     }
 
     @Test("Nodes and subscribers in OpenCombine's words: each one's type and the part it plays, beside its kind, in the trace and in the report")

@@ -14,8 +14,10 @@ public enum HeapRelation: Sendable, Hashable {
     /// A stored property of the holder, by its path (`state.owner`; empty for the value
     /// itself).
     case property(String)
-    /// A closure the holder keeps: the reference is the closure's context.
-    case closure(TraceHeap.Closure)
+    /// A closure the holder keeps: the reference is the closure's context. `property` is the
+    /// stored property of a library's object that keeps a closure the runtime gave no role (a
+    /// Combine sink's `receiveValue`), which the library's users know it by.
+    case closure(TraceHeap.Closure, property: String?)
     /// A value a closure's context captured (or a captured `var`'s box holds), by the name
     /// the capture had when known; `weak` for a `[weak x]` capture, which keeps nothing alive.
     case capture(String, weak: Bool)
@@ -37,7 +39,9 @@ public enum HeapRelation: Sendable, Hashable {
             return
         }
         if let closure = reference.closure {
-            self = .closure(closure)
+            let keptByLibrary = closure.role == nil && reference.kind == .storedProperty
+                && trace.heap.objects[reference.from]?.category == .runtime
+            self = .closure(closure, property: keptByLibrary ? reference.path.split(separator: ".").last.map(String.init) : nil)
             return
         }
         switch reference.kind {
@@ -81,7 +85,7 @@ public enum HeapRelation: Sendable, Hashable {
         case .source: "the source of \(holder)"
         case .property(let path) where path.isEmpty: "held by \(holder)"
         case .property(let path): "stored in property \(path) of \(holder)"
-        case .closure(let closure): "captured by \(Self.closureWords(closure, isFirst: false)) of \(holder)"
+        case .closure(let closure, let property): "captured by \(Self.closureWords(closure, property: property, isFirst: false)) of \(holder)"
         case .capture(let name, let weak):
             "\(weak ? "referred to weakly" : "captured")\(name.isEmpty ? "" : " as \(name)") by \(holder)"
         case .element(let index): "element \(index) of \(holder)"
@@ -93,11 +97,16 @@ public enum HeapRelation: Sendable, Hashable {
     }
 
     /// A closure: `its next closure (File.swift:14)` (the first of a path's line: the
-    /// holder's own), `the predicate (File.swift:19)`, `closure #1 in Screen.init()`.
-    static func closureWords(_ closure: TraceHeap.Closure, isFirst: Bool) -> FindingStep {
+    /// holder's own), `the predicate (File.swift:19)`; one a library's object keeps by its
+    /// property, `the receiveValue closure (File.swift:21)`; any other by its name, `closure #1
+    /// in Screen.init()`.
+    static func closureWords(_ closure: TraceHeap.Closure, property: String? = nil, isFirst: Bool) -> FindingStep {
         let site: FindingStep = closure.site.map { " (\($0))" } ?? ""
         if let role = closure.role {
             return "\(isFirst ? "its" : "the") \(role)\(site)"
+        }
+        if let property {
+            return "\(isFirst ? "its" : "the") \(property) closure\(site)"
         }
         return "\(closure.name ?? "a closure")\(site)"
     }

@@ -77,8 +77,8 @@ struct PathDescription {
         // A target with no words of its own (a wrapper the next step names) leaves the verb.
         func phrase(_ words: FindingStep) -> FindingStep { target.parts.isEmpty ? words : "\(words) \(target)" }
         switch relation {
-        case .closure(let closure):
-            let name = closureName(closure, of: step, isFirst: isFirst)
+        case .closure(let closure, let property):
+            let name = HeapRelation.closureWords(closure, property: property, isFirst: isFirst)
             return model.isLandmark(step.to) ? "\(name), which captures \(target)" : "\(name),"
         case .source: return "\(target) as its source"
         case .property(let path) where target.parts.isEmpty && !path.isEmpty && model.object(step.to)?.category == .closureContext:
@@ -92,16 +92,6 @@ struct PathDescription {
         case .value(let key): return phrase(key.map { "whose value for key \($0) is" } ?? "whose values include")
         case .boxedValue: return phrase("which holds")
         }
-    }
-
-    /// A closure the path crosses: by its role, when the runtime reported it; one a library's
-    /// object keeps in a property (a Combine sink's `receiveValue`) by that property, as the
-    /// library's users call it, and where it was written; any other by its name.
-    private func closureName(_ closure: TraceHeap.Closure, of step: TraceHeap.Reference, isFirst: Bool) -> FindingStep {
-        guard closure.role == nil, step.kind == .storedProperty, let property = step.path.split(separator: ".").last,
-            model.object(step.from)?.category == .runtime
-        else { return HeapRelation.closureWords(closure, isFirst: isFirst) }
-        return "\(isFirst ? "its" : "the") \(property) closure\(closure.site.map { " (\($0))" } ?? "")"
     }
 
     /// What a reference leads to: a landmark by name; a collection, a box or one of the
