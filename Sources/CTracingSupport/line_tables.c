@@ -470,7 +470,15 @@ static struct image *image_of(uintptr_t address) {
             found = images[i].tables;
         }
     }
-    if (!known && (image_count < image_capacity || (images = realloc(images, (image_capacity = image_capacity ? 2 * image_capacity : 16) * sizeof *images)))) {
+    if (!known && image_count == image_capacity) {
+        size_t capacity = image_capacity ? 2 * image_capacity : 16;
+        void *grown = realloc(images, capacity * sizeof *images);
+        if (grown) {
+            images = grown;
+            image_capacity = capacity;
+        }
+    }
+    if (!known && image_count < image_capacity) {
         // The executable's link map has no name.
         found = open_image(map->l_name && *map->l_name ? map->l_name : "/proc/self/exe", map->l_addr);
         images[image_count++] = (typeof(*images)){ map->l_addr, found };
