@@ -129,7 +129,8 @@ def main():
         seen["findingText"] = finding.text_content()
         seen["limitationsWhileRunning"] = page.text_content("#limitations")
         # On its rule's name: the middle of the entry may be a link in its proof (to a node).
-        rule = finding.query_selector("span.rule")
+        # A locator, found again at each click: a new graph renders the list again.
+        rule = page.locator('#finding-list li[data-rule="retained-after-release"] span.rule').first
         rule.click()
         seen["highlightedNodes"] = page.locator("#graph-view svg g.node.hl").count()
         seen["highlightedNodeTitles"] = page.locator("#graph-view svg g.node.hl title").all_text_contents()
