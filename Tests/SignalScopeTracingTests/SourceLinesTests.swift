@@ -55,7 +55,7 @@ struct SourceLinesTests {
         var found: TraceSite?
         for frame in symbolicated.frames {
             if found == nil, let symbol = frame.symbol, !frame.isSwiftThunk, !frame.isSystem, !SourceSites.isLibrary(symbol.rawName) {
-                found = SourceSites.site(of: symbol)?.site
+                found = symbol.sourceLocation.flatMap { SourceSites.site(of: symbol, path: $0.path, line: $0.line)?.site }
             }
             guard !frame.inlined else { continue }
             expected.append(found)

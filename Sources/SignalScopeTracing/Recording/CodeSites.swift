@@ -36,39 +36,14 @@ enum CodeSites {
     }
 
     private static func lookUp(_ functions: [UInt]) -> [UInt: TraceSite] {
-        let frames = functions.sorted().map { RichFrame<UInt64>.programCounter(UInt64($0)) }
-        let backtrace = Backtrace(architecture: architecture, frames: frames, images: LoadedImages.capture())
-        // Symbols only: the `Runtime` module runs every line program of an image for each
-        // address it places; the line comes from ``SourceLines``, which runs one. Code at the
-        // address a function starts at is the function's own, never inlined.
-        guard let symbolicated = backtrace.symbolicated(options: []) else { return [:] }
-        var sites: [UInt: TraceSite] = [:]
-        var unplaced: [UInt] = []
-        for frame in symbolicated.frames {
-            guard let counter = UInt64(frame.captured.originalProgramCounter), let symbol = frame.symbol else { continue }
-            guard let location = SourceLines.location(of: UInt(counter)) else {
-                unplaced.append(UInt(counter))
-                continue
-            }
-            if let (site, _) = SourceSites.site(of: symbol, path: location.path, line: location.line) { sites[UInt(counter)] = site }
-        }
-        return unplaced.isEmpty ? sites : sites.merging(lookUpInRuntime(unplaced)) { ours, _ in ours }
-    }
-
-    /// Sites of functions whose image ``SourceLines`` cannot read, placed by the `Runtime`
-    /// module.
-    private static func lookUpInRuntime(_ functions: [UInt]) -> [UInt: TraceSite] {
         let frames = functions.map { RichFrame<UInt64>.programCounter(UInt64($0)) }
-        guard let symbolicated = Backtrace(architecture: architecture, frames: frames, images: LoadedImages.capture()).symbolicated()
-        else { return [:] }
+        let placed = PlacedFrame.frames(
+            of: Backtrace(architecture: architecture, frames: frames, images: LoadedImages.capture()), atFunctionStarts: true)
         var sites: [UInt: TraceSite] = [:]
         // An inlined frame comes before the function it was inlined into: the function is
         // what starts at the address.
-        for frame in symbolicated.frames where !frame.inlined {
-            guard let counter = UInt64(frame.captured.originalProgramCounter), let symbol = frame.symbol,
-                let (site, _) = SourceSites.site(of: symbol)
-            else { continue }
-            sites[UInt(counter)] = site
+        for (function, frames) in zip(functions, placed) {
+            if let site = frames.last?.written?.site { sites[function] = site }
         }
         return sites
     }
@@ -142,8 +117,12 @@ struct PlacedFrame {
     var usersSite: TraceSite? { user?.site }
 
     /// Its site and the path of its file, relative to the project, as ``usersSite``.
-    var user: (site: TraceSite, path: String)? {
-        guard !isLibrary, let symbol, let location else { return nil }
+    var user: (site: TraceSite, path: String)? { isLibrary ? nil : written }
+
+    /// Its site and the path of its file, relative to the project, if it is at a line somebody
+    /// wrote, in a library or not.
+    var written: (site: TraceSite, path: String)? {
+        guard let symbol, let location else { return nil }
         return SourceSites.site(of: symbol, path: location.path, line: location.line)
     }
 
@@ -161,8 +140,10 @@ struct PlacedFrame {
     /// function with code from more than one file written by somebody: in a function whose
     /// lines are all in one file, whatever is inlined comes from that file, so the innermost
     /// frame somebody wrote is at the address's own line (only its function's name, the
-    /// inlined one's, could differ).
-    static func frames(of backtrace: Backtrace) -> [[PlacedFrame]] {
+    /// inlined one's, could differ). `atFunctionStarts`: every address is where a function's
+    /// code starts, where nothing is inlined, so only ``SourceLines`` is asked, and the
+    /// `Runtime` module only where it cannot answer.
+    static func frames(of backtrace: Backtrace, atFunctionStarts: Bool = false) -> [[PlacedFrame]] {
         guard let symbols = backtrace.symbolicated(options: []) else { return [] }
         var placed: [[PlacedFrame]] = []
         var askRuntime: [(index: Int, address: UInt64)] = []
@@ -170,8 +151,10 @@ struct PlacedFrame {
             let address = UInt64(frame.captured.adjustedProgramCounter) ?? 0
             if frame.symbol == nil || address == 0 {
                 placed.append([PlacedFrame(frame, location: nil)])
-            } else if let location = SourceLines.location(of: UInt(address)), location.line > 0, SourceSites.isWritten(location.path),
-                SourceLines.writtenFiles(ofFunctionAt: UInt(address)) == [location.path]
+            } else if let location = SourceLines.location(of: UInt(address)),
+                atFunctionStarts
+                    || (location.line > 0 && SourceSites.isWritten(location.path)
+                        && SourceLines.writtenFiles(ofFunctionAt: UInt(address)) == [location.path])
             {
                 placed.append([PlacedFrame(frame, location: location)])
             } else {

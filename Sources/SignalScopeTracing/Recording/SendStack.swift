@@ -63,14 +63,9 @@ struct SendStack {
 /// Where symbolicated code is, as traces name sites: `#fileID`s (`Module/File.swift`), so
 /// that reports resolve them and baselines match them as they do every other site.
 enum SourceSites {
-    /// The site of a symbol with a source location somebody wrote (not
+    /// The site of a symbol's code at `line` of `fullPath`, if somebody wrote that file (not
     /// `<compiler-generated>`, nor a macro expansion the compiler wrote out), and its path
     /// relative to the project.
-    static func site(of symbol: SymbolicatedBacktrace.Symbol) -> (site: TraceSite, path: String)? {
-        symbol.sourceLocation.flatMap { site(of: symbol, path: $0.path, line: $0.line) }
-    }
-
-    /// The site of a symbol's code at a source location found elsewhere (``SourceLines``).
     static func site(of symbol: SymbolicatedBacktrace.Symbol, path fullPath: String, line: Int) -> (site: TraceSite, path: String)? {
         guard line > 0, isWritten(fullPath) else { return nil }
         let path = ProjectPaths.relative(fullPath)
