@@ -70,7 +70,8 @@ struct OtherCommandTests {
     func sfdpWithoutOverlaps() throws {
         let cli = try CLIRunner()
         defer { cli.removeFolder() }
-        #expect(try cli.signalscope("record", "-o", "scale.sslog", "--", CLIRunner.product("ScreensAtScale")).status == 0)
+        let recorded = try cli.signalscope("record", "-o", "scale.sslog", "--", CLIRunner.product("ScreensAtScale"))
+        #expect(recorded.status == 0, "\(recorded.standardError)")
         #expect(try cli.signalscope("graph", "scale.sslog", "-o", "graph.svg", "--engine", "sfdp").status == 0)
         let document = try XMLDocument(data: Data(contentsOf: URL(fileURLWithPath: cli.path("graph.svg"))))
         // Each node's outline (not the legend's), as the bounding box of its first shape.
@@ -98,7 +99,7 @@ struct OtherCommandTests {
         }
         let degenerate = boxes.filter { !($0.x1 > $0.x0 && $0.y1 > $0.y0) }
         #expect(boxes.count > 30 && degenerate.isEmpty,
-            "the app's graph, collapsed, every box read: \(boxes.count) nodes of \(nodes.count), boxes without area: \(degenerate)")
+            "the app's graph, collapsed, every box read: \(boxes.count) nodes of \(nodes.count), boxes without area: \(degenerate); recording said: \(recorded.standardError)")
         for (index, a) in boxes.enumerated() {
             for b in boxes[(index + 1)...] {
                 let overlap = min(a.x1, b.x1) - max(a.x0, b.x0) > 1 && min(a.y1, b.y1) - max(a.y0, b.y0) > 1
