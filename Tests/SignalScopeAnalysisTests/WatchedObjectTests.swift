@@ -127,6 +127,15 @@ struct WatchedObjectTests {
         session.updates.sendCompleted()
     }
 
+    @Test("The closing snapshot says when it saw the object, past which deadline: never the deadline as if it were the time the recording ended")
+    func closingTiming() {
+        #expect(RetainedObject.closingTiming(within: .milliseconds(500), late: .milliseconds(1_600)) == ("when recording ended, 2.1 seconds after", ", past its deadline of 0.5 seconds"))
+        // A log before format 3.7 wrote no time for the closing snapshot.
+        #expect(RetainedObject.closingTiming(within: .milliseconds(500), late: .zero) == ("when recording ended, after", ", past its deadline of 0.5 seconds"))
+        // An object that had to be gone only by the end has no deadline to be past.
+        #expect(RetainedObject.closingTiming(within: .zero, late: .zero) == ("when recording ended, after", ""))
+    }
+
     @Test("An object freed before its deadline, and one whose deadline is still to come, are not reported")
     func freedInTime() throws {
         let session = Session()

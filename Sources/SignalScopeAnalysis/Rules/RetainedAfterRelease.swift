@@ -42,10 +42,11 @@ struct RetainedAfterRelease: Analyzer {
         let name = Trace.shortTypeName(retained.typeName)
         let model = LeakModel(trace.replacingHeap(retained.heap))
         var description = PathDescription(model)
-        // A snapshot taken well past the deadline (deadlines judged together, or paced) says so.
+        // A snapshot taken well past the deadline (deadlines judged together, or paced) says so;
+        // the closing one says when the recording ended, past which deadline.
         let (when, deadline) =
             retained.isMidRun ? RetainedObject.timing(within: retained.within, late: retained.late)
-            : (retained.within == .zero ? "when recording ended, after" : "when recording ended, \(retained.within) after", "")
+            : RetainedObject.closingTiming(within: retained.within, late: retained.late)
         var steps: [FindingStep] = ["\(name) was still alive \(when) \"\(retained.reason)\" (\(retained.site)\(deadline))"]
         // A walk that saw part of the heap says so wherever it speaks of what it did not reach.
         let partly = retained.sawPartOfTheHeap

@@ -8,7 +8,7 @@ enum EventLogFormat {
     /// The first 8 bytes of every log.
     static let magic: [UInt8] = Array("SIGSCOPE".utf8)
     static let majorVersion: UInt16 = 3
-    static let minorVersion: UInt16 = 6
+    static let minorVersion: UInt16 = 7
     /// The major versions this reader reads: 3, and 2, which is 3 without batches.
     static let readableMajorVersions: ClosedRange<UInt16> = 2...3
     /// How the versions this reader reads are named in messages: `3.x (and 2.x)`.

@@ -530,7 +530,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             if entry.wasReported {
                 if !isAlive { append(ReleasedRecord(watch: entry.id)) }
             } else if isAlive, entry.deadline.map({ $0 <= now }) ?? true {
-                appendRetained(entry, in: paths, midRun: false, late: .zero)
+                appendRetained(entry, in: paths, midRun: false, late: entry.deadline.map { $0.duration(to: now) } ?? .zero)
             }
         }
     }

@@ -140,7 +140,8 @@ public struct RetainedObject: TraceEventPayload {
     public let within: Duration
     /// How long after that deadline the snapshot that proves it was taken: deadlines that
     /// pass together, or while another snapshot is taken, are judged together, as soon as a
-    /// snapshot may be taken (zero in logs before format 3.1, and for the closing snapshot).
+    /// snapshot may be taken; for the closing snapshot, how long past it the recording ended
+    /// (zero in logs before format 3.1, and for the closing snapshot before format 3.7).
     public let late: Duration
     /// Whether the snapshot that proves it was taken while the program ran.
     public let isMidRun: Bool
@@ -176,6 +177,16 @@ public struct RetainedObject: TraceEventPayload {
     public static func timing(within: Duration, late: Duration) -> (after: String, deadline: String) {
         guard late >= .milliseconds(100) else { return ("\(within) after", "") }
         return ("\((within + late).roundedToMilliseconds) after", ", past its deadline of \(within)")
+    }
+
+    /// When the closing snapshot saw an object alive, as the finding says it: "when recording
+    /// ended, 2.1 seconds after" its reason, past its deadline (a log before format 3.7 gives
+    /// no time: "when recording ended, after"), and nothing of a deadline for an object that
+    /// had to be gone only by the end.
+    public static func closingTiming(within: Duration, late: Duration) -> (after: String, deadline: String) {
+        guard within > .zero else { return ("when recording ended, after", "") }
+        let after = late > .zero ? "when recording ended, \((within + late).roundedToMilliseconds) after" : "when recording ended, after"
+        return (after, ", past its deadline of \(within)")
     }
 
     public var name: String { "retained-object" }
