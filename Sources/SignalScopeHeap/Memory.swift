@@ -104,11 +104,11 @@ struct Bytes {
 
     /// The word at `offset`, or `nil` past the end.
     func word(at offset: Int) -> UInt? {
-        offset >= 0 && offset + 8 <= count ? load(at: offset, as: UInt.self) : nil
+        offset >= 0 && offset <= count - 8 ? load(at: offset, as: UInt.self) : nil
     }
 
     /// Whether `count` bytes from `offset` are inside the copy.
     func contains(_ offset: Int, _ count: Int) -> Bool {
-        offset >= 0 && count >= 0 && offset + count <= self.count
+        offset >= 0 && count >= 0 && count <= self.count - offset
     }
 }

@@ -24,16 +24,13 @@ struct ArrayStorage: CollectionStorage {
     var holdsReferences: Bool { !element.isEmpty }
 
     func extent(of header: Bytes) -> Int? {
-        guard let count = header.word(at: countOffset).map(Int.init(bitPattern:)), count >= 0 else { return nil }
-        let extent = firstElement + count * stride
-        return extent <= CollectionStorages.maximumExtent ? extent : nil
+        header.word(at: countOffset).flatMap { CollectionStorages.end(from: firstElement, count: Int(bitPattern: $0), stride: stride) }
     }
 
     func elements(in object: Bytes) -> [StoredElement] {
-        guard !element.isEmpty, let count = object.word(at: countOffset).map(Int.init(bitPattern:)) else { return [] }
-        return (0..<count).compactMap { index in
-            let offset = firstElement + index * stride
-            return object.contains(offset, stride) ? StoredElement(offset: offset, label: .element(index), layout: element) : nil
-        }
+        guard !element.isEmpty, let count = object.word(at: countOffset).map(Int.init(bitPattern:)), count >= 0 else { return [] }
+        // As many as the bytes read hold: the count was read from them, and may be anything.
+        let held = min(count, max(0, object.count - firstElement) / stride)
+        return (0..<held).map { StoredElement(offset: firstElement + $0 * stride, label: .element($0), layout: element) }
     }
 }

@@ -106,4 +106,20 @@ package enum CollectionStorages {
 
     /// No storage is larger than this; a larger extent means the header was misread.
     static let maximumExtent = 1 << 30
+
+    /// Where `count` elements of `stride` bytes from `start` end, when storage could be that
+    /// large; `nil` otherwise. Counts and offsets are read from a block the allocation table
+    /// names, which may have been freed and reused for anything since, so they can be any
+    /// word: computed naively, their product overflows and traps in the walk.
+    static func end(from start: Int, count: Int, stride: Int) -> Int? {
+        guard start >= 0, count >= 0, stride > 0, count <= (maximumExtent - start) / stride else { return nil }
+        return start + count * stride
+    }
+
+    /// The offset in `object` of `pointer`, a pointer its storage keeps to its own tail,
+    /// when it points within any storage's extent.
+    static func offset(of pointer: UInt, in object: Bytes) -> Int? {
+        guard pointer >= object.base, pointer - object.base <= UInt(maximumExtent) else { return nil }
+        return Int(pointer - object.base)
+    }
 }

@@ -34,12 +34,13 @@ struct DequeStorage: CollectionStorage {
 
     func extent(of header: Bytes) -> Int? {
         guard let (capacity, _, _) = ring(header) else { return nil }
-        let extent = firstSlot + capacity * stride
-        return extent <= CollectionStorages.maximumExtent ? extent : nil
+        return CollectionStorages.end(from: firstSlot, count: capacity, stride: stride)
     }
 
     func elements(in object: Bytes) -> [StoredElement] {
-        guard !element.isEmpty, let (capacity, count, start) = ring(object) else { return [] }
+        guard !element.isEmpty, let (capacity, count, start) = ring(object),
+            let end = CollectionStorages.end(from: firstSlot, count: capacity, stride: stride), end <= object.count
+        else { return [] }
         return (0..<count).map { index in
             let slot = (start + index) % capacity
             return StoredElement(offset: firstSlot + slot * stride, label: .element(index), layout: element)

@@ -23,25 +23,28 @@ struct DictionaryStorage: CollectionStorage {
         bitmap = (metadata.instanceSize + 7) & ~7
     }
 
-    private func geometry(_ object: Bytes) -> (buckets: Int, keys: Int, values: Int)? {
-        guard object.contains(fields.scale, 1), let keys = object.word(at: fields.keys),
-            let values = object.word(at: fields.values)
+    /// The buckets, where the keys and the values start, and where the storage ends, when the
+    /// words read make sense for a storage of that many buckets.
+    private func geometry(_ object: Bytes) -> (buckets: Int, keys: Int, values: Int, end: Int)? {
+        guard object.contains(fields.scale, 1), let keys = object.word(at: fields.keys).flatMap({ CollectionStorages.offset(of: $0, in: object) }),
+            let values = object.word(at: fields.values).flatMap({ CollectionStorages.offset(of: $0, in: object) })
         else { return nil }
         let scale = Int(object.load(at: fields.scale, as: Int8.self))
-        guard (0..<40).contains(scale), keys >= object.base, values >= object.base else { return nil }
-        return (1 << scale, Int(keys - object.base), Int(values - object.base))
+        guard (0..<40).contains(scale) else { return nil }
+        let buckets = 1 << scale
+        guard let bitmapEnd = CollectionStorages.end(from: bitmap, count: (buckets + 63) / 64, stride: 8),
+            let keysEnd = CollectionStorages.end(from: keys, count: buckets, stride: key.stride),
+            let valuesEnd = CollectionStorages.end(from: values, count: buckets, stride: value.stride)
+        else { return nil }
+        return (buckets, keys, values, max(bitmapEnd, keysEnd, valuesEnd))
     }
 
     var holdsReferences: Bool { !(key.layout.isEmpty && value.layout.isEmpty) }
 
-    func extent(of header: Bytes) -> Int? {
-        guard let (buckets, keys, values) = geometry(header) else { return nil }
-        let extent = max(bitmap + 8 * ((buckets + 63) / 64), keys + buckets * key.stride, values + buckets * value.stride)
-        return extent <= CollectionStorages.maximumExtent ? extent : nil
-    }
+    func extent(of header: Bytes) -> Int? { geometry(header)?.end }
 
     func elements(in object: Bytes) -> [StoredElement] {
-        guard !(key.layout.isEmpty && value.layout.isEmpty), let (buckets, keys, values) = geometry(object) else { return [] }
+        guard !(key.layout.isEmpty && value.layout.isEmpty), let (buckets, keys, values, _) = geometry(object) else { return [] }
         var elements: [StoredElement] = []
         for bucket in CollectionStorages.occupiedBuckets(in: object, bitmapAt: bitmap, bucketCount: buckets) {
             let keyOffset = keys + bucket * key.stride
@@ -62,11 +65,16 @@ enum KeyDescription {
     static func of(_ object: Bytes, at offset: Int, _ type: Metadata) -> String? {
         switch type {
         case Metadata(String.self):
+            // A small string, whose two words are the whole value: the top nibble of the second
+            // says so (immortal and small, ASCII or not), the next its length; its UTF-8 bytes
+            // come first. Decoded from the bytes, never taken as a `String`: the words may be
+            // anything, and a string made of them traps.
             guard let first = object.word(at: offset), let second = object.word(at: offset + 8),
-                second & (1 << 61) != 0  // a small string: its two words are the whole value
+                second >> 60 == 0xE || second >> 60 == 0xA
             else { return nil }
-            let string = unsafeBitCast((first, second), to: String.self)
-            return "\"\(string)\""
+            let length = Int((second >> 56) & 0xF)
+            let utf8 = withUnsafeBytes(of: (first.littleEndian, second.littleEndian)) { Array($0.prefix(length)) }
+            return "\"\(String(decoding: utf8, as: UTF8.self))\""
         case Metadata(Int.self): return object.contains(offset, 8) ? "\(object.load(at: offset, as: Int.self))" : nil
         case Metadata(UInt.self): return object.contains(offset, 8) ? "\(object.load(at: offset, as: UInt.self))" : nil
         case Metadata(Int32.self): return object.contains(offset, 4) ? "\(object.load(at: offset, as: Int32.self))" : nil

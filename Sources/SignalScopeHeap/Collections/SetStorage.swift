@@ -20,24 +20,27 @@ struct SetStorage: CollectionStorage {
         bitmap = (metadata.instanceSize + 7) & ~7
     }
 
-    private func geometry(_ object: Bytes) -> (buckets: Int, elements: Int)? {
-        guard object.contains(fields.scale, 1), let elements = object.word(at: fields.elements), elements >= object.base else {
-            return nil
-        }
+    /// The buckets, where the elements start, and where the storage ends, when the words read
+    /// make sense for a storage of that many buckets.
+    private func geometry(_ object: Bytes) -> (buckets: Int, elements: Int, end: Int)? {
+        guard object.contains(fields.scale, 1),
+            let elements = object.word(at: fields.elements).flatMap({ CollectionStorages.offset(of: $0, in: object) })
+        else { return nil }
         let scale = Int(object.load(at: fields.scale, as: Int8.self))
-        return (0..<40).contains(scale) ? (1 << scale, Int(elements - object.base)) : nil
+        guard (0..<40).contains(scale) else { return nil }
+        let buckets = 1 << scale
+        guard let bitmapEnd = CollectionStorages.end(from: bitmap, count: (buckets + 63) / 64, stride: 8),
+            let elementsEnd = CollectionStorages.end(from: elements, count: buckets, stride: stride)
+        else { return nil }
+        return (buckets, elements, max(bitmapEnd, elementsEnd))
     }
 
     var holdsReferences: Bool { !element.isEmpty }
 
-    func extent(of header: Bytes) -> Int? {
-        guard let (buckets, elements) = geometry(header) else { return nil }
-        let extent = max(bitmap + 8 * ((buckets + 63) / 64), elements + buckets * stride)
-        return extent <= CollectionStorages.maximumExtent ? extent : nil
-    }
+    func extent(of header: Bytes) -> Int? { geometry(header)?.end }
 
     func elements(in object: Bytes) -> [StoredElement] {
-        guard !element.isEmpty, let (buckets, elements) = geometry(object) else { return [] }
+        guard !element.isEmpty, let (buckets, elements, _) = geometry(object) else { return [] }
         return CollectionStorages.occupiedBuckets(in: object, bitmapAt: bitmap, bucketCount: buckets).enumerated().map {
             StoredElement(offset: elements + $1 * stride, label: .element($0), layout: element)
         }
