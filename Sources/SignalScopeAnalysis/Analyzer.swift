@@ -93,7 +93,7 @@ extension Trace {
     /// so that a command that draws or counts can say it too.
     public var analysisLimitations: [String] {
         var limitations = heap.limitations
-        if hasSnapshot && !hasEnd {
+        if heap.hasSnapshot && !hasEnd {
             limitations.append("the recording was cut off during its closing heap snapshot: objects and references it did not write count as held from outside, so leaks through them are not reported")
         }
         if extendedEvents.contains(where: { record in

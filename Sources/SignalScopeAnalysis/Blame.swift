@@ -124,7 +124,7 @@ extension LeakModel {
         while seen.insert(step.from).inserted {
             if let closure = step.closure { closures.append(closure) }
             let holder = step.from
-            let isPlumbing = !isUser(holder) && object(holder)?.entity == nil
+            let isPlumbing = !isUser(holder) && object(holder)?.role == nil
             if !isPlumbing {
                 if let closure = closures.first(where: { $0.role != nil && $0.site != nil }) ?? closures.first(where: { $0.site != nil }) {
                     return GroupKey(site: closure.site, closure: closure, name: "")
@@ -132,7 +132,7 @@ extension LeakModel {
                 if let closure = closures.first { return GroupKey(site: nil, closure: closure, name: closure.name ?? "") }
                 // A library's subscriber holding the object itself, as `assign(to:on:)` does:
                 // the fix is where the subscription was made.
-                if case .subscription(let id)? = object(holder)?.entity, step.kind == .storedProperty, let made = trace.subscriptions[id] {
+                if case .subscription(let id)? = object(holder)?.role, step.kind == .storedProperty, let made = trace.subscriptions[id] {
                     return GroupKey(site: made.site, closure: nil, name: "", subscriber: id)
                 }
                 guard isUser(holder), step.kind == .storedProperty else { return nil }

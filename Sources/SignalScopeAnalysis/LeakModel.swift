@@ -139,21 +139,21 @@ struct LeakModel {
     private func findInUse() -> Set<ObjectID> {
         var subscriptionObjects: [SubscriptionID: ObjectID] = [:]
         for object in heap.objects.values {
-            if case .subscription(let id)? = object.entity { subscriptionObjects[id] = object.id }
+            if case .subscription(let id)? = object.role { subscriptionObjects[id] = object.id }
         }
         var reached: Set<ObjectID> = []
         var pending = heap.objects.keys.filter { id in
             guard !garbage.contains(id), isHeldFromOutside(id) else { return false }
-            if case .subscription? = heap.objects[id]?.entity { return false }
+            if case .subscription? = heap.objects[id]?.role { return false }
             return true
         }
         while let next = pending.popLast() {
             guard reached.insert(next).inserted else { continue }
-            if case .disposable(let subscription)? = heap.objects[next]?.entity, let object = subscriptionObjects[subscription] {
+            if case .disposable(let subscription)? = heap.objects[next]?.role, let object = subscriptionObjects[subscription] {
                 pending.append(object)
             }
             for reference in references(from: next) {
-                if case .subscription? = heap.objects[reference.to]?.entity { continue }
+                if case .subscription? = heap.objects[reference.to]?.role { continue }
                 pending.append(reference.to)
             }
         }
@@ -188,7 +188,7 @@ struct LeakModel {
             for reference in references(to: next) where members.contains(reference.from) {
                 let holder = reference.from
                 if isUser(holder) { return false }
-                if case .subscription? = heap.objects[holder]?.entity {
+                if case .subscription? = heap.objects[holder]?.role {
                     if let order = heap.objects[holder]?.allocationOrder, order < made { return true }
                     continue
                 }
@@ -229,7 +229,7 @@ struct LeakModel {
             for reference in references(to: next) {
                 let holder = reference.from
                 holders += 1
-                switch heap.objects[holder]?.entity {
+                switch heap.objects[holder]?.role {
                 case .subscription?: continue
                 case .some: return false
                 case nil:
@@ -255,14 +255,14 @@ struct LeakModel {
 
     /// An object a path names as such: a user object or a runtime entity (a signal, a
     /// subscription, a disposable, a command, a scheduled action).
-    func isLandmark(_ id: ObjectID) -> Bool { isUser(id) || heap.objects[id]?.entity != nil }
+    func isLandmark(_ id: ObjectID) -> Bool { isUser(id) || heap.objects[id]?.role != nil }
 
     /// The heap object that is `entity`.
     func object(for entity: TraceHeap.Role) -> ObjectID? { heap.object(for: entity)?.id }
 
     /// A heap object as the trace entity findings list.
     func traceEntity(_ id: ObjectID) -> TraceEntity? {
-        switch heap.objects[id]?.entity {
+        switch heap.objects[id]?.role {
         case .node(let node): .node(node)
         case .subscription(let subscription): .subscription(subscription)
         case .disposable, .command, .scheduledAction: nil
@@ -275,7 +275,7 @@ struct LeakModel {
     /// reports only what involves its own nodes, subscriptions and objects.
     func concernsThisTrace(_ objects: some Sequence<ObjectID>) -> Bool {
         objects.contains { id in
-            switch heap.objects[id]?.entity {
+            switch heap.objects[id]?.role {
             case .node(let node): trace.nodes[node] != nil
             case .subscription(let subscription), .disposable(let subscription): trace.subscriptions[subscription] != nil
             case .scheduledAction(let subscription?): trace.subscriptions[subscription] != nil
@@ -414,7 +414,7 @@ struct LeakModel {
     /// objects weakly.
     func site(near objects: [ObjectID]) -> TraceSite {
         for id in objects {
-            switch heap.objects[id]?.entity {
+            switch heap.objects[id]?.role {
             case .node(let node): if let site = trace.nodes[node]?.site { return site }
             case .subscription(let subscription): if let site = trace.subscriptions[subscription]?.site { return site }
             default: continue
@@ -468,7 +468,7 @@ extension LeakModel {
         while let next = pending.popLast() {
             for reference in references(to: next) {
                 let holder = reference.from
-                if heap.objects[holder]?.entity != nil {
+                if heap.objects[holder]?.role != nil {
                     keepers.insert(holder)
                 } else if isUser(holder) || isHeldFromOutside(holder) {
                     return nil

@@ -65,7 +65,7 @@ enum WalkerStress {
                 if ProcessInfo.processInfo.environment["STRESS_DEBUG"] != nil {
                     for object in trace.heap.objects.values.sorted(by: { $0.id < $1.id }) {
                         let into = trace.heap.references.filter { $0.to == object.id }
-                        print("  \(object.id) \(object.typeName) rc=\(object.retainCount) in=\(into.map { "\($0.from)\($0.isExact ? "" : "?")\($0.isWeak ? "w" : "")" }) \(object.entity.map { "\($0)" } ?? "") \(object.allocation)")
+                        print("  \(object.id) \(object.typeName) rc=\(object.retainCount) in=\(into.map { "\($0.from)\($0.isExact ? "" : "?")\($0.isWeak ? "w" : "")" }) \(object.role.map { "\($0)" } ?? "") \(object.allocation)")
                     }
                 }
                 continue

@@ -46,7 +46,7 @@ struct HeapCodesTests {
                 retainCount: 1, allocation: .unknown, allocationOrder: 0, freedWeakCaptures: 2,
                 freedWeakReferent: 9)
             guard case .heapObject(let object)? = record.event(strings: strings) else { Issue.record("\(String(describing: entity))"); continue }
-            #expect(object.entity == entity)
+            #expect(object.role == entity)
             #expect(object.freedWeakCaptures == 2 && object.freedWeakReferent == "name")
         }
         let expected: [TraceHeap.ReferenceKind] = [.storedProperty, .capture, .element(3), .key, .value(forKey: "name"), .value(forKey: nil), .boxedValue]

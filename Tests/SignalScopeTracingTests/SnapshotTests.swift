@@ -47,7 +47,7 @@ struct SnapshotTests {
         }
         defer { errors.sendCompleted() }
         #expect(leaked != nil, "the subject keeps the subscriber, which keeps the screen")
-        #expect(trace.hasSnapshot)
+        #expect(trace.heap.hasSnapshot)
 
         // Other tests may record at the same time: start from this test's own subscription.
         let subscription = try #require(trace.subscriptions.values.first { $0.node == errors.id })

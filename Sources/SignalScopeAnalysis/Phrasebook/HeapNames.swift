@@ -20,7 +20,7 @@ public enum HeapNames {
     /// or its disposable by number, a command, a scheduled action, a program's object by its
     /// type; anything else as a noun (``noun(of:)``).
     public static func name(of object: TraceHeap.Object, in trace: Trace) -> FindingStep {
-        switch object.entity {
+        switch object.role {
         case .node(let id):
             guard let node = trace.nodes[id] else { return .name("a signal made before the trace started", of: .node(id)) }
             return "\(FindingStep.name(trace.name(of: node), of: .node(id))) (\(node.site))"

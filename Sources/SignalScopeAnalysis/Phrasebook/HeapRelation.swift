@@ -32,8 +32,8 @@ public enum HeapRelation: Sendable, Hashable {
 
     /// What `reference` is to its holder in `heap`, whose subscriptions `trace` knows.
     public init(_ reference: TraceHeap.Reference, in trace: Trace) {
-        let holder = trace.heap.objects[reference.from]?.entity
-        let target = trace.heap.objects[reference.to]?.entity
+        let holder = trace.heap.objects[reference.from]?.role
+        let target = trace.heap.objects[reference.to]?.role
         if case .node(let node)? = holder, case .subscription(let subscription)? = target, trace.subscriptions[subscription]?.node == node {
             self = .subscriberList
             return

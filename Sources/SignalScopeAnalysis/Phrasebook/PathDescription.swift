@@ -49,7 +49,7 @@ struct PathDescription {
         let target = steps[steps.count - 1].to
         let relations = steps.map { HeapRelation($0, in: model.trace) }
         let crossed = FindingStep(parts: [], crossings: zip(steps, relations).map { FindingStep.Crossing($0, relation: $1) })
-        if case .node(let node)? = model.object(holder)?.entity, case .subscription(let subscription)? = model.object(target)?.entity,
+        if case .node(let node)? = model.object(holder)?.role, case .subscription(let subscription)? = model.object(target)?.role,
             model.trace.subscriptions[subscription]?.node == node
         {
             return "\(label(holder)) keeps \(label(target)) in its subscriber list\(crossed)"
@@ -113,7 +113,7 @@ struct PathDescription {
     /// A landmark's name, a subscription in full the first time the path names it.
     private mutating func label(_ id: ObjectID) -> FindingStep {
         let object = FindingStep.name(model.objectLabel(id), of: .object(id))
-        guard let entity = model.object(id)?.entity else { return object }
+        guard let entity = model.object(id)?.role else { return object }
         switch entity {
         case .node(let node): return model.nodeLabel(node)
         case .subscription(let subscription):

@@ -141,7 +141,7 @@ struct GrowsPerRepetition: Analyzer {
         let primary =
             group.first { if case .objects = $0.kind { true } else { false } }
             ?? group.first { growth in
-                if case .subscriptions = growth.kind, case .subscription(let id)? = model.object(growth.newest)?.entity {
+                if case .subscriptions = growth.kind, case .subscription(let id)? = model.object(growth.newest)?.role {
                     model.trace.subscriptions[id]?.parent == nil
                 } else { false }
             } ?? group[0]
@@ -204,7 +204,7 @@ struct GrowsPerRepetition: Analyzer {
 
     /// What grows, for the message: no line, no count.
     private func noun(_ kind: Class, _ newest: ObjectID, in model: LeakModel) -> String {
-        switch (kind, model.object(newest)?.entity) {
+        switch (kind, model.object(newest)?.role) {
         case (.objects(let type), _): "\(Trace.shortTypeName(type)) objects"
         case (.subscriptions, .subscription(let id)?): "subscriptions to \(model.trace.subscriptions[id].map { model.nodeSubject($0.node).name } ?? "a signal")"
         case (.nodes, .node(let id)?): "\(model.nodeSubject(id).name) signals"
@@ -213,7 +213,7 @@ struct GrowsPerRepetition: Analyzer {
     }
 
     private func subject(_ growth: Growth, in model: LeakModel) -> FindingSubject {
-        switch (growth.kind, model.object(growth.newest)?.entity) {
+        switch (growth.kind, model.object(growth.newest)?.role) {
         case (.subscriptions, .subscription(let id)?): model.trace.subscriptions[id].map { model.nodeSubject($0.node) } ?? model.objectsSubject([growth.newest])
         case (.nodes, .node(let id)?): model.nodeSubject(id)
         default: model.objectsSubject([growth.newest])

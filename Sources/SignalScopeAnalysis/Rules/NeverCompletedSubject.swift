@@ -19,11 +19,11 @@ struct NeverCompletedSubject: Analyzer {
         for cycle in model.cycles where !cycle.contains(where: model.isUser) {
             let members = Set(cycle)
             for object in cycle where !model.claimed.contains(object) {
-                guard case .node(let id)? = model.object(object)?.entity, let node = model.trace.nodes[id],
+                guard case .node(let id)? = model.object(object)?.role, let node = model.trace.nodes[id],
                     node.traits.contains(.hot), !node.traits.contains(.completesByItself), node.terminatedAtEnd == false
                 else { continue }
                 let subscribers = cycle.filter { member in
-                    guard case .subscription(let subscription)? = model.object(member)?.entity else { return false }
+                    guard case .subscription(let subscription)? = model.object(member)?.role else { return false }
                     return model.trace.subscriptions[subscription]?.node == id
                 }
                 guard let subscriber = subscribers.first, model.concernsThisTrace(cycle) else { continue }

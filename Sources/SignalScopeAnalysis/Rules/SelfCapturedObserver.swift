@@ -99,7 +99,7 @@ struct SelfCapturedObserver: Analyzer {
             for holder in frontier {
                 for reference in model.references(from: holder) where seen.insert(reference.to).inserted {
                     previous[reference.to] = reference
-                    switch model.object(reference.to)?.entity {
+                    switch model.object(reference.to)?.role {
                     case .disposable?:
                         var chain = [reference]
                         while let step = previous[chain[0].from] { chain.insert(step, at: 0) }
@@ -121,11 +121,11 @@ struct SelfCapturedObserver: Analyzer {
         ending keeper: ObjectID, among handles: [ObjectID: [TraceHeap.Reference]], _ model: LeakModel
     ) -> [TraceHeap.Reference]? {
         var subscriptions: [SubscriptionID] = []
-        switch model.object(keeper)?.entity {
+        switch model.object(keeper)?.role {
         case .subscription(let id)?: subscriptions = [id]
         case .node(let node)?:
             subscriptions = model.references(to: keeper).compactMap { reference in
-                guard case .subscription(let id)? = model.object(reference.from)?.entity,
+                guard case .subscription(let id)? = model.object(reference.from)?.role,
                     model.trace.subscriptions[id]?.node == node
                 else { return nil }
                 return id

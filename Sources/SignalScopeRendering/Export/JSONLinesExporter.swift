@@ -161,7 +161,7 @@ public struct JSONLinesExporter: TraceExporter {
                 string("category", String(describing: object.category))
                 number("retainCount", object.retainCount)
                 string("exploration", String(describing: object.exploration))
-                if let entity = object.entity { string("entity", String(describing: entity)) }
+                if let entity = object.role { string("entity", String(describing: entity)) }
                 string("allocation", String(describing: object.allocation))
                 if let order = object.allocationOrder { number("allocationOrder", order) }
             case .reference(let reference):

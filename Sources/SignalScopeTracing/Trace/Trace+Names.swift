@@ -41,7 +41,7 @@ extension Trace {
         if let name = holdingProperty(of: object.id) { return name }
         // One step up: the runtime object that owns the node (not an entity itself).
         for reference in heap.references(to: object.id).sorted(by: { $0.from < $1.from }) where reference.isCounted {
-            guard let owner = heap.objects[reference.from], owner.category == .runtime, owner.entity == nil else { continue }
+            guard let owner = heap.objects[reference.from], owner.category == .runtime, owner.role == nil else { continue }
             if let name = holdingProperty(of: owner.id) { return name }
         }
         return nil

@@ -149,9 +149,6 @@ public struct Trace: Sendable {
     public private(set) var hasEnd = false
     /// The trace's user objects (``Object``), by id.
     public internal(set) var objects: [ObjectID: Object] = [:]
-    /// Whether the trace ends with a snapshot of what was alive (recordings that stopped
-    /// cleanly do).
-    public var hasSnapshot: Bool { heap.hasSnapshot }
     /// What the closing heap walk found: the objects alive when recording stopped and the
     /// strong references between them (empty when the trace has no closing snapshot).
     public private(set) var heap = TraceHeap()
@@ -342,7 +339,7 @@ public struct Trace: Sendable {
     private mutating func end(_ id: SubscriptionID) {
         // Once the closing snapshot has begun, what it saw alive is judged as it saw it (a
         // disposal another thread recorded while it was written), as with every detail.
-        guard detail == .liveEntities, !hasSnapshot else { return }
+        guard detail == .liveEntities, !heap.hasSnapshot else { return }
         subscriptions.removeValue(forKey: id)
         roots.removeValue(forKey: id)
         ended.insert(id)

@@ -23,8 +23,8 @@ public struct TraceHeap: Sendable {
         public let retainCount: Int
         /// How much of what it holds the walk saw.
         public let exploration: Exploration
-        /// The runtime entity it is, if any.
-        public let entity: Role?
+        /// The runtime entity it is (a node, a subscription, an observer...), if any.
+        public let role: Role?
         /// When and by whom it was allocated, as far as the recording knows.
         public let allocation: Allocation
         /// Its rank among the snapshot's objects by when they were allocated (1: the oldest),
@@ -171,7 +171,7 @@ public struct TraceHeap: Sendable {
 
     private var outgoing: [ObjectID: [Int]] = [:]
     private var incoming: [ObjectID: [Int]] = [:]
-    private var entities: [Role: ObjectID] = [:]
+    private var objectsByRole: [Role: ObjectID] = [:]
     private var indexed = false
 
     /// Whether the walk saw everything reachable: there is a snapshot, memory could be
@@ -190,9 +190,9 @@ public struct TraceHeap: Sendable {
         (incoming[object] ?? []).map { references[$0] }
     }
 
-    /// The object that is `entity`.
-    public func object(for entity: Role) -> Object? {
-        entities[entity].flatMap { objects[$0] }
+    /// The object that has `role`.
+    public func object(for role: Role) -> Object? {
+        objectsByRole[role].flatMap { objects[$0] }
     }
 
     /// What the observer closures (next, error, completed) of `subscription` strongly
@@ -211,9 +211,9 @@ public struct TraceHeap: Sendable {
             var seen: Set<ObjectID> = []
             while let id = pending.popLast() {
                 guard seen.insert(id).inserted, let target = objects[id] else { continue }
-                if case .subscription(let captured)? = target.entity {
+                if case .subscription(let captured)? = target.role {
                     captures[.subscription(captured), default: 0] += 1
-                } else if target.entity == nil, target.category == .user {
+                } else if target.role == nil, target.category == .user {
                     captures[.object(target.id), default: 0] += 1
                 } else if target.category == .closureContext || target.category == .box {
                     pending += references(from: id).filter(\.isCounted).map(\.to)
@@ -235,7 +235,7 @@ public struct TraceHeap: Sendable {
         var pending = references(from: object).map(\.to)
         while let next = pending.popLast() {
             guard seen.insert(next).inserted, let reached = objects[next] else { continue }
-            switch reached.entity {
+            switch reached.role {
             case .node(let node): held.append(.node(node))
             case .disposable(let subscription): held.append(.subscription(subscription))
             case .subscription, .command, .scheduledAction: break
@@ -297,9 +297,9 @@ public struct TraceHeap: Sendable {
             outgoing[reference.from, default: []].append(position)
             incoming[reference.to, default: []].append(position)
         }
-        entities = [:]
+        objectsByRole = [:]
         for object in objects.values {
-            if let entity = object.entity { entities[entity] = object.id }
+            if let role = object.role { objectsByRole[role] = object.id }
         }
         indexed = true
     }

@@ -44,7 +44,7 @@ struct Stats: ParsableCommand {
         standardOutput("  nodes alive          \(liveNodes) of \(loaded.nodes.count)")
         standardOutput("  subscriptions alive  \(liveSubscriptions) of \(loaded.subscriptions.count)")
         standardOutput("  never terminated     \(openSubscriptions)")
-        if loaded.hasSnapshot {
+        if loaded.heap.hasSnapshot {
             standardOutput("  heap snapshot        \(loaded.heap.objects.count) objects, \(loaded.heap.references.count) strong references")
         }
         for warning in loaded.warnings { standardOutput("\nwarning: \(TerminalText.sanitized(warning))") }

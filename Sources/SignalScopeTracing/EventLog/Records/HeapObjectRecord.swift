@@ -78,7 +78,7 @@ struct HeapObjectRecord: EventRecord {
         return .heapObject(
             TraceHeap.Object(
                 id: ObjectID(rawValue: object), typeName: strings.string(typeName), address: hiddenAddress ^ Self.addressKey,
-                category: category, retainCount: Int(clamping: retainCount), exploration: exploration, entity: entity,
+                category: category, retainCount: Int(clamping: retainCount), exploration: exploration, role: entity,
                 allocation: allocation, allocationOrder: allocationOrder == 0 ? nil : Int(clamping: allocationOrder),
                 freedWeakCaptures: Int(clamping: freedWeakCaptures),
                 freedWeakReferent: freedWeakReferent == 0 ? nil : strings.string(UInt32(truncatingIfNeeded: freedWeakReferent))))
