@@ -189,11 +189,11 @@ enum WalkWire {
             writer.word(reference.target)
             writer.byte(reference.kind.code.rawValue)
             switch reference.kind {
-            case .element(.element(let index)): writer.int(index)
-            case .element(.value(let key)):
+            case .element(let index): writer.int(index)
+            case .value(let key):
                 writer.flags([key != nil])
                 if let key { writer.string(key) }
-            case .storedProperty, .capture, .boxedValue, .element(.key): break
+            case .storedProperty, .capture, .boxedValue, .key: break
             }
             writer.string(reference.path)
             writer.flags([reference.function != nil, reference.offset != nil, reference.isExact, reference.isWeak])
@@ -244,23 +244,12 @@ enum WalkWire {
         guard let edgeCount = reader.int() else { return nil }
         for _ in 0..<edgeCount {
             guard let from = reader.int(), let to = reader.int(), from < vertexCount, to < vertexCount,
-                let target = reader.word(), let kindCode = reader.byte()
+                let target = reader.word(), let kindCode = reader.byte(),
+                let kind = HeapReferenceKind(
+                    code: kindCode, index: { reader.int() },
+                    key: { reader.flags(1).flatMap { hasKey in hasKey[0] ? reader.string().map(Optional.some) : .some(nil) } }),
+                let path = reader.string(), let flags = reader.flags(4)
             else { return nil }
-            let kind: HeapReferenceKind
-            switch ReferenceKindCode(rawValue: kindCode) {
-            case .storedProperty?: kind = .storedProperty
-            case .capture?: kind = .capture
-            case .boxedValue?: kind = .boxedValue
-            case .element?:
-                guard let index = reader.int() else { return nil }
-                kind = .element(.element(index))
-            case .key?: kind = .element(.key)
-            case .value?:
-                guard let hasKey = reader.flags(1) else { return nil }
-                kind = .element(.value(forKey: hasKey[0] ? reader.string() : nil))
-            case nil: return nil
-            }
-            guard let path = reader.string(), let flags = reader.flags(4) else { return nil }
             let function = flags[0] ? reader.word() : nil
             let offset = flags[1] ? reader.int() : nil
             result.edges.append(HeapWalker.Edge(from: from, to: to, reference: FoundReference(

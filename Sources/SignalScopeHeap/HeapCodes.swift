@@ -16,10 +16,29 @@ extension HeapReferenceKind {
         switch self {
         case .storedProperty: .storedProperty
         case .capture: .capture
-        case .element(.element): .element
-        case .element(.key): .key
-        case .element(.value): .value
+        case .element: .element
+        case .key: .key
+        case .value: .value
         case .boxedValue: .boxedValue
+        }
+    }
+
+    /// The kind `code` stands for, reading what travels beside it only for the codes that
+    /// carry it: `index` for an element, `key` for a dictionary's value (`.some(nil)`: its
+    /// key was not known); `nil` for an unknown code or a payload that could not be read.
+    package init?(code: UInt8, index: () -> Int?, key: () -> String??) {
+        switch ReferenceKindCode(rawValue: code) {
+        case .storedProperty?: self = .storedProperty
+        case .capture?: self = .capture
+        case .boxedValue?: self = .boxedValue
+        case .key?: self = .key
+        case .element?:
+            guard let index = index() else { return nil }
+            self = .element(index)
+        case .value?:
+            guard let key = key() else { return nil }
+            self = .value(forKey: key)
+        case nil: return nil
         }
     }
 }

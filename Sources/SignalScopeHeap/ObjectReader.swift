@@ -34,14 +34,14 @@ enum ObjectReader {
                 reader.read(member.layout, in: bytes, at: member.offset, kind: .storedProperty, path: member.name, inPlace: true)
             }
             for element in layout.storage?.elements(in: bytes) ?? [] {
-                reader.read(element.layout, in: bytes, at: element.offset, kind: .element(element.label), path: "", inPlace: true)
+                reader.read(element.layout, in: bytes, at: element.offset, kind: element.label, path: "", inPlace: true)
             }
             for (name, range) in layout.unread {
                 reader.scanConservatively(bytes, in: range, kind: .storedProperty, path: name)
             }
             complete = layout.isComplete
             if let range = layout.storage?.unreadBytes(in: bytes) {
-                reader.scanConservatively(bytes, in: range, kind: .element(.element(0)), path: "")
+                reader.scanConservatively(bytes, in: range, kind: .element(0), path: "")
                 complete = false
             }
         case .context(let description):

@@ -21,16 +21,35 @@ package struct FoundReference {
     package var isWeak = false
 }
 
-/// What a reference is to the object that holds it.
-package enum HeapReferenceKind: Hashable, Sendable {
-    /// A class instance's stored property (``FoundReference/path`` names it).
+/// What a reference is to the object that holds it: the walk finds it, the recorder writes
+/// it and a trace reads it back as this one type (`TraceHeap.ReferenceKind`).
+public enum HeapReferenceKind: Sendable, Hashable, CustomStringConvertible {
+    /// A class instance's stored property (a reference's path names it).
     case storedProperty
-    /// A closure context's, or a `var` box's, captured value.
+    /// A value a closure captured (or a captured `var`'s box holds).
     case capture
-    /// A collection element (or key, or value).
-    case element(ElementLabel)
+    /// The element at this index of an array, or the `n`th of a set or deque.
+    case element(Int)
+    /// A dictionary's key.
+    case key
+    /// A dictionary's value, with its key when it is a small string or an integer.
+    case value(forKey: String?)
     /// A box's value (an existential's, an error's, an indirect enum case's).
     case boxedValue
+
+    /// Its name as the exports write it: `storedProperty`, `capture`, `element(2)`,
+    /// `key`, `value(forKey: "id")` (`value` when the key is not known), `boxedValue`.
+    public var description: String {
+        switch self {
+        case .storedProperty: "storedProperty"
+        case .capture: "capture"
+        case .element(let index): "element(\(index))"
+        case .key: "key"
+        case .value(let key?): "value(forKey: \"\(key)\")"
+        case .value(nil): "value"
+        case .boxedValue: "boxedValue"
+        }
+    }
 }
 
 /// Reads the strong references out of an object's bytes, following its layout: the part of

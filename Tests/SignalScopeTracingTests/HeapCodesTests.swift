@@ -10,8 +10,7 @@ import Testing
 @Suite("Heap code tables", .timeLimit(.minutes(10)))
 struct HeapCodesTests {
     static let kinds: [HeapReferenceKind] = [
-        .storedProperty, .capture, .element(.element(3)), .element(.key), .element(.value(forKey: "name")),
-        .element(.value(forKey: nil)), .boxedValue,
+        .storedProperty, .capture, .element(3), .key, .value(forKey: "name"), .value(forKey: nil), .boxedValue,
     ]
     static let entities: [TraceHeap.Role] = [
         .node(NodeID(rawValue: 4)), .subscription(SubscriptionID(rawValue: 5)), .disposable(SubscriptionID(rawValue: 6)), .command,
@@ -49,17 +48,16 @@ struct HeapCodesTests {
             #expect(object.role == entity)
             #expect(object.freedWeakCaptures == 2 && object.freedWeakReferent == "name")
         }
-        let expected: [TraceHeap.ReferenceKind] = [.storedProperty, .capture, .element(3), .key, .value(forKey: "name"), .value(forKey: nil), .boxedValue]
-        for (kind, logged) in zip(Self.kinds, expected) {
+        for kind in Self.kinds {
             var record = ReferenceRecord()
             record.referenceKind = kind.code.rawValue
             switch kind {
-            case .element(.element(let index)): record.element = UInt32(index)
-            case .element(.value(let key)): record.element = key == nil ? 0 : 9
+            case .element(let index): record.element = UInt32(index)
+            case .value(let key): record.element = key == nil ? 0 : 9
             default: break
             }
             guard case .reference(let reference)? = record.event(strings: strings) else { Issue.record("\(kind)"); continue }
-            #expect(reference.kind == logged)
+            #expect(reference.kind == kind)
         }
     }
 }

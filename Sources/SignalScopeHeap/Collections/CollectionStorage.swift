@@ -37,18 +37,9 @@ extension CollectionStorage {
 /// One element of a collection's storage.
 struct StoredElement {
     let offset: Int
-    let label: ElementLabel
+    /// What it is to its collection: an element, a key or a value.
+    let label: HeapReferenceKind
     let layout: ValueLayout
-}
-
-/// What an element is to its collection.
-package enum ElementLabel: Hashable, Sendable {
-    /// The element at this index of an array, or the `n`th of a set or deque.
-    case element(Int)
-    /// A dictionary's key.
-    case key
-    /// A dictionary's value, with its key when the key is a small string or an integer.
-    case value(forKey: String?)
 }
 
 package enum CollectionStorages {

@@ -175,7 +175,7 @@ final class LiveEntities: Sendable {
             order[index] = UInt64(rank + 1)
         }
         snapshot.objects = walk.vertices.enumerated().map { index, vertex in
-            HeapSnapshot.Object(id: ids[index], vertex: vertex, entity: walk.entities[vertex.address].flatMap(TraceHeap.Role.init(tag:)), allocationOrder: order[index])
+            HeapSnapshot.Object(id: ids[index], vertex: vertex, role: walk.entities[vertex.address].flatMap(TraceHeap.Role.init(tag:)), allocationOrder: order[index])
         }
         let userClasses = walk.vertices.filter { $0.category == .user }
         let sites = CodeSites.sites(ofClasses: Set(userClasses.map(\.metadata)))
@@ -237,7 +237,7 @@ struct HeapSnapshot {
     struct Object {
         let id: UInt64
         let vertex: HeapWalker.Vertex
-        let entity: TraceHeap.Role?
+        let role: TraceHeap.Role?
         /// Its rank by allocation time among the snapshot's objects, from 1 (0: unknown).
         let allocationOrder: UInt64
     }

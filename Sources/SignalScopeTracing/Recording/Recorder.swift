@@ -399,7 +399,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
             let record = HeapObjectRecord(
                 object: object.id, address: UInt64(object.vertex.address), typeName: string(object.vertex.typeName),
                 category: object.vertex.category.rawValue, exploration: object.vertex.exploration.rawValue,
-                entity: object.entity, retainCount: UInt64(clamping: object.vertex.retainCount),
+                entity: object.role, retainCount: UInt64(clamping: object.vertex.retainCount),
                 allocation: allocation(by: object.vertex.allocatedBy), allocationOrder: object.allocationOrder,
                 freedWeakCaptures: UInt64(object.vertex.freedWeakCaptures.count),
                 freedWeakReferent: object.vertex.freedWeakCaptures.first { !$0.isEmpty }.map(string) ?? 0)
@@ -560,12 +560,10 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         let objects = Dictionary(path.objects.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         record.links = path.chain.compactMap { reference in
             guard let holder = objects[reference.from] else { return nil }
-            let described = HeapObjectRecord(
-                object: holder.id, address: 0, typeName: 0, category: 0, exploration: 0, entity: holder.entity, retainCount: 0,
-                allocation: .unknown, allocationOrder: 0, freedWeakCaptures: 0, freedWeakReferent: 0)
+            let (entityCode, entityID) = holder.role?.code ?? (.none, 0)
             return RetainedRecord.Link(
                 address: UInt64(holder.vertex.address) ^ HeapObjectRecord.addressKey, typeName: string(holder.vertex.typeName), category: holder.vertex.category.rawValue,
-                entityKind: described.entityKind, entityID: described.entityID, reference: referenceRecord(reference))
+                entityKind: entityCode.rawValue, entityID: entityID, reference: referenceRecord(reference))
         }
         append(record)
     }
@@ -596,9 +594,9 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         let kind = found.kind.code.rawValue
         let element: UInt32 =
             switch found.kind {
-            case .element(.element(let index)): UInt32(clamping: index)
-            case .element(.value(let key)): key.map(string) ?? 0
-            case .storedProperty, .capture, .element(.key), .boxedValue: 0
+            case .element(let index): UInt32(clamping: index)
+            case .value(let key): key.map(string) ?? 0
+            case .storedProperty, .capture, .key, .boxedValue: 0
             }
         let closure = reference.closure
         let closureSite = closure?.site.map(site)

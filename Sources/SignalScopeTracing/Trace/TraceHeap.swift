@@ -96,34 +96,7 @@ public struct TraceHeap: Sendable {
     }
 
     /// What a reference is to the object that holds it.
-    public enum ReferenceKind: Sendable, Hashable, CustomStringConvertible {
-        /// A stored property of a class instance.
-        case storedProperty
-        /// A value a closure captured (or a captured `var`'s box holds).
-        case capture
-        /// The element at this index of an array, or the `n`th of a set or deque.
-        case element(Int)
-        /// A dictionary's key.
-        case key
-        /// A dictionary's value, with its key when it is a small string or an integer.
-        case value(forKey: String?)
-        /// A box's value.
-        case boxedValue
-
-        /// Its name as the exports write it: `storedProperty`, `capture`, `element(2)`,
-        /// `key`, `value(forKey: "id")` (`value` when the key is not known), `boxedValue`.
-        public var description: String {
-            switch self {
-            case .storedProperty: "storedProperty"
-            case .capture: "capture"
-            case .element(let index): "element(\(index))"
-            case .key: "key"
-            case .value(let key?): "value(forKey: \"\(key)\")"
-            case .value(nil): "value"
-            case .boxedValue: "boxedValue"
-            }
-        }
-    }
+    public typealias ReferenceKind = HeapReferenceKind
 
     /// A closure a reference is the context of: named by the runtime when it keeps it, by
     /// its code's symbol when the binary exports one, unnamed otherwise.

@@ -9,7 +9,7 @@ struct ReferenceRecord: EventRecord {
 
     var from: UInt64 = 0
     var to: UInt64 = 0
-    /// 0 stored property, 1 capture, 2 element, 3 dictionary key, 4 dictionary value, 5 boxed value.
+    /// The kind's code (``ReferenceKindCode``).
     var referenceKind: UInt8 = 0
     /// Bit 0: found by a conservative scan; bit 1: a weak reference; bit 2: a closure's
     /// context (the reference is a closure's, named or not).
@@ -40,16 +40,8 @@ struct ReferenceRecord: EventRecord {
     }
 
     func event(strings: LogStrings) -> TraceEvent? {
-        let kind: TraceHeap.ReferenceKind
-        switch ReferenceKindCode(rawValue: referenceKind) {
-        case .storedProperty?: kind = .storedProperty
-        case .capture?: kind = .capture
-        case .element?: kind = .element(Int(element))
-        case .key?: kind = .key
-        case .value?: kind = .value(forKey: strings.optional(element))
-        case .boxedValue?: kind = .boxedValue
-        case nil: return nil
-        }
+        guard let kind = TraceHeap.ReferenceKind(code: referenceKind, index: { Int(element) }, key: { strings.optional(element) })
+        else { return nil }
         let closure: TraceHeap.Closure? =
             flags & 4 == 0
             ? nil
