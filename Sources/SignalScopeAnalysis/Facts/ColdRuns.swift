@@ -35,6 +35,9 @@ public struct ColdRuns: TraceFact {
     /// read.
     public private(set) var repeated: [NodeID: [Run]] = [:]
     private var tracker = ColdRunTracker()
+    /// The subscription user code made that led to each subscription (itself, for one user
+    /// code made), while the trace keeps it: forgotten as the trace forgets it.
+    private var roots: [SubscriptionID: SubscriptionID] = [:]
 
     public init() {}
 
@@ -43,7 +46,8 @@ public struct ColdRuns: TraceFact {
         case .node(let id, _, _, _, _, _):
             tracker.nodeMade(id, at: record.sequence)
         case .subscribe(let id, let node, let parent, _, _):
-            let root = trace.root(of: id) ?? id
+            let root = parent.map { roots[$0] ?? $0 } ?? id
+            roots[id] = root
             tracker.subscribed(
                 id, to: node, isCold: trace.nodes[node]?.traits.contains(.cold) == true, parent: parent, root: root,
                 rootSite: trace.subscriptions[root]?.site, at: record.sequence)
@@ -51,6 +55,7 @@ public struct ColdRuns: TraceFact {
             tracker.delivered(record, to: id)
         case .disposed(let id, _):
             tracker.ended(id, at: record.sequence)
+            if trace.subscriptions[id] == nil { roots.removeValue(forKey: id) }
         default:
             break
         }
@@ -60,6 +65,7 @@ public struct ColdRuns: TraceFact {
         tracker.finish(aliveAtEnd: { trace.subscriptions[$0]?.retainCountAtEnd != nil })
         repeated = tracker.candidates
         tracker = ColdRunTracker()
+        roots = [:]
     }
 
     public func restricted(to trace: Trace) -> ColdRuns {

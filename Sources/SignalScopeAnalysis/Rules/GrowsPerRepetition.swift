@@ -20,6 +20,7 @@ struct GrowsPerRepetition: Analyzer {
     static let rule = RuleID.growsPerRepetition
     static let severity = Severity.error
     static let summary = "Objects, subscriptions or signals made at one place are more at every checkpoint of a repeated scenario, and still alive at the end."
+    static let facts: [any TraceFact.Type] = [CheckpointedSubscriptions.self]
 
     /// What is counted: the program's objects by type; subscriptions and signals by where
     /// they were made.
@@ -77,12 +78,13 @@ struct GrowsPerRepetition: Analyzer {
     /// Each class's count at each checkpoint of a series.
     private func counts(of marks: [Checkpoint], in trace: Trace) -> [(Class, [Int])] {
         var counts: [Class: [Int]] = [:]
+        let checkpointed = trace.fact(CheckpointedSubscriptions.self)?.made ?? [:]
         for (index, mark) in marks.enumerated() {
             func add(_ kind: Class, _ count: Int = 1) {
                 counts[kind, default: Array(repeating: 0, count: marks.count)][index] += count
             }
             for (type, count) in mark.objectsByType { add(.objects(type), count) }
-            for id in mark.subscriptions { if let site = trace.checkpointedSubscriptionSites[id] { add(.subscriptions(site)) } }
+            for id in mark.subscriptions { if let site = checkpointed[id]?.site { add(.subscriptions(site)) } }
             for id in mark.nodes { if let site = trace.nodes[id]?.site { add(.nodes(site)) } }
         }
         return counts.sorted { $0.key < $1.key }

@@ -296,12 +296,6 @@ public struct Trace: Sendable {
         }
     }
 
-    /// The subscription user code made that led to `subscription` (itself, for one user code
-    /// made), while it is live; `nil` for one the trace has not seen or no longer keeps.
-    package func root(of subscription: SubscriptionID) -> SubscriptionID? {
-        roots[subscription]
-    }
-
     /// Whether the trace gathered facts of type `type` while it was read (``TraceFacts``).
     public func gathered(_ type: any TraceFact.Type) -> Bool {
         facts.contains { ObjectIdentifier(Swift.type(of: $0)) == ObjectIdentifier(type) }
@@ -312,13 +306,6 @@ public struct Trace: Sendable {
         subscriptions.values.filter { $0.parent == subscription }.sorted { $0.id < $1.id }
     }
 
-    /// Where each subscription a checkpoint names was made, as the trace knew it when it read
-    /// the checkpoint: kept with every detail, since the growth rule counts them by site.
-    package private(set) var checkpointedSubscriptionSites: [SubscriptionID: TraceSite] = [:]
-
-    /// Live subscriptions' roots (the subscription user code made that led to them), to
-    /// attribute cold signals' subscriptions without keeping ended subscriptions.
-    private var roots: [SubscriptionID: SubscriptionID] = [:]
     /// With ``Detail/liveEntities``: subscriptions that ended, so that a record of theirs
     /// read after the end (another thread's) does not bring them back.
     private var ended: Set<SubscriptionID> = []
@@ -341,7 +328,6 @@ public struct Trace: Sendable {
         // disposal another thread recorded while it was written), as with every detail.
         guard detail == .liveEntities, !heap.hasSnapshot else { return }
         subscriptions.removeValue(forKey: id)
-        roots.removeValue(forKey: id)
         ended.insert(id)
     }
 
@@ -358,8 +344,6 @@ public struct Trace: Sendable {
             if nodes[id] != nil, knownParents.insert(ParentKey(node: id, edge: edge)).inserted { nodes[id]?.parents.append(edge) }
         case .subscribe(let id, let node, let parent, let site, let bindingTarget):
             subscriptions[id] = Subscription(id: id, node: node, parent: parent, site: site, bindingTarget: bindingTarget)
-            let root = parent.map { roots[$0] ?? $0 } ?? id
-            roots[id] = root
         case .observerStored(let id, let handlers):
             subscriptions[id]?.holdsObserver = true
             subscriptions[id]?.handlers = handlers
@@ -406,11 +390,6 @@ public struct Trace: Sendable {
         case .extended(let event):
             if detail == .liveEntities && type(of: event.payload).isHistory { break }
             extendedEvents.append(record)
-            // A checkpoint's subscriptions are alive now; with ``Detail/liveEntities`` those
-            // that end later are forgotten, and the growth rule still needs where each was made.
-            for id in (event.payload as? Checkpoint)?.subscriptions ?? [] {
-                if let site = subscriptions[id]?.site { checkpointedSubscriptionSites[id] = site }
-            }
         case .typeSite(let typeName, let site):
             heap.typeSites[typeName] = site
         case .end:
