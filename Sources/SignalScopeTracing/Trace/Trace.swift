@@ -126,11 +126,11 @@ public struct Trace: Sendable {
         return range.0...range.1
     }
     /// Problems met while reading (a truncated or damaged tail); empty for a sound log.
-    public private(set) var warnings: [String] = []
+    public internal(set) var warnings: [String] = []
     /// Whether reading skipped records and went on past them (a malformed record, the rest
     /// of a damaged batch, records the file no longer held when it was read): what they said
     /// is missing, even from a log that ends cleanly.
-    public private(set) var skippedRecords = false
+    public internal(set) var skippedRecords = false
     /// Every node the trace saw created, by id.
     public internal(set) var nodes: [NodeID: Node] = [:]
     /// The subscriptions (with ``Detail/liveEntities``, only those still live at the end).
@@ -153,86 +153,11 @@ public struct Trace: Sendable {
     /// strong references between them (empty when the trace has no closing snapshot).
     public private(set) var heap = TraceHeap()
 
-    /// Reads a trace from an event log file, with `pread` through a window of its own, never
-    /// mapped: a mapped file that another process truncates while it is read faults
-    /// (SIGBUS), and a log is often read while the program that writes it still runs. With
-    /// ``Detail/liveEntities`` the model grows with what is alive, not with the log.
-    /// `progress` hears the fraction of the file read so far (0 to 1), at most once per
-    /// percent, for tools that show a progress bar.
-    ///
-    /// The file may be a pipe or a FIFO (`<(zcat trace.sslog.gz)`): it is read to its end
-    /// first (at most 4 GiB). Opening one never waits for a writer: a FIFO
-    /// no program writes into is refused at once.
-    public init(
-        contentsOf url: URL, detail: Detail = .everything, progress: (Double) -> Void = { _ in }
-    ) throws(TraceReadError) {
-        let descriptor = try LogInput.open(url.path)
-        defer { close(descriptor) }
-        try self.init(descriptor: descriptor, path: url.path, detail: detail, progress: progress)
-    }
-
-    /// Reads a trace from an open file descriptor: a regular file, or a pipe, FIFO or
-    /// terminal read to its end first (standard input, say). `path` names it in messages.
-    public init(
-        descriptor: Int32, path: String, detail: Detail = .everything, progress: (Double) -> Void = { _ in }
-    ) throws(TraceReadError) {
-        self = try LogInput.withSource(descriptor: descriptor, path: path) { source throws(TraceReadError) in
-            try Trace(source: source, path: path, detail: detail, progress: progress)
-        }
-    }
-
-    /// Reads the event log at `url` and hands each record to `body` in sequence order,
-    /// keeping none of them: for exports that stream, whatever the log's size.
-    /// - Returns: Problems met while reading (a truncated or damaged tail).
-    public static func forEachRecord(
-        contentsOf url: URL, progress: (Double) -> Void = { _ in }, _ body: (TraceRecord) -> Void
-    ) throws(TraceReadError) -> [String] {
-        let descriptor = try LogInput.open(url.path)
-        defer { close(descriptor) }
-        return try forEachRecord(descriptor: descriptor, path: url.path, progress: progress, body)
-    }
-
-    /// ``forEachRecord(contentsOf:progress:_:)`` for an open file descriptor.
-    public static func forEachRecord(
-        descriptor: Int32, path: String, progress: (Double) -> Void = { _ in }, _ body: (TraceRecord) -> Void
-    ) throws(TraceReadError) -> [String] {
-        try LogInput.withSource(descriptor: descriptor, path: path) { source throws(TraceReadError) in
-            try EventLogReader.visit(source, path: path, progress: progress, body).warnings
-        }
-    }
-
-    private init(detail: Detail) {
+    init(detail: Detail) {
         self.detail = detail
         facts = TraceFacts.all.map { $0.init() }
     }
 
-    /// Reads a trace from bytes in memory (an in-memory recording, a fuzzer's input);
-    /// `path` names it in messages.
-    package init(data: Data, path: String, detail: Detail) throws(TraceReadError) {
-        var result: Result<Trace, TraceReadError>!
-        data.withUnsafeBytes { bytes in
-            result = Result { () throws(TraceReadError) in try Trace(source: .memory(bytes), path: path, detail: detail) }
-        }
-        self = try result.get()
-    }
-
-    private init(source: LogSource, path: String, detail: Detail, progress: (Double) -> Void = { _ in }) throws(TraceReadError) {
-        var trace = Trace(growing: detail)
-        let read = try EventLogReader.visit(source, path: path, progress: progress) { record in trace.add(record) }
-        trace.finish()
-        self = trace
-        warnings = read.warnings
-        skippedRecords = read.skippedRecords
-        if !hasEnd {
-            self.warnings.append("\(path) has no end record: the recording was cut off (the process was killed or crashed, or the disk filled), so what happened after its last record is missing")
-        }
-    }
-
-    /// An empty trace that ``add(_:)`` grows record by record, for a view of a program that
-    /// still runs (`signalscope live`); ``soFar`` is what it knows at any moment.
-    package init(growing detail: Detail) {
-        self.init(detail: detail)
-    }
 
     /// Takes in the next record, as reading a log does.
     package mutating func add(_ record: TraceRecord) {
@@ -255,18 +180,9 @@ public struct Trace: Sendable {
         return nil
     }
 
-    /// The trace of the records added so far, finished as a read log is: its facts
-    /// concluded, its heap indexed. The growing trace keeps what finishing drops (the parents
-    /// it has seen, what its facts still follow), so it can take more records afterwards.
-    package var soFar: Trace {
-        var trace = self
-        trace.finish()
-        return trace
-    }
-
     /// Finishes the trace as a read log is finished (a copy, for ``soFar``; in place, for a
     /// log read to its end, whose storage is then copied no more).
-    private mutating func finish() {
+    mutating func finish() {
         var gathered = facts
         facts = []
         for index in gathered.indices { gathered[index].finish(in: self) }
