@@ -33,8 +33,10 @@ import Glibc
 /// `Mutex`, which waits on futexes itself, so every access under one would read as a race
 /// and the real races would drown among them (docs/semantics.md, "What ThreadSanitizer
 /// checks"). Every lock of the runtime, the tracer and the heap walk is this one, or
-/// ``LockedValue`` or ``Locked``, built on it; the command-line tool and the OpenCombine
-/// adapter, which the ThreadSanitizer run does not build, use the toolchain's `Mutex`.
+/// ``LockedValue`` or ``Locked``, built on it; the command-line tool, which the
+/// ThreadSanitizer run does not build, uses the toolchain's `Mutex`, and so does the
+/// OpenCombine adapter for its own state (its tables of publisher types are
+/// ``LockedValue``s, for their ``LockedValue/value(for:orFind:)``).
 ///
 /// Usable from inlinable code: ``LockedValue``, which is inlinable, is built on it for
 /// ThreadSanitizer.

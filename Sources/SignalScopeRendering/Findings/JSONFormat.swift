@@ -1,6 +1,7 @@
 import SignalScopeAnalysis
 
-/// The machine-readable report; its shape is documented in `docs/cli.md` and versioned.
+/// The machine-readable report; its shape is `docs/findings.schema.json` (described in
+/// `docs/cli.md`), and versioned.
 public struct JSONFormat: FindingsFormat {
     public let name = "json"
 
