@@ -35,6 +35,10 @@ extension LeakCorpusTests {
         #expect(finding.path[1].hasSuffix("in its subscriber list"))
         #expect(finding.path[2].hasSuffix("keeps its next closure (LeakCorpus/LeakCorpus.swift:14), which captures SearchViewModel"))
         #expect(finding.path[3].hasPrefix("nothing else holds SearchViewModel"))
+        // The object the closing step speaks of is named as the object, for the report's link
+        // and the JSON's names, as the steps of the chain name theirs.
+        let viewModel = try #require(finding.steps[0].entities.first { if case .object = $0 { true } else { false } })
+        #expect(finding.steps[3].entities == [viewModel], "\(finding.steps[3].parts)")
         #expect(finding.evidence.count == 5, "SearchViewModel, its property, the property's signal, its subscriber list, the subscription, back to SearchViewModel")
         #expect(finding.hint.contains("[weak self]"))
     }

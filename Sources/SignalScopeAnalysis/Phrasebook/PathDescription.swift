@@ -126,7 +126,8 @@ struct PathDescription {
             let site: FindingStep = model.references(from: id).lazy.compactMap { $0.closure?.site }.first.map { " (\($0))" } ?? ""
             return "command\(site)"
         case .scheduledAction(let subscription):
-            return "a scheduled action\(subscription.map { " of \(Trace.name(of: $0))" } ?? "")"
+            let of: FindingStep = subscription.map { " of \(FindingStep.name(Trace.name(of: $0), of: .subscription($0)))" } ?? ""
+            return "a scheduled action\(of)"
         }
     }
 }

@@ -25,7 +25,7 @@ struct KeptAliveBySignal: Analyzer {
             var path = shown.flatMap { description.lines($0) }
             if chains.count > shown.count { path.append("and \(chains.count - shown.count) more like it") }
             let kept = model.keptAlive(by: [object])
-            path.append("nothing the program still uses reaches \(name) but through a signal's subscriber list or a subscription it cannot end: every strong reference to it comes from closures of live signals")
+            path.append("nothing the program still uses reaches \(model.label(.object(object))) but through a signal's subscriber list or a subscription it cannot end: every strong reference to it comes from closures of live signals")
             path += model.keptAliveLine(kept, except: [object])
             findings.append(model.claim(kept, by: Finding(
                 rule: Self.rule, severity: Self.severity,

@@ -29,12 +29,12 @@ struct RetainCycle: Analyzer {
             var hint = "break the cycle: make one of these references weak (a back-reference, or self in a closure), or end the subscription when its owner goes away"
             if let blame, let first = blame.closures.first {
                 let named = first.closure.role.map { "the \($0)" } ?? first.closure.name ?? "the closure the path names"
-                path += model.alsoCapturedLine(blame.closures.dropFirst().map { ($0.site, $0.closure) }, name: model.objectLabel(blame.owner))
+                path += model.alsoCapturedLine(blame.closures.dropFirst().map { ($0.site, $0.closure) }, name: model.label(.object(blame.owner)))
                 hint = "capture [weak self] (or the object it captures) weakly in \(named)\(blame.closures.count > 1 ? " and in each other closure named above" : ""), or make another reference of the cycle weak"
                 location = first.site
             } else if let blame, let (holder, property) = blame.property {
                 let name = "\(model.objectLabel(holder)).\(property)"
-                path.append("\(name) leads back to \(model.objectLabel(blame.owner)), which holds \(model.objectLabel(holder)) through this cycle: the reference to make weak")
+                path.append("\(model.label(.object(holder))).\(property) leads back to \(model.label(.object(blame.owner))), which holds \(model.label(.object(holder))) through this cycle: the reference to make weak")
                 hint = "make \(name) weak (or unowned), or break another reference of the cycle"
                 location = model.declarationSite(of: holder)
             } else if let fix = model.fixSite(of: around) {
@@ -44,7 +44,7 @@ struct RetainCycle: Analyzer {
             } else if let cut = model.cut(of: around) {
                 // No closure captures anything here: the fix is a stored property's.
                 let property = "\(model.objectLabel(cut.holder)).\(cut.reference.path)"
-                path.append("\(property) leads back to \(model.objectLabel(cut.target)), which holds \(model.objectLabel(cut.holder)) through this cycle: the reference to make weak")
+                path.append("\(model.label(.object(cut.holder))).\(cut.reference.path) leads back to \(model.label(.object(cut.target))), which holds \(model.label(.object(cut.holder))) through this cycle: the reference to make weak")
                 hint = "make \(property) weak (or unowned), or break another reference of the cycle"
                 location = model.declarationSite(of: cut.holder)
             } else if names.isEmpty {

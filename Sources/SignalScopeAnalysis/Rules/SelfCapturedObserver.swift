@@ -147,18 +147,19 @@ struct SelfCapturedObserver: Analyzer {
     private func finding(for capture: Capture, _ model: LeakModel) -> Finding {
         var description = PathDescription(model, blamed: capture.blamed)
         let name = model.objectLabel(capture.object)
+        let named = model.label(.object(capture.object))
         let first = capture.captures[0]
         let (what, hint) = Self.wording(first.closure.role)
         var path = description.lines(capture.handle) + description.lines(first.chain)
-        path += model.alsoCapturedLine(capture.captures.dropFirst().map { ($0.site, $0.closure) }, name: name)
+        path += model.alsoCapturedLine(capture.captures.dropFirst().map { ($0.site, $0.closure) }, name: named)
         let message: String
         if capture.isGarbage {
             message = "\(name) is captured by \(what) it keeps alive, so neither is ever freed"
-            path.append("nothing else holds \(name) or what it keeps: every strong reference to them comes from this cycle")
+            path.append("nothing else holds \(named) or what it keeps: every strong reference to them comes from this cycle")
             path += model.dependentsLine(Array(capture.claims))
         } else {
             message = "\(name) is captured by \(what) it keeps running by holding its disposable, so neither is freed while the signal runs"
-            path.append("nothing else holds \(name): every strong reference to it comes from closures of live signals")
+            path.append("nothing else holds \(named): every strong reference to it comes from closures of live signals")
         }
         let chains = capture.captures.flatMap(\.chain)
         return Finding(
@@ -175,7 +176,7 @@ struct SelfCapturedObserver: Analyzer {
         var description = PathDescription(model, blamed: blame.references)
         let name = model.objectLabel(blame.owner)
         var path = description.lines(blame.around)
-        path.append("nothing else holds \(name) or what it keeps: every strong reference to them comes from this cycle")
+        path.append("nothing else holds \(model.label(.object(blame.owner))) or what it keeps: every strong reference to them comes from this cycle")
         path += model.dependentsLine(cycle)
         return Finding(
             rule: Self.rule, severity: Self.severity,
