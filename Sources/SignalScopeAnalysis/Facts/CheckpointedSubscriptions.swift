@@ -5,28 +5,28 @@ import SignalScopeTracing
 /// knew them when it read the checkpoint: `grows-per-repetition` counts a checkpoint's
 /// subscriptions by site, also those that ended before the log did, which a trace keeping
 /// only live entities has forgotten by then. Gathered while the log is read (``TraceFact``).
-public struct CheckpointedSubscriptions: TraceFact {
+package struct CheckpointedSubscriptions: TraceFact {
     /// A subscription a checkpoint named.
-    public struct Made: Sendable, Hashable {
-        public let site: TraceSite
-        public let node: NodeID
+    package struct Made: Sendable, Hashable {
+        package let site: TraceSite
+        package let node: NodeID
     }
 
     /// By subscription.
-    public private(set) var made: [SubscriptionID: Made] = [:]
+    package private(set) var made: [SubscriptionID: Made] = [:]
 
-    public init() {}
+    package init() {}
 
-    public mutating func observe(_ record: TraceRecord, in trace: Trace) {
+    package mutating func observe(_ record: TraceRecord, in trace: Trace) {
         guard case .extended(let event) = record.event, let checkpoint = event.payload as? Checkpoint else { return }
         for id in checkpoint.subscriptions {
             if let subscription = trace.subscriptions[id] { made[id] = Made(site: subscription.site, node: subscription.node) }
         }
     }
 
-    public mutating func finish(in trace: Trace) {}
+    package mutating func finish(in trace: Trace) {}
 
-    public func restricted(to trace: Trace) -> CheckpointedSubscriptions {
+    package func restricted(to trace: Trace) -> CheckpointedSubscriptions {
         var copy = self
         copy.made = made.filter { trace.nodes[$0.value.node] != nil }
         return copy

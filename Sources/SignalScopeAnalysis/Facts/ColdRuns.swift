@@ -7,41 +7,41 @@ import SignalScopeTracing
 /// run for another subscription made by user code (retries are one), and, of those that did
 /// not, one that did work for each site user code subscribed from; with whether each did
 /// work of its own. Gathered while the log is read (``TraceFact``), whatever it keeps.
-public struct ColdRuns: TraceFact {
+package struct ColdRuns: TraceFact {
     /// One run of a cold signal's work: a subscription to a cold node (its creation block, a
     /// `defer` factory, an `interval` timer ran for it) that may have repeated another's: it
     /// overlapped in time a run for another subscription made by user code, or it did work of
     /// its own for a subscription user code made at a site of its own.
-    public struct Run: Sendable, Hashable {
+    package struct Run: Sendable, Hashable {
         /// The subscription to the cold node.
-        public let subscription: SubscriptionID
+        package let subscription: SubscriptionID
         /// The subscription user code made that led to it.
-        public let root: SubscriptionID
+        package let root: SubscriptionID
         /// Where user code made the root.
-        public let rootSite: TraceSite?
+        package let rootSite: TraceSite?
         /// The sequence numbers of its subscription and of its end (`nil`: live at the end).
-        public let start: UInt64
-        public let end: UInt64?
+        package let start: UInt64
+        package let end: UInt64?
         /// Whether it did work of its own: the run's subscription, or one its creation block
         /// made to a signal made for this run, received an event its creation block (or an
         /// action the block scheduled) sent, which no delivery inside the run caused (a value
         /// the block produced itself, a response, a timer's tick), rather than one forwarded
         /// from a source the run only subscribed to, or sent from outside any creation block
         /// (a control's action reaching each of its subscribers).
-        public let didWork: Bool
+        package let didWork: Bool
     }
 
     /// The runs that may have repeated another's, by cold node; complete once the trace is
     /// read.
-    public private(set) var repeated: [NodeID: [Run]] = [:]
+    package private(set) var repeated: [NodeID: [Run]] = [:]
     private var tracker = ColdRunTracker()
     /// The subscription user code made that led to each subscription (itself, for one user
     /// code made), while the trace keeps it: forgotten as the trace forgets it.
     private var roots: [SubscriptionID: SubscriptionID] = [:]
 
-    public init() {}
+    package init() {}
 
-    public mutating func observe(_ record: TraceRecord, in trace: Trace) {
+    package mutating func observe(_ record: TraceRecord, in trace: Trace) {
         switch record.event {
         case .node(let id, _, _, _, _, _):
             tracker.nodeMade(id, at: record.sequence)
@@ -61,14 +61,14 @@ public struct ColdRuns: TraceFact {
         }
     }
 
-    public mutating func finish(in trace: Trace) {
+    package mutating func finish(in trace: Trace) {
         tracker.finish(aliveAtEnd: { trace.subscriptions[$0]?.retainCountAtEnd != nil })
         repeated = tracker.candidates
         tracker = ColdRunTracker()
         roots = [:]
     }
 
-    public func restricted(to trace: Trace) -> ColdRuns {
+    package func restricted(to trace: Trace) -> ColdRuns {
         var copy = self
         copy.repeated = repeated.filter { trace.nodes[$0.key] != nil }
         return copy
