@@ -37,6 +37,7 @@
 #include <dlfcn.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 
 typedef void *(*signalscope_alloc_object)(const void *metadata, size_t size, size_t alignment_mask);
 
@@ -631,9 +632,16 @@ int signalscope_fork_for_snapshot(void) {
     // With the table's lock held across the fork, as pthread_atfork handlers hold theirs: the
     // child's copy of the table is never half changed. Other threads wait for the fork only.
     pthread_mutex_lock(&table_lock);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid != 0) pthread_mutex_unlock(&table_lock);
     if (pid == 0) {
+        // The copy dies with the process that made it: one blocked on a lock held at the
+        // fork, orphaned by a crash of its parent, would otherwise outlive it, holding the
+        // parent's standard output open (a test runner then waits for it forever). A parent
+        // gone before this line leaves the copy nobody to report to.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(1);
         signalscope_allocations_pause_in_child();
         int crashes[] = { SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP };
         for (size_t i = 0; i < sizeof crashes / sizeof *crashes; i++) signal(crashes[i], SIG_DFL);

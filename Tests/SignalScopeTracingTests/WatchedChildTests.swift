@@ -32,6 +32,28 @@ struct WatchedChildTests {
         #expect(bytes == [1, 2, 3])
     }
 
+    /// A test runner reads its tests' output to its end: a child blocked on a lock, outliving
+    /// a parent that crashed, kept the output open and the runner waiting forever.
+    @Test("A child dies with the process that made it")
+    func diesWithItsParent() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-orphan-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        await #expect(processExitsWith: .success) {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("signalscope-orphan-\(getppid())").path
+            _ = WatchedChild.start { _ in
+                try? "\(getpid())".write(toFile: path, atomically: true, encoding: .utf8)
+                while true { pause() }
+            }
+            // The parent ends while the child waits, without waiting for it.
+            while !FileManager.default.fileExists(atPath: path) { usleep(10_000) }
+            exit(0)
+        }
+        let child = try #require(pid_t(try String(contentsOfFile: path, encoding: .utf8)))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while kill(child, 0) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(kill(child, 0) != 0 && errno == ESRCH, "the child \(child) outlived its parent")
+    }
+
     @Test("A child blocked on a lock held at the fork is given up on, and says why")
     func blockedOnALock() throws {
         let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
