@@ -14,8 +14,8 @@ demo: setup
 	$(SWIFT) run signalscope demo -o out
 
 # `make test` is the README's test command: every suite but the tests at scale, in a debug
-# build (four to five minutes from a fresh clone on a 2-core machine, more than half of it
-# the build). `make ci` (what .ci/run runs) adds what takes too long to wait for at a desk:
+# build (four to five and a half minutes from a fresh clone on a 2-core machine, more than
+# half of it the build). `make ci` (what .ci/run runs) adds what takes too long to wait for at a desk:
 #
 # - The heap walk reads compiler-generated layouts (closure contexts, reabstraction thunks,
 #   enum payloads), which differ between debug and release builds, so the suites that check
