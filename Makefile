@@ -2,7 +2,7 @@
 # runs), and the benchmarks.
 SWIFT ?= swift
 
-.PHONY: setup build demo test test-scale ci fuzz bench bench-json bench-instructions bench-live-memory lsan-compare tsan opencombine-suite
+.PHONY: setup build demo test test-opencombine test-browser test-scale ci fuzz bench bench-json bench-instructions bench-live-memory lsan-compare tsan opencombine-suite
 
 setup:
 	@scripts/setup.sh
@@ -13,10 +13,15 @@ build: setup
 demo: setup
 	$(SWIFT) run signalscope demo -o out
 
-# `make test` is the README's test command: every suite but the tests at scale, in a debug
-# build (four to five and a half minutes from a fresh clone on a 2-core machine, more than
-# half of it the build). `make ci` (what .ci/run runs) adds what takes too long to wait for at a desk:
+# `make test` is the README's test command: every suite but those below, in a debug build of
+# its own (.build-quick) without the OpenCombineAdapter trait, so that it neither builds
+# OpenCombine nor rebuilds the `.build` that `swift build` and `swift run` use. `make ci`
+# (what .ci/run runs) adds what takes too long to wait for at a desk:
 #
+# - The default build (`.build`, every trait) and what `make test` leaves out of it: the
+#   OpenCombine adapter's suite and the Combine example (`make test-opencombine`), and the
+#   tests that drive Chromium (`.inBrowser` in the CLI's tests, `make test-browser`), whose
+#   browser starts cost seconds of both processors each. A plain `swift test` runs them all.
 # - The heap walk reads compiler-generated layouts (closure contexts, reabstraction thunks,
 #   enum payloads), which differ between debug and release builds, so the suites that check
 #   it, and the leak corpus that depends on it, run again in release. That run builds only
@@ -35,13 +40,23 @@ demo: setup
 TEST_FUZZ_SECONDS ?= 20
 HEAP_SUITES = HeapWalkerTests|KeptClosureTests|LeakCorpusTests|RetainCountTests
 SCALE_SUITES = ^SignalScopeCLITests\.(ScaleTests|WatchedAtScaleTests|LargeLogTests|HostileShapeTests|PerfettoExportTests|LiveServerTests)/
+BROWSER_SUITES = ^SignalScopeCLITests\.(ReportBrowserTests|LivePageTests)/
+OPENCOMBINE_SUITES = ^SignalScopeOpenCombineTests\.|^SignalScopeCLITests\.ArticleExampleTests/
+QUICK_BUILD = --scratch-path .build-quick --disable-default-traits --traits CommandLineTool
 test: setup
-	$(SWIFT) test
+	SIGNALSCOPE_BROWSER_TESTS=0 $(SWIFT) test $(QUICK_BUILD)
+
+test-opencombine: setup
+	$(SWIFT) test --filter "$(OPENCOMBINE_SUITES)"
+
+test-browser: setup
+	$(SWIFT) test --filter "$(BROWSER_SUITES)"
 
 test-scale: setup
 	SIGNALSCOPE_SCALE_TESTS=1 $(SWIFT) test --no-parallel --filter "$(SCALE_SUITES)"
 
 ci: test
+	$(SWIFT) test --filter "$(OPENCOMBINE_SUITES)|$(BROWSER_SUITES)"
 	SIGNALSCOPE_SCALE_TESTS=1 $(SWIFT) test --skip-build --no-parallel --filter "$(SCALE_SUITES)"
 	SIGNALSCOPE_SUITES=heap $(SWIFT) test -c release --scratch-path .build-heap-suites --filter "$(HEAP_SUITES)"
 	@FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) scripts/fuzz.sh
@@ -49,7 +64,7 @@ ci: test
 	@scripts/plugin-check.sh
 	@$(MAKE) --no-print-directory tsan
 	@$(MAKE) --no-print-directory opencombine-suite
-	@echo "make ci: passed: every suite (debug), the tests at scale, the heap-walk suites (release), $(TEST_FUZZ_SECONDS) s of fuzzing, the adoption and plugin checks, the ThreadSanitizer suites, OpenCombine's own suite under the adapter"
+	@echo "make ci: passed: every suite (debug), the OpenCombine adapter's and the browser's, the tests at scale, the heap-walk suites (release), $(TEST_FUZZ_SECONDS) s of fuzzing, the adoption and plugin checks, the ThreadSanitizer suites, OpenCombine's own suite under the adapter"
 
 # LeakSanitizer as a peer (docs/analyzers.md, "LeakSanitizer as a peer"): the leak corpus
 # built with AddressSanitizer, each scenario in a process of its own with leak detection on,

@@ -5,6 +5,7 @@
 // shows a status line. The leak: `assign(to:on: self)` with the cancellable stored on self, so
 // the subscriber holds the view model that holds it. `--fixed` assigns through a sink that
 // captures self weakly.
+#if OpenCombineAdapter
 import OpenCombine
 
 let fixed = CommandLine.arguments.contains("--fixed")
@@ -49,3 +50,11 @@ func showAndDismissSearch() {
 
 showAndDismissSearch()
 print(fixed ? "the view model was freed when dismissed" : "no 'freed' above: the view model leaked")
+#else
+import Foundation
+
+// Built without the OpenCombineAdapter trait (`swift build --disable-default-traits`), there
+// is no OpenCombine to run.
+FileHandle.standardError.write(Data("CombineSearch: built without the OpenCombineAdapter trait; build with the default traits\n".utf8))
+exit(2)
+#endif

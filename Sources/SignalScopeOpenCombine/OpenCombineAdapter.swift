@@ -1,3 +1,5 @@
+// Without the OpenCombineAdapter trait (the quick `make test` build) the product is empty.
+#if OpenCombineAdapter
 import OpenCombine
 import Runtime
 import SignalScope
@@ -469,3 +471,4 @@ private final class WeakBox: @unchecked Sendable {
     weak var object: AnyObject?
     init(_ object: AnyObject) { self.object = object }
 }
+#endif

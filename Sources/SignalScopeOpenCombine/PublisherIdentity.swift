@@ -1,3 +1,4 @@
+#if OpenCombineAdapter
 import OpenCombine
 import SignalScopeHeap
 
@@ -94,3 +95,4 @@ extension Deferred: CarriesIdentity {
     }
     var identityIsBox: Bool { false }
 }
+#endif

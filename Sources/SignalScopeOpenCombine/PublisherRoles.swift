@@ -1,3 +1,4 @@
+#if OpenCombineAdapter
 import OpenCombine
 @_spi(Locking) import SignalScope
 
@@ -122,3 +123,4 @@ enum PublisherRoles {
         name.prefix(1).lowercased() + name.dropFirst()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if OpenCombineAdapter
 import SignalScope
 
 /// What an operator that delivers on a scheduler (`receive(on:)`, `delay`, `debounce`) was
@@ -44,3 +45,4 @@ struct SchedulerHop {
         }
     }
 }
+#endif

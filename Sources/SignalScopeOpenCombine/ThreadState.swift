@@ -1,3 +1,4 @@
+#if OpenCombineAdapter
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,3 +68,4 @@ struct Delivery {
     /// The scheduled action around the delivery, for one an operator makes on a scheduler.
     var action: DeliveryToken? = nil
 }
+#endif

@@ -7,7 +7,7 @@ import Testing
 extension LeakCorpusTests {
     @Test("Every finding of the corpus has a location, a path and a hint")
     func findingsCarryTheirProof() {
-        let findings = LeakCorpus.scenarios.flatMap { $0.run().findings }
+        let findings = Self.outcomes.flatMap(\.outcome.findings)
         #expect(!findings.isEmpty)
         for finding in findings {
             #expect(finding.location.file.hasSuffix(".swift") && finding.location.line > 0, "\(finding)")

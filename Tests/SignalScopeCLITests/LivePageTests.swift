@@ -4,7 +4,7 @@ import Testing
 /// `signalscope live` in a real browser with interaction: the system Chromium, driven by
 /// Playwright for Python (Tests/Browser/live_page.py), opens the page while the LiveSession
 /// example runs, whose dismissed screen a session's subject keeps.
-@Suite("The live page in a browser", .serialized, .timeLimit(.minutes(10)))
+@Suite("The live page in a browser", .inBrowser, .serialized, .timeLimit(.minutes(10)))
 struct LivePageTests {
     @Test("The report's own panes fill while the program runs (events, lanes, the graph), the retained screen's finding appears before it ends and highlights its path in the graph when clicked, an event shows its causes, and the page becomes the final report; the server is loopback only and wants its token")
     func liveRun() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// The report in a real browser: Debian's Chromium, headless (scripts/setup.sh installs it),
 /// runs the page's script and gives back the DOM it made.
-@Suite("The HTML report in a browser", .serialized, .timeLimit(.minutes(10)))
+@Suite("The HTML report in a browser", .inBrowser, .serialized, .timeLimit(.minutes(10)))
 struct ReportBrowserTests {
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -1,3 +1,4 @@
+#if OpenCombineAdapter
 import OpenCombine
 import SignalScopeOpenCombine
 import SignalScopeTools
@@ -477,3 +478,4 @@ enum CombineCorpus {
         }),
     ]
 }
+#endif

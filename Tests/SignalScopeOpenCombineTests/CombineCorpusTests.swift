@@ -1,3 +1,4 @@
+#if OpenCombineAdapter
 import Testing
 import SignalScopeTools
 
@@ -29,3 +30,4 @@ struct CombineCorpusTests {
         #expect(CombineCorpus.scenarios.count >= 20)
     }
 }
+#endif

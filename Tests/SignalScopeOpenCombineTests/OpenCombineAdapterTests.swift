@@ -1,3 +1,4 @@
+#if OpenCombineAdapter
 import Dispatch
 import Foundation
 import OpenCombine
@@ -479,3 +480,4 @@ private final class ManualScheduler: OpenCombine.Scheduler, @unchecked Sendable 
         }
     }
 }
+#endif
