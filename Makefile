@@ -38,7 +38,7 @@ demo: setup
 #   `swift package signalscope-check` plugin works in a package depending on SignalScope.
 # - ThreadSanitizer over the runtime's and the recorder's suites (`make tsan`).
 TEST_FUZZ_SECONDS ?= 20
-HEAP_SUITES = HeapWalkerTests|KeptClosureTests|LeakCorpusTests|RetainCountTests
+HEAP_SUITES = HeapWalkerTests|KeptClosureTests|LeakCorpusTests|RetainCountTests|HostileObjectTests
 SCALE_SUITES = ^SignalScopeCLITests\.(ScaleTests|WatchedAtScaleTests|LargeLogTests|HostileShapeTests|PerfettoExportTests|LiveServerTests)/
 BROWSER_SUITES = ^SignalScopeCLITests\.(ReportBrowserTests|LivePageTests)/
 OPENCOMBINE_SUITES = ^SignalScopeOpenCombineTests\.|^SignalScopeCLITests\.ArticleExampleTests/
