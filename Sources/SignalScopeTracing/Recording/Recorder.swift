@@ -223,6 +223,12 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     private struct Began {
         let restore: UInt64
         let mark: UInt64
+        /// The thread's buffer the beginning wrote to, unretained: the closure forms' end gives
+        /// the cause back there without finding the buffer again (about 30 instructions an
+        /// event). `nil` from a token, whose end finds it. While the recording is active the
+        /// thread keeps it (only a finished recording's buffers are dropped), and `end` checks
+        /// that first.
+        var buffer: Unmanaged<ThreadBuffer>? = nil
 
         static var none: Began { Began(restore: 0, mark: 0) }
 
@@ -248,9 +254,9 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// Begins a delivery whose record has just become its thread's cause (`previous`: the
     /// cause before it, `nil` when nothing was recorded): for a recording of some code, what
     /// the thread makes and allocates until its end is the recorded code's.
-    private func beginDelivery(after previous: RecordedCause?) -> Began {
+    private func beginDelivery(after previous: CauseGivenUp?) -> Began {
         let mark = recordsCode ? CodeScopeMark.enter(identity) : 0
-        return Began(restore: previous.map { $0.word &+ 2 } ?? 1, mark: mark)
+        return Began(restore: previous.map { $0.cause.word &+ 2 } ?? 1, mark: mark, buffer: previous?.buffer)
     }
 
     private func end(_ began: Began) {
@@ -260,7 +266,12 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         // retain and a release per event. The observer may have stopped this recording
         // meanwhile: then there is nothing to give back, and the buffer may be gone.
         guard began.restore > 1, isActive else { return }
-        withCurrentBuffer { $0.cause = RecordedCause(word: began.restore - 2) }
+        let previous = RecordedCause(word: began.restore - 2)
+        if let buffer = began.buffer {
+            buffer._withUnsafeGuaranteedRef { $0.cause = previous }
+        } else {
+            withCurrentBuffer { $0.cause = previous }
+        }
     }
 
     func actionScheduled() -> (any Sendable)? {
@@ -306,7 +317,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         guard isActive else { return .none }
         let previous = withCurrentBuffer { buffer in
             defer { buffer.cause = buffer.cause.inCreationBlock }
-            return buffer.cause
+            return CauseGivenUp(cause: buffer.cause, buffer: .passUnretained(buffer))
         }
         return beginDelivery(after: previous)
     }
@@ -334,7 +345,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         }
         let previous = withCurrentBuffer { buffer in
             defer { buffer.cause = scheduled.cause }
-            return buffer.cause
+            return CauseGivenUp(cause: buffer.cause, buffer: .passUnretained(buffer))
         }
         return beginDelivery(after: previous)
     }
@@ -678,10 +689,10 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// Appends one record: the common prefix, then `record`'s payload; with `becomesCause`,
     /// the record becomes what causes the thread's next records (an event about to be
     /// delivered).
-    /// - Returns: With `becomesCause`, the cause the thread had before; `nil` without, or
-    ///   when recording has stopped.
+    /// - Returns: With `becomesCause`, the cause the thread had before and its buffer; `nil`
+    ///   without, or when recording has stopped.
     @discardableResult
-    private func append<Record: EventRecord>(_ record: Record, becomesCause: Bool = false) -> RecordedCause? {
+    private func append<Record: EventRecord>(_ record: Record, becomesCause: Bool = false) -> CauseGivenUp? {
         guard isActive else { return nil }
         // Taken before the record is written, so that nothing the closures below capture is
         // mutable (a captured `var` would be boxed on the heap, once per record).
@@ -697,7 +708,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// Appends `record` in the compact form when its fields fit (``CompactRecord``), else as
     /// ``append(_:becomesCause:)`` does.
     @discardableResult
-    private func appendCompactly<Record: CompactEventRecord>(_ record: Record, becomesCause: Bool = false) -> RecordedCause? {
+    private func appendCompactly<Record: CompactEventRecord>(_ record: Record, becomesCause: Bool = false) -> CauseGivenUp? {
         guard isActive else { return nil }
         let sequence = self.sequence.add(1, ordering: .relaxed).newValue
         return withCurrentBuffer { buffer in
@@ -755,10 +766,17 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// With `becomesCause`, makes record `sequence` what causes `buffer`'s thread's next
     /// records, and returns the cause to give back after its delivery.
     @inline(__always)
-    private func becomingCause(_ becomesCause: Bool, _ sequence: UInt64, _ buffer: ThreadBuffer, previous: RecordedCause) -> RecordedCause? {
+    private func becomingCause(_ becomesCause: Bool, _ sequence: UInt64, _ buffer: ThreadBuffer, previous: RecordedCause) -> CauseGivenUp? {
         guard becomesCause else { return nil }
         buffer.cause = RecordedCause(delivering: sequence)
-        return previous
+        return CauseGivenUp(cause: previous, buffer: .passUnretained(buffer))
+    }
+
+    /// The cause a thread had before a record became its cause, and the buffer it belongs
+    /// to, for the delivery's end to give it back (``Began``).
+    private struct CauseGivenUp {
+        let cause: RecordedCause
+        let buffer: Unmanaged<ThreadBuffer>
     }
 
     /// Runs `body` with the calling thread's buffer for this recording, made on first use,
