@@ -235,6 +235,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         var token: DeliveryToken { DeliveryToken(first: restore, second: mark) }
     }
 
+    @inline(__always)
     private func beginNext<Value>(_ subscription: SubscriptionID, value: Value) -> Began {
         // Subscriptions outlive a stopped recording and keep calling it, once per value.
         guard isActive else { return .none }
@@ -259,6 +260,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         return Began(restore: previous.map { $0.cause.word &+ 2 } ?? 1, mark: mark, buffer: previous?.buffer)
     }
 
+    @inline(__always)
     private func end(_ began: Began) {
         guard began.restore != 0 else { return }
         if recordsCode { CodeScopeMark.enter(began.mark) }
