@@ -638,8 +638,10 @@ int signalscope_fork_for_snapshot(void) {
     if (pid == 0) {
         // The copy dies with the process that made it: one blocked on a lock held at the
         // fork, orphaned by a crash of its parent, would otherwise outlive it, holding the
-        // parent's standard output open (a test runner then waits for it forever). A parent
-        // gone before this line leaves the copy nobody to report to.
+        // parent's standard output open (a test runner then waits for it forever). The signal
+        // follows the forking thread, not the process; that thread waits for the copy
+        // (WatchedChild.wait) and so outlives it. A parent gone before this line leaves the
+        // copy nobody to report to.
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(1);
         signalscope_allocations_pause_in_child();

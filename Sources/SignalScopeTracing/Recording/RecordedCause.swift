@@ -29,8 +29,8 @@ struct RecordedCause: Equatable, Sendable {
 
     /// The record prefix's cause fields for record `sequence` (docs/event-log.md): the
     /// kind, with the creation-block flag, and how many sequence numbers back the cause is;
-    /// a zero kind and distance for none, or for a cause too far back to say. (Inlined: out of
-    /// line, the call cost a third of what it computes, once per record.)
+    /// a zero kind and distance for none, or for a cause too far back to say. (Inlined: it
+    /// runs for every record, and was a call of its own in the recorder's profile.)
     @inline(__always)
     func prefixFields(for sequence: UInt64) -> (kind: UInt8, distance: UInt32) {
         let cause = word & Self.sequenceMask

@@ -224,10 +224,10 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         let restore: UInt64
         let mark: UInt64
         /// The thread's buffer the beginning wrote to, unretained: the closure forms' end gives
-        /// the cause back there without finding the buffer again (about 30 instructions an
-        /// event). `nil` from a token, whose end finds it. While the recording is active the
-        /// thread keeps it (only a finished recording's buffers are dropped), and `end` checks
-        /// that first.
+        /// the cause back there without finding the buffer a second time. `nil` from a token,
+        /// whose end finds it. While the recording is active the thread keeps it (only a
+        /// finished recording's buffers are dropped, and a recording stops before it counts
+        /// as finished), and `end` checks that first.
         var buffer: Unmanaged<ThreadBuffer>? = nil
 
         static var none: Began { Began(restore: 0, mark: 0) }
@@ -264,9 +264,9 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     private func end(_ began: Began) {
         guard began.restore != 0 else { return }
         if recordsCode { CodeScopeMark.enter(began.mark) }
-        // The buffer is found again rather than kept (retained) from before, which cost a
-        // retain and a release per event. The observer may have stopped this recording
-        // meanwhile: then there is nothing to give back, and the buffer may be gone.
+        // The buffer comes unretained from the beginning (retaining it cost a retain and a
+        // release per event). The observer may have stopped this recording meanwhile: then
+        // there is nothing to give back, and the buffer may be gone.
         guard began.restore > 1, isActive else { return }
         let previous = RecordedCause(word: began.restore - 2)
         if let buffer = began.buffer {
