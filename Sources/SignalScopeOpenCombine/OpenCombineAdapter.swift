@@ -47,29 +47,6 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
 
     private init() {}
 
-    /// What the adapter reported of a subscription: the hooks it reports to, for its whole
-    /// life (rule I10), its ids, and for a direct subscriber of a subject, that subject.
-    private struct Reported {
-        let hook: any SignalInstrumentation
-        let subscription: SubscriptionID
-        let node: NodeID
-        let subject: ObjectIdentifier?
-        /// Whether what it receives is its publisher's own work (``PublisherRoles/Role/sendsItsOwnWork``).
-        let receivesWork: Bool
-        /// For the subscriber of an operator that delivers on a scheduler: the downstream
-        /// subscription whose ``SchedulerHop`` what it receives goes into.
-        var feedsHop: SubscriptionID?
-        /// Whether what it receives comes out of a ``SchedulerHop`` (its publisher delivers on a scheduler).
-        var leavesHop = false
-        /// The subscriptions of the same subscriber that handed it on, outermost first: a
-        /// `Deferred` subscribes its subscriber to the publisher it makes, inside its own
-        /// subscribe, and then hears nothing more of it; they end when this one does.
-        var handedOnBy: [SubscriptionID] = []
-
-        /// This subscription and those that handed it on, outermost first.
-        var chain: [SubscriptionID] { handedOnBy + [subscription] }
-    }
-
     /// The node of a publisher with identity (an object, or a value identified by the closure
     /// it keeps), reported once; a subject's is ended once.
     private struct KnownNode {
@@ -81,7 +58,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     private struct State {
         /// By the subscriber's `combineIdentifier`: the latest subscription of that
         /// subscriber (an identifier an address gives is reused once the address is).
-        var subscriptions: [UInt64: Reported] = [:]
+        var subscriptions: [UInt64: ReportedSubscription] = [:]
         /// By the `combineIdentifier` of a subscription a subscriber received: the
         /// subscribers that received it, upstream first, which its cancellation disposes.
         var receivedBy: [UInt64: [UInt64]] = [:]
@@ -177,18 +154,14 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         let subscription = SubscriptionID.next()
         let identifier = Self.key(subscriber.combineIdentifier)
         state.withLock { state in
-            var reported = Reported(hook: hook, subscription: subscription, node: node, subject: subject, receivesWork: role.sendsItsOwnWork)
-            // An operator that delivers on a scheduler subscribes its own subscriber upstream.
-            if let enclosing, enclosing.hop != nil { reported.feedsHop = enclosing.subscription }
-            if let order = role.hop {
-                reported.leavesHop = true
-                state.hops[subscription] = SchedulerHop(order: order)
-            }
             // The same subscriber subscribed again inside its own subscribe is handed on.
-            if let handing = state.subscriptions[identifier], handing.subscription == enclosing?.subscription {
-                reported.handedOnBy = handing.chain
-            }
-            state.subscriptions[identifier] = reported
+            let handing = state.subscriptions[identifier].flatMap { $0.subscription == enclosing?.subscription ? $0 : nil }
+            state.subscriptions[identifier] = ReportedSubscription(
+                hook: hook, subscription: subscription, node: node, subject: subject, receivesWork: role.sendsItsOwnWork,
+                // An operator that delivers on a scheduler subscribes its own subscriber upstream.
+                feedsHop: enclosing?.hop != nil ? enclosing?.subscription : nil,
+                leavesHop: role.hop != nil, handedOnBy: handing?.chain ?? [])
+            if let order = role.hop { state.hops[subscription] = SchedulerHop(order: order) }
             state.completed[identifier] = nil
         }
         hook.subscribed(
@@ -231,17 +204,15 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         let action = beginHop(reported, isCompletion: false)
         let run = beginWork(reported)
         thread.deliveries.append(
-            Delivery(
-                hook: reported.hook, subscription: reported.subscription,
-                token: reported.hook.nextWillBeDelivered(reported.subscription, value: input), run: run, action: action))
+            Delivery(reported: reported, token: reported.hook.nextWillBeDelivered(reported.subscription, value: input), run: run, action: action))
         enterHop(reported, isCompletion: false)
     }
 
     public func didReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, input: Downstream.Input, resultingDemand: Subscribers.Demand) {
-        endDelivery()
-        // A subscriber that asks for more as it receives (most ask once, for any number).
-        guard resultingDemand != .none, let reported = reported(subscriber) else { return }
-        reported.hook.demandRequested(reported.subscription, demand: Self.demand(resultingDemand))
+        // A subscriber that asks for more as it receives (most ask once, for any number),
+        // unless the delivery cancelled it.
+        guard let delivery = endDelivery(), resultingDemand != .none, !delivery.reported.isForgotten.load(ordering: .relaxed) else { return }
+        delivery.reported.hook.demandRequested(delivery.reported.subscription, demand: Self.demand(resultingDemand))
     }
 
     public func willReceive<Downstream: OpenCombine.Subscriber>(subscriber: Downstream, completion: Subscribers.Completion<Downstream.Failure>) {
@@ -259,7 +230,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         case .finished: token = reported.hook.completedWillBeDelivered(reported.subscription)
         case .failure(let failure): token = reported.hook.errorWillBeDelivered(reported.subscription, error: failure)
         }
-        thread.deliveries.append(Delivery(hook: reported.hook, subscription: reported.subscription, token: token, run: run, action: action))
+        thread.deliveries.append(Delivery(reported: reported, token: token, run: run, action: action))
         enterHop(reported, isCompletion: true)
     }
 
@@ -268,7 +239,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         // entry is the new subscription's, which this completion does not end.
         guard let delivery = endDelivery() else { return }
         let identifier = Self.key(subscriber.combineIdentifier)
-        guard let reported = forget(identifier, ifStill: delivery.subscription) else { return }
+        guard let reported = forget(identifier, ifStill: delivery.reported.subscription) else { return }
         if Downstream.self is AnyClass {
             let completed = Completed(
                 hook: reported.hook, node: reported.node, subscription: reported.subscription, subscriber: WeakBox(subscriber as AnyObject))
@@ -326,7 +297,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
 
     // MARK: Helpers
 
-    private func reported<Downstream: OpenCombine.Subscriber>(_ subscriber: Downstream) -> Reported? {
+    private func reported<Downstream: OpenCombine.Subscriber>(_ subscriber: Downstream) -> ReportedSubscription? {
         let identifier = Self.key(subscriber.combineIdentifier)
         return state.withLock { $0.subscriptions[identifier] }
     }
@@ -349,21 +320,27 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
         completed.hook.eventDropped(DroppedEvent(kind: kind, node: completed.node, subscription: completed.subscription))
     }
 
-    private func forget(_ identifier: UInt64) -> Reported? {
+    private func forget(_ identifier: UInt64) -> ReportedSubscription? {
         state.withLock { state in
             guard let reported = state.subscriptions.removeValue(forKey: identifier) else { return nil }
-            state.hops[reported.subscription] = nil
-            return reported
+            return Self.forget(reported, in: &state)
         }
     }
 
     /// Forgets the subscriber's entry only if it is still `subscription`'s.
-    private func forget(_ identifier: UInt64, ifStill subscription: SubscriptionID) -> Reported? {
+    private func forget(_ identifier: UInt64, ifStill subscription: SubscriptionID) -> ReportedSubscription? {
         state.withLock { state in
-            guard state.subscriptions[identifier]?.subscription == subscription else { return nil }
-            state.hops[subscription] = nil
-            return state.subscriptions.removeValue(forKey: identifier)
+            guard state.subscriptions[identifier]?.subscription == subscription,
+                let reported = state.subscriptions.removeValue(forKey: identifier)
+            else { return nil }
+            return Self.forget(reported, in: &state)
         }
+    }
+
+    private static func forget(_ reported: ReportedSubscription, in state: inout State) -> ReportedSubscription {
+        state.hops[reported.subscription] = nil
+        reported.isForgotten.store(true, ordering: .relaxed)
+        return reported
     }
 
     /// Marks a subject ended, once: whether this is the first of its subscribers to hear it.
@@ -379,23 +356,24 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
     @discardableResult
     private func endDelivery() -> Delivery? {
         guard let delivery = currentThread().deliveries.popLast(), let delivery else { return nil }
-        delivery.hook.deliveryEnded(delivery.token)
-        if let run = delivery.run { delivery.hook.creationBlockEnded(run) }
-        if let action = delivery.action { delivery.hook.scheduledActionEnded(action) }
+        let hook = delivery.reported.hook
+        hook.deliveryEnded(delivery.token)
+        if let run = delivery.run { hook.creationBlockEnded(run) }
+        if let action = delivery.action { hook.scheduledActionEnded(action) }
         return delivery
     }
 
     /// For what a publisher sends as its own work (a `Future`'s result, whenever and on
     /// whatever thread its promise is kept), a run of its work around the delivery, so that
     /// the delivery is known as work done rather than a value passed on.
-    private func beginWork(_ reported: Reported) -> DeliveryToken? {
+    private func beginWork(_ reported: ReportedSubscription) -> DeliveryToken? {
         reported.receivesWork ? reported.hook.creationBlockWillRun(for: reported.subscription) : nil
     }
 
     /// For what comes out of an operator that delivers on a scheduler, the action scheduled by
     /// the event it came from, around the delivery: begun before it, so that the delivery is
     /// caused by that event.
-    private func beginHop(_ reported: Reported, isCompletion: Bool) -> DeliveryToken? {
+    private func beginHop(_ reported: ReportedSubscription, isCompletion: Bool) -> DeliveryToken? {
         guard reported.leavesHop else { return nil }
         let scheduled = state.withLock { $0.hops[reported.subscription]?.leaving(isCompletion: isCompletion) }
         return reported.hook.scheduledActionWillRun(scheduled ?? nil)
@@ -403,7 +381,7 @@ public final class OpenCombineAdapter: _Introspection, LibraryAdapter, @unchecke
 
     /// What goes into an operator that delivers on a scheduler, once its delivery has begun:
     /// what the action it schedules carries, asked of the hook during that event.
-    private func enterHop(_ reported: Reported, isCompletion: Bool) {
+    private func enterHop(_ reported: ReportedSubscription, isCompletion: Bool) {
         guard let downstream = reported.feedsHop else { return }
         let scheduled = reported.hook.actionScheduled()
         state.withLock { $0.hops[downstream]?.entered(isCompletion: isCompletion, scheduled: scheduled) }

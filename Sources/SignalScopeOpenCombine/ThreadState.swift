@@ -9,14 +9,18 @@ import SignalScope
 /// nest (an operator subscribes its upstream inside its own subscribe; a subscriber sends
 /// values on inside its delivery).
 final class ThreadState {
+    // Only the owning thread touches its state (it is reached through a thread-specific
+    // key), so no two accesses can overlap: the dynamic exclusivity checks Swift would make
+    // on each of OpenCombine's calls are left out.
+
     /// The subscribes in progress, innermost last; `nil` for one nothing records.
-    var subscribes: [SubscribeFrame?] = []
+    @exclusivity(unchecked) var subscribes: [SubscribeFrame?] = []
     /// The deliveries in progress, innermost last; `nil` for one nothing records.
-    var deliveries: [Delivery?] = []
+    @exclusivity(unchecked) var deliveries: [Delivery?] = []
     /// How many cancellations are in progress.
-    var cancellations = 0
+    @exclusivity(unchecked) var cancellations = 0
     /// The adapter's start this state belongs to.
-    private var epoch: UInt64 = 0
+    @exclusivity(unchecked) private var epoch: UInt64 = 0
 
     /// This thread's, made on its first use, and emptied when `epoch`, the adapter's start, is
     /// not the one it was last used in. A thread-specific key rather than a thread dictionary:
@@ -60,9 +64,8 @@ struct SubscribeFrame {
 /// A delivery in progress, the token that ends it, the run of work around it, if the value
 /// is its publisher's own work, and the scheduled action around both, if it crossed a hop.
 struct Delivery {
-    let hook: any SignalInstrumentation
     /// The subscription delivered to.
-    let subscription: SubscriptionID
+    let reported: ReportedSubscription
     let token: DeliveryToken
     let run: DeliveryToken?
     /// The scheduled action around the delivery, for one an operator makes on a scheduler.

@@ -314,6 +314,44 @@ struct OpenCombineAdapterTests {
         kept.removeAll()
     }
 
+    @Test("I15: a subscriber that cancels its subscription while it receives a value asks for nothing more, whatever demand it returns")
+    func noDemandAfterCancelling() throws {
+        final class CancelsOnSecond: OpenCombine.Subscriber {
+            typealias Input = Int
+            typealias Failure = Never
+            var received: [Int] = []
+            var subscription: (any OpenCombine.Subscription)?
+            func receive(subscription: any OpenCombine.Subscription) {
+                self.subscription = subscription
+                subscription.request(.max(1))
+            }
+            func receive(_ input: Int) -> Subscribers.Demand {
+                received.append(input)
+                if input == 2 { subscription?.cancel() }
+                return .max(1)
+            }
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        let subscriber = CancelsOnSecond()
+        let trace = Tracer.record {
+            let subject = PassthroughSubject<Int, Never>()
+            subject.subscribe(subscriber)
+            for value in 1...3 { subject.send(value) }
+        }
+        // Ground truth: the cancellation inside the second value stopped the third.
+        #expect(subscriber.received == [1, 2])
+        var asked: [SubscriptionDemand] = []
+        var disposed = false
+        for record in trace.records {
+            if case .disposed = record.event { disposed = true }
+            guard case .extended(let event) = record.event, let demand = event.payload as? DemandRequested else { continue }
+            #expect(!disposed, "demand recorded after the subscription was disposed")
+            asked.append(demand.demand)
+        }
+        #expect(disposed)
+        #expect(asked == [.max(1), .max(1)], "\(asked)")
+    }
+
     @Test("A path through a sink names its closure as Combine users do (its receiveValue closure), and a subscriber's kept subscription by its property; the report's details panel names the closure alike")
     func pathsInCombineWords() throws {
         let (feed, titles) = (CombineCorpus.scenarios.first { $0.name == "sink { self } stored on self" }!.run(),

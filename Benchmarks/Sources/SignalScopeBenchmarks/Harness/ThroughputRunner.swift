@@ -1,4 +1,5 @@
 import Foundation
+import OpenCombine
 
 /// Runs throughput scenarios: every variant once per round, rounds interleaved so that the
 /// machine's drift touches every variant alike, warm-up rounds discarded, medians reported.
@@ -51,6 +52,13 @@ struct ThroughputRunner {
             let run = scenario.openCombine(operations)
             let (checksum, nanoseconds) = Stopwatch.time { measuredRegion(run) }
             return (checksum, nanoseconds, nil)
+        case .openCombineHook:
+            let hook = EmptyIntrospection()
+            hook.enable()
+            defer { hook.disable() }
+            let run = scenario.openCombine(operations)
+            let (checksum, nanoseconds) = Stopwatch.time { measuredRegion(run) }
+            return (checksum, nanoseconds, nil)
         case .hookOff:
             let file = TraceFile(label: scenario.id)
             defer { file.remove() }
@@ -70,6 +78,9 @@ struct ThroughputRunner {
         }
     }
 }
+
+/// OpenCombine's introspection hook, on and doing nothing (``Variant/openCombineHook``).
+private final class EmptyIntrospection: _Introspection {}
 
 /// Why the benchmark stopped.
 enum BenchmarkError: Error, CustomStringConvertible {

@@ -43,11 +43,41 @@ enum InstructionTargets {
                 Target("[\(build)] ≤ 100 instructions more per recorded event than untraced", perEvent, suffix: " Ir") { $0 <= 100 },
                 Target("[\(build)] a traced subscription ≤ 2× an untraced one", inBuild.ratios(subscribing, .traced, .untraced)) { $0 <= 2 },
             ].compactMap { $0 }
+            targets += [adapterShare(inBuild, build: build)].compactMap { $0 }
         }
         targets.append(Target(
             name: "a next record of at most 16 bytes", met: bytesPerNext.record <= 16,
             measured: "\(Format.number(bytesPerNext.record)) bytes (\(String(format: "%.3f", bytesPerNext.withBatches)) with its share of the batch headers)"))
         return targets
+    }
+}
+
+extension InstructionTargets {
+    /// A value through traced OpenCombine code pays OpenCombine's hook (the taps it wraps
+    /// subscribers in, its handler list under its lock) and then the adapter and the recorder:
+    /// theirs is `opencombine-hook` less `opencombine`, ours `opencombine-traced` less
+    /// `opencombine-hook`, both per recorded event. The goal (docs/performance.md, "The
+    /// OpenCombine adapter"): ours at most theirs, so that tracing OpenCombine at most doubles
+    /// what turning its own hook on costs.
+    static func adapterShare(_ inBuild: [InstructionMeasurement], build: String) -> Target? {
+        func instructions(_ scenario: String, _ variant: Variant) -> InstructionMeasurement? {
+            inBuild.first { $0.scenario == scenario && $0.variant == variant.rawValue }
+        }
+        let shares = streaming.compactMap { scenario -> (scenario: String, ours: Double, theirs: Double)? in
+            guard let plain = instructions(scenario, .openCombine), let hooked = instructions(scenario, .openCombineHook),
+                let traced = instructions(scenario, .openCombineTraced), let events = traced.eventsPerOp, events > 0
+            else { return nil }
+            return (
+                scenario, (traced.instructionsPerOp - hooked.instructionsPerOp) / events,
+                (hooked.instructionsPerOp - plain.instructionsPerOp) / events
+            )
+        }
+        guard !shares.isEmpty else { return nil }
+        return Target(
+            name: "[\(build)] the OpenCombine adapter's instructions per recorded event ≤ OpenCombine's hook's",
+            met: shares.allSatisfy { $0.ours <= $0.theirs },
+            measured: shares.map { "\($0.scenario) \(Format.number($0.ours)) Ir (the hook's \(Format.number($0.theirs)))" }
+                .joined(separator: ", "))
     }
 }
 
