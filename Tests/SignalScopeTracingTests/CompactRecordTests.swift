@@ -11,9 +11,9 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct CompactRecordTests {
     /// A log recorded in memory, its records those of `body` (and of tests beside it that
     /// subscribe meanwhile, on other threads).
-    private func record(values: Bool = false, _ body: () -> Void) throws -> [UInt8] {
+    private func record(values: Bool = false, bufferCapacity: Int = 1 << 18, _ body: () -> Void) throws -> [UInt8] {
         let sink = MemorySink()
-        let recorder = try Recorder(sink: sink, recordsValues: values)
+        let recorder = try Recorder(sink: sink, recordsValues: values, bufferCapacity: bufferCapacity)
         Instrumentation.install(recorder)
         body()
         Instrumentation.uninstall(recorder)
@@ -93,6 +93,37 @@ import Testing
         let upstreamSequences = Set(upstream.map(\.sequence))
         #expect(downstream.allSatisfy { $0.cause?.kind == .during && upstreamSequences.contains($0.cause!.sequence) })
         #expect(zip(upstream, downstream).allSatisfy { $0.timestamp <= $1.timestamp })
+    }
+
+    @Test("A thread's ring that fills, and whose records reach its end out of step with 16 bytes, keeps every record in order: compact records wait for the writer and start the ring again after padding")
+    func aSmallRingWrapsAndWaits() throws {
+        let subject = Subject<Int>()
+        var delivered = 0
+        let bytes = try record(bufferCapacity: 1 << 12) {
+            for round in 0..<200 {
+                // A subscription's records are whole (their sizes are multiples of 8, not
+                // always of 16), then compact deliveries follow them.
+                let disposable = subject.subscribeNext { _ in delivered += 1 }
+                for value in 0..<(round % 7 + 20) { subject.sendNext(value) }
+                disposable.dispose()
+            }
+        }
+        // Ground truth: every value reached its subscriber.
+        #expect(delivered == (0..<200).reduce(0) { $0 + $1 % 7 + 20 })
+        let trace = try read(bytes)
+        var ours: Set<SubscriptionID> = []
+        for record in trace.records {
+            if case .subscribe(let subscription, let node, _, _, _) = record.event, node == subject.id { ours.insert(subscription) }
+        }
+        let nexts = trace.records.filter { record in
+            if case .next(let subscription, nil) = record.event { ours.contains(subscription) } else { false }
+        }
+        #expect(nexts.count == delivered)
+        #expect(!trace.warnings.contains { $0.contains("record") }, "\(trace.warnings)")
+        #expect(trace.records.map(\.sequence) == trace.records.map(\.sequence).sorted())
+        let thread = try #require(nexts.first?.thread)
+        let padded = stored(bytes).filter { $0.record.prefix.thread == thread && $0.record.prefix.kind == NextRecord.kind }
+        #expect(padded.count == delivered && padded.allSatisfy { $0.size == 16 })
     }
 
     @Test("A record whose fields do not fit 16 bytes has no compact form")

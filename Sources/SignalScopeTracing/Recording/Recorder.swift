@@ -698,34 +698,59 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         guard isActive else { return nil }
         // Taken before the record is written, so that nothing the closures below capture is
         // mutable (a captured `var` would be boxed on the heap, once per record).
-        let sequence = self.sequence.add(1, ordering: .relaxed).newValue
-        return withCurrentBuffer { buffer in
+        let sequence = self.sequence.wrappingAdd(1, ordering: .relaxed).newValue
+        let buffer = currentBuffer()
+        let cause = buffer._withUnsafeGuaranteedRef { buffer in
             let cause = buffer.cause
             let (causeKind, causeDistance) = cause.prefixFields(for: sequence)
             appendFull(record, sequence: sequence, causeKind: causeKind, causeDistance: causeDistance, timestamp: monotonicNanoseconds(), to: buffer)
-            return becomingCause(becomesCause, sequence, buffer, previous: cause)
+            return cause
         }
+        return becomingCause(becomesCause, sequence, buffer, previous: cause)
     }
 
     /// Appends `record` in the compact form when its fields fit (``CompactRecord``), else as
     /// ``append(_:becomesCause:)`` does.
-    @discardableResult
+    ///
+    /// Inlined, with the thread's buffer reached through short accessors rather than one
+    /// closure around the whole record: the optimizer kept that closure out of line, a call
+    /// with its own prologue, stack protector and spills on every delivery. What is rare (a
+    /// field that does not fit, a record that would wrap the ring or wait for the writer)
+    /// goes out of line instead.
+    @discardableResult @inline(__always)
     private func appendCompactly<Record: CompactEventRecord>(_ record: Record, becomesCause: Bool = false) -> CauseGivenUp? {
         guard isActive else { return nil }
-        let sequence = self.sequence.add(1, ordering: .relaxed).newValue
-        return withCurrentBuffer { buffer in
-            let cause = buffer.cause
-            let (causeKind, causeDistance) = cause.prefixFields(for: sequence)
-            let timestamp = monotonicNanoseconds()
-            if let compact = CompactRecord(
-                record, sequence: sequence, timestamp: timestamp, causeKind: causeKind, causeDistance: causeDistance, after: buffer.position)
-            {
+        // Wrapping: a `lock xadd`, where the checked form is a compare-and-swap loop; the
+        // count never nears 2^64.
+        let sequence = self.sequence.wrappingAdd(1, ordering: .relaxed).newValue
+        let buffer = currentBuffer()
+        let (cause, position) = buffer._withUnsafeGuaranteedRef { ($0.cause, $0.position) }
+        let (causeKind, causeDistance) = cause.prefixFields(for: sequence)
+        let timestamp = monotonicNanoseconds()
+        let compact = CompactRecord(
+            record, sequence: sequence, timestamp: timestamp, causeKind: causeKind, causeDistance: causeDistance, after: position)
+        if let compact, buffer._withUnsafeGuaranteedRef({ $0.appendWithoutWaiting(size: EventLogFormat.compactSize) { compact.write(to: $0) } }) {
+            buffer._withUnsafeGuaranteedRef { $0.position = ThreadPosition(sequence: sequence, timestamp: timestamp) }
+        } else {
+            appendOutOfLine(record, compact, sequence: sequence, causeKind: causeKind, causeDistance: causeDistance, timestamp: timestamp, to: buffer)
+        }
+        return becomingCause(becomesCause, sequence, buffer, previous: cause)
+    }
+
+    /// ``appendCompactly(_:becomesCause:)``'s rare cases: `compact` when the ring must wrap or
+    /// wait first, else `record` whole.
+    @inline(never)
+    private func appendOutOfLine<Record: CompactEventRecord>(
+        _ record: Record, _ compact: CompactRecord?, sequence: UInt64, causeKind: UInt8, causeDistance: UInt32, timestamp: UInt64,
+        to unmanaged: Unmanaged<ThreadBuffer>
+    ) {
+        unmanaged._withUnsafeGuaranteedRef { buffer in
+            if let compact {
                 append(size: EventLogFormat.compactSize, to: buffer) { compact.write(to: $0) }
                 buffer.position = ThreadPosition(sequence: sequence, timestamp: timestamp)
             } else {
                 appendFull(record, sequence: sequence, causeKind: causeKind, causeDistance: causeDistance, timestamp: timestamp, to: buffer)
             }
-            return becomingCause(becomesCause, sequence, buffer, previous: cause)
         }
     }
 
@@ -768,10 +793,12 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// With `becomesCause`, makes record `sequence` what causes `buffer`'s thread's next
     /// records, and returns the cause to give back after its delivery.
     @inline(__always)
-    private func becomingCause(_ becomesCause: Bool, _ sequence: UInt64, _ buffer: ThreadBuffer, previous: RecordedCause) -> CauseGivenUp? {
+    private func becomingCause(
+        _ becomesCause: Bool, _ sequence: UInt64, _ buffer: Unmanaged<ThreadBuffer>, previous: RecordedCause
+    ) -> CauseGivenUp? {
         guard becomesCause else { return nil }
-        buffer.cause = RecordedCause(delivering: sequence)
-        return CauseGivenUp(cause: previous, buffer: .passUnretained(buffer))
+        buffer._withUnsafeGuaranteedRef { $0.cause = RecordedCause(delivering: sequence) }
+        return CauseGivenUp(cause: previous, buffer: buffer)
     }
 
     /// The cause a thread had before a record became its cause, and the buffer it belongs
@@ -785,7 +812,14 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// without retaining the thread's state or the buffer (each record goes this way).
     @inline(__always)
     private func withCurrentBuffer<Result>(_ body: (ThreadBuffer) -> Result) -> Result {
-        let buffer = TracingThread.buffer(
+        currentBuffer()._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The calling thread's buffer for this recording, made on first use, unretained: the
+    /// thread keeps it while this recording is active (``TracingThread``).
+    @inline(__always)
+    private func currentBuffer() -> Unmanaged<ThreadBuffer> {
+        TracingThread.buffer(
             for: identity,
             isFinished: { recording in Self.finishedRecordings.withLock { $0.contains(recording) } },
             make: {
@@ -793,7 +827,6 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
                 writer.register(buffer)
                 return buffer
             })
-        return buffer._withUnsafeGuaranteedRef(body)
     }
 }
 

@@ -60,6 +60,20 @@ final class ThreadBuffer: @unchecked Sendable {
         head.store(written &+ needed, ordering: .releasing)
     }
 
+    /// Appends one record of `size` bytes, written by `write` in place, when it fits before
+    /// the ring's end and the writer has left room: the common case, inlined into a delivery.
+    /// - Returns: `false`, having written nothing, when the record would wrap or wait
+    ///   (``append(size:waitForSpace:_:)`` does both).
+    @inline(__always)
+    func appendWithoutWaiting(size: Int, _ write: (UnsafeMutableRawPointer) -> Void) -> Bool {
+        let written = head.load(ordering: .relaxed)
+        let offset = written & (capacity &- 1)
+        guard size <= capacity &- offset, written &+ size &- tail.load(ordering: .acquiring) <= capacity else { return false }
+        write(storage + offset)
+        head.store(written &+ size, ordering: .releasing)
+        return true
+    }
+
     /// Writer only: passes every complete record appended so far to `consume`, skipping
     /// padding, then frees their space.
     func drain(_ consume: (UnsafeRawBufferPointer) -> Void) {
