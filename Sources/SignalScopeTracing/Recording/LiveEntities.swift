@@ -10,19 +10,28 @@ import SignalScopeHeap
 ///
 /// Touched when nodes and subscriptions are made and ended, never per event.
 final class LiveEntities: Sendable {
-    private struct Node {
+    // A node's and a subscription's entries are objects, changed only under the table's
+    // lock: the table's dictionaries then hold a reference each, which they move as a word.
+    // As values holding a weak reference, every insertion, in-place change and pruning moved
+    // them through their value witnesses (about a tenth of a traced subscription's cost).
+
+    private final class Node: @unchecked Sendable {
         let reference: WeakReference
         var closures: [KeptClosure] = []
         /// It was sent its terminal event (``SignalInstrumentation/nodeTerminated(_:)``).
         var terminated = false
+
+        init(_ object: AnyObject) { reference = WeakReference(object) }
     }
 
-    private struct Subscription {
+    private final class Subscription: @unchecked Sendable {
         let reference: WeakReference
         /// Its observer's closures, while it holds them.
         var closures: [KeptClosure] = []
         /// The disposable its library handed the program, when the subscription does not keep it.
         var disposable: WeakReference?
+
+        init(_ object: AnyObject) { reference = WeakReference(object) }
     }
 
     private struct Owner {
@@ -50,16 +59,20 @@ final class LiveEntities: Sendable {
     private let tracked = LockedValue(Tracked())
 
     func node(_ id: NodeID, _ object: AnyObject) {
-        let reference = WeakReference(object)
+        let entry = Node(object)
         tracked.withLock { tracked in
-            tracked.nodes[id] = Node(reference: reference)
+            tracked.nodes[id] = entry
             tracked.pruneIfLarge()
         }
     }
 
     func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject) {
         if case .node(let id) = owner {
-            tracked.withLock { $0.nodes[id]?.closures += closures }
+            tracked.withLock { tracked in
+                guard let node = tracked.nodes[id] else { return }
+                // Most nodes report their closures once: the array is shared, not copied.
+                if node.closures.isEmpty { node.closures = closures } else { node.closures += closures }
+            }
             return
         }
         let entry = Owner(reference: WeakReference(object), owner: owner, closures: closures)
@@ -74,8 +87,8 @@ final class LiveEntities: Sendable {
     }
 
     func subscription(_ id: SubscriptionID, _ object: AnyObject) {
-        let reference = WeakReference(object)
-        tracked.withLock { $0.subscriptions[id] = Subscription(reference: reference) }
+        let entry = Subscription(object)
+        tracked.withLock { $0.subscriptions[id] = entry }
     }
 
     /// Remembers a subscription's observer closures, to name them in the snapshot.
@@ -129,21 +142,35 @@ final class LiveEntities: Sendable {
     private func takeSnapshot(
         limits: TraceHeap.Limits, allocatedSince since: UInt64, owns: @escaping (signalscope_allocation) -> Bool
     ) -> HeapSnapshot {
-        let tracked = tracked.withLock { $0 }
+        // The entries' fields as they are now, copied under the lock (the weak references as
+        // weak references, never loaded there): the program's threads may still make and end
+        // subscriptions while the snapshot is taken.
+        let (nodes, subscriptions, owners) = tracked.withLock { tracked in
+            (
+                tracked.nodes.sorted { $0.key < $1.key }.map { id, node in
+                    (id: id, reference: node.reference, closures: node.closures, terminated: node.terminated)
+                },
+                tracked.subscriptions.sorted { $0.key < $1.key }.map { id, subscription in
+                    (id: id, reference: subscription.reference, closures: subscription.closures,
+                     disposable: subscription.disposable)
+                },
+                Array(tracked.owners.values)
+            )
+        }
         // The walk loads each root from its weak reference only while it reads it.
         var roots: [HeapWalker.Root] = []
         var names: [ClosureKey: KeptClosure] = [:]
         func name(_ closures: [KeptClosure]) {
             for closure in closures where closure.context != 0 { names[ClosureKey(closure), default: closure] = closure }
         }
-        for (id, node) in tracked.nodes.sorted(by: { $0.key < $1.key }) {
+        for node in nodes {
             let reference = node.reference
-            roots.append(HeapWalker.Root(load: { reference.object }, entity: TraceHeap.Role.node(id).tag))
+            roots.append(HeapWalker.Root(load: { reference.object }, entity: TraceHeap.Role.node(node.id).tag))
             name(node.closures)
         }
         var droppedDisposables: [SubscriptionID] = []
-        for (id, subscription) in tracked.subscriptions.sorted(by: { $0.key < $1.key }) {
-            let (reference, disposable) = (subscription.reference, subscription.disposable)
+        for subscription in subscriptions {
+            let (id, reference, disposable) = (subscription.id, subscription.reference, subscription.disposable)
             roots.append(HeapWalker.Root(load: { reference.object }, entity: TraceHeap.Role.subscription(id).tag))
             // The disposable its library handed the program, or the one the subscription keeps.
             roots.append(HeapWalker.Root(
@@ -152,7 +179,7 @@ final class LiveEntities: Sendable {
             if let disposable, disposable.object == nil, reference.object != nil { droppedDisposables.append(id) }
             name(subscription.closures)
         }
-        for owner in tracked.owners.values {
+        for owner in owners {
             let entity: TraceHeap.Role
             switch owner.owner {
             case .command: entity = .command
@@ -198,11 +225,12 @@ final class LiveEntities: Sendable {
                 from: ids[edge.from], to: ids[edge.to], found: edge.reference, closure: closure,
                 symbol: function.flatMap { symbols[$0] }, symbolSite: function.flatMap { closureSites[$0] })
         }
+        let terminated = Set(nodes.filter(\.terminated).map(\.id))
         for (address, tag) in walk.entities.sorted(by: { $0.key < $1.key }) {
             guard let index = walk.index[address], let entity = TraceHeap.Role(tag: tag) else { continue }
             let retainCount = walk.vertices[index].retainCount
             switch entity {
-            case .node(let id): snapshot.nodes.append((id, retainCount, tracked.nodes[id]?.terminated ?? false))
+            case .node(let id): snapshot.nodes.append((id, retainCount, terminated.contains(id)))
             case .subscription(let id): snapshot.subscriptions.append((id, retainCount))
             default: continue
             }
