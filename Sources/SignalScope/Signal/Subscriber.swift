@@ -88,6 +88,9 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
     /// properties have the stored properties' types, so their words are the stored ones.
     private static func closures(of observer: Observer<Value>, site: SourceLocation) -> ObserverClosures {
         var closures: [KeptClosure] = []
+        // At its largest from the start: grown one closure at a time, it was allocated twice
+        // for an observer with all three.
+        closures.reserveCapacity(3)
         if let next = observer.next { closures.append(KeptClosure(.next, site, next)) }
         if let error = observer.error { closures.append(KeptClosure(.error, site, error)) }
         if let completed = observer.completed { closures.append(KeptClosure(.completed, site, completed)) }

@@ -16,6 +16,20 @@ final class StringTable: Sendable {
     private struct State {
         var ids: [String: UInt32] = [:]
         var literals: [UInt: UInt32] = [:]
+        /// The literals met last, by their address's low bits, in front of `literals`: a
+        /// program makes its nodes and subscriptions at a few call sites over and over, and
+        /// a slot's comparison costs a tenth of the dictionary's hash and probe.
+        var recentLiterals = InlineArray<64, (address: UInt, id: UInt32)>(repeating: (0, 0))
+
+        static func slot(of address: UInt) -> Int { Int(truncatingIfNeeded: (address >> 3) & 63) }
+
+        mutating func literal(at address: UInt) -> UInt32? {
+            let slot = Self.slot(of: address)
+            if recentLiterals[slot].address == address { return recentLiterals[slot].id }
+            guard let id = literals[address] else { return nil }
+            recentLiterals[slot] = (address, id)
+            return id
+        }
     }
 
     private let state = LockedValue(State())
@@ -44,7 +58,7 @@ final class StringTable: Sendable {
             return (id, isNew ? literal.description : nil)
         }
         let address = UInt(bitPattern: literal.utf8Start)
-        if let id = state.withLock({ $0.literals[address] }) { return (id, nil) }
+        if let id = state.withLock({ $0.literal(at: address) }) { return (id, nil) }
         let text = literal.description
         let (id, isNew) = id(of: text)
         state.withLock { $0.literals[address] = id }
