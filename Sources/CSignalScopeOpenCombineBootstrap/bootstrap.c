@@ -9,3 +9,5 @@ extern void signalscope_opencombine_register(void) __attribute__((weak));
 __attribute__((constructor)) static void signalscope_opencombine_bootstrap(void) {
     if (signalscope_opencombine_register) signalscope_opencombine_register();
 }
+
+__thread __attribute__((tls_model("initial-exec"))) void *signalscope_opencombine_thread_slot;

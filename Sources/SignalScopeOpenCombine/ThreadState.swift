@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CSignalScopeOpenCombineBootstrap
 import SignalScope
 
 /// What the adapter follows on one thread: OpenCombine reports a subscribe, a delivery and a
@@ -23,15 +24,20 @@ final class ThreadState {
     @exclusivity(unchecked) private var epoch: UInt64 = 0
 
     /// This thread's, made on its first use, and emptied when `epoch`, the adapter's start, is
-    /// not the one it was last used in. A thread-specific key rather than a thread dictionary:
-    /// it is read on every value OpenCombine delivers while recording.
+    /// not the one it was last used in. Reached through a thread-local word rather than a
+    /// thread dictionary or `pthread_getspecific`: it is read twice for every value
+    /// OpenCombine delivers while recording.
     static func current(epoch: UInt64) -> ThreadState {
         let state: ThreadState
-        if let stored = pthread_getspecific(key) {
+        if let stored = signalscope_opencombine_thread() {
             state = Unmanaged<ThreadState>.fromOpaque(stored).takeUnretainedValue()
         } else {
             state = ThreadState()
-            pthread_setspecific(key, Unmanaged.passRetained(state).toOpaque())
+            let retained = Unmanaged.passRetained(state).toOpaque()
+            signalscope_set_opencombine_thread(retained)
+            // The key only releases the state when the thread exits: a thread-local word has
+            // no destructor.
+            pthread_setspecific(exitKey, retained)
         }
         if state.epoch != epoch {
             (state.subscribes, state.deliveries, state.cancellations, state.epoch) = ([], [], 0, epoch)
@@ -39,10 +45,13 @@ final class ThreadState {
         return state
     }
 
-    private static let key: pthread_key_t = {
+    private static let exitKey: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key) { stored in
             guard let stored else { return }
+            // Runs on the exiting thread: what OpenCombine reports on it later (another key's
+            // destructor cancelling a subscription) makes a new state rather than reaching this one.
+            signalscope_set_opencombine_thread(nil)
             Unmanaged<ThreadState>.fromOpaque(stored).release()
         }
         return key
