@@ -282,17 +282,6 @@ struct OpenCombineAdapterTests {
 
     @Test("I15: demand as data: a sink asks once for any number; a subscriber that asks for one at a time is heard each time it asks")
     func demandRecorded() throws {
-        final class OneAtATime: OpenCombine.Subscriber {
-            typealias Input = Int
-            typealias Failure = Never
-            var received: [Int] = []
-            func receive(subscription: any OpenCombine.Subscription) { subscription.request(.max(1)) }
-            func receive(_ input: Int) -> Subscribers.Demand {
-                received.append(input)
-                return .max(1)
-            }
-            func receive(completion: Subscribers.Completion<Never>) {}
-        }
         let subscriber = OneAtATime()
         var kept: [AnyCancellable] = []
         let trace = Tracer.record {
@@ -316,23 +305,7 @@ struct OpenCombineAdapterTests {
 
     @Test("I15: a subscriber that cancels its subscription while it receives a value asks for nothing more, whatever demand it returns")
     func noDemandAfterCancelling() throws {
-        final class CancelsOnSecond: OpenCombine.Subscriber {
-            typealias Input = Int
-            typealias Failure = Never
-            var received: [Int] = []
-            var subscription: (any OpenCombine.Subscription)?
-            func receive(subscription: any OpenCombine.Subscription) {
-                self.subscription = subscription
-                subscription.request(.max(1))
-            }
-            func receive(_ input: Int) -> Subscribers.Demand {
-                received.append(input)
-                if input == 2 { subscription?.cancel() }
-                return .max(1)
-            }
-            func receive(completion: Subscribers.Completion<Never>) {}
-        }
-        let subscriber = CancelsOnSecond()
+        let subscriber = OneAtATime(cancellingOn: 2)
         let trace = Tracer.record {
             let subject = PassthroughSubject<Int, Never>()
             subject.subscribe(subscriber)
@@ -517,5 +490,31 @@ private final class ManualScheduler: OpenCombine.Scheduler, @unchecked Sendable 
             next.run()
         }
     }
+}
+
+/// A subscriber that asks for one value at a time, as it subscribes and with each value it
+/// receives; given `cancellingOn`, it cancels its subscription when it receives that value
+/// (and still returns its demand).
+private final class OneAtATime: OpenCombine.Subscriber {
+    typealias Input = Int
+    typealias Failure = Never
+    private(set) var received: [Int] = []
+    private let cancellingOn: Int?
+    private var subscription: (any OpenCombine.Subscription)?
+
+    init(cancellingOn: Int? = nil) { self.cancellingOn = cancellingOn }
+
+    func receive(subscription: any OpenCombine.Subscription) {
+        self.subscription = subscription
+        subscription.request(.max(1))
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        received.append(input)
+        if input == cancellingOn { subscription?.cancel() }
+        return .max(1)
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {}
 }
 #endif
