@@ -10,8 +10,8 @@ import SignalScope
 /// nest (an operator subscribes its upstream inside its own subscribe; a subscriber sends
 /// values on inside its delivery).
 final class ThreadState {
-    // Only the owning thread touches its state (it is reached through a thread-specific
-    // key), so no two accesses can overlap: the dynamic exclusivity checks Swift would make
+    // Only the owning thread touches its state (it is reached through a thread-local word),
+    // so no two accesses can overlap: the dynamic exclusivity checks Swift would make
     // on each of OpenCombine's calls are left out.
 
     /// The subscribes in progress, innermost last; `nil` for one nothing records.

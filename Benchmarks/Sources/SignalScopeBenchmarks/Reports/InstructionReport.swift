@@ -42,8 +42,8 @@ enum InstructionTargets {
                 Target("[\(build)] hook-off within 2% of untraced", inBuild.ratios(streaming, .hookOff, .untraced)) { $0 <= 1.02 },
                 Target("[\(build)] ≤ 100 instructions more per recorded event than untraced", perEvent, suffix: " Ir") { $0 <= 100 },
                 Target("[\(build)] a traced subscription ≤ 2× an untraced one", inBuild.ratios(subscribing, .traced, .untraced)) { $0 <= 2 },
+                adapterShare(inBuild, build: build),
             ].compactMap { $0 }
-            targets += [adapterShare(inBuild, build: build)].compactMap { $0 }
         }
         targets.append(Target(
             name: "a next record of at most 16 bytes", met: bytesPerNext.record <= 16,
@@ -60,17 +60,13 @@ extension InstructionTargets {
     /// OpenCombine adapter"): ours at most theirs, so that tracing OpenCombine at most doubles
     /// what turning its own hook on costs.
     static func adapterShare(_ inBuild: [InstructionMeasurement], build: String) -> Target? {
-        func instructions(_ scenario: String, _ variant: Variant) -> InstructionMeasurement? {
-            inBuild.first { $0.scenario == scenario && $0.variant == variant.rawValue }
-        }
         let shares = streaming.compactMap { scenario -> (scenario: String, ours: Double, theirs: Double)? in
-            guard let plain = instructions(scenario, .openCombine), let hooked = instructions(scenario, .openCombineHook),
-                let traced = instructions(scenario, .openCombineTraced), let events = traced.eventsPerOp, events > 0
+            guard let plain = inBuild.figure(scenario, .openCombine), let hooked = inBuild.figure(scenario, .openCombineHook),
+                let traced = inBuild.figure(scenario, .openCombineTraced),
+                let events = inBuild.first(where: { $0.scenario == scenario && $0.variant == Variant.openCombineTraced.rawValue })?.eventsPerOp,
+                events > 0
             else { return nil }
-            return (
-                scenario, (traced.instructionsPerOp - hooked.instructionsPerOp) / events,
-                (hooked.instructionsPerOp - plain.instructionsPerOp) / events
-            )
+            return (scenario, (traced - hooked) / events, (hooked - plain) / events)
         }
         guard !shares.isEmpty else { return nil }
         return Target(
