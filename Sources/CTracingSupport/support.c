@@ -246,3 +246,11 @@ bool signalscope_image_containing(const void *address, const char **path, uintpt
 }
 
 __thread __attribute__((tls_model("initial-exec"))) void *signalscope_tracing_thread_slot;
+
+// The runtime returns the object when it retained it and NULL when the object was already
+// being deinitialized.
+extern void *swift_tryRetain(void *object);
+
+bool signalscope_try_retain(void *object) {
+    return swift_tryRetain(object) != NULL;
+}

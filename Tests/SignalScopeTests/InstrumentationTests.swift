@@ -516,6 +516,45 @@ struct DefaultHookTests {
         func disposed(_ subscription: SubscriptionID, cause: DisposalCause) { count.withLock { $0 += 1 } }
     }
 
+    @Test("I17: the runtime's nodes and subscriptions say they report their deinit, and report it once from their deinit to the hooks that heard of them, uninstalled since or not")
+    func deinitReported() {
+        let first = DeinitWitness()
+        let second = DeinitWitness()
+        Instrumentation.install(first)
+        Instrumentation.install(second)
+        weak var mapped: Signal<Int>?
+        weak var subject: Subject<Int>?
+        func run() -> (nodes: Set<NodeID>, stillAlive: Bool) {
+            let source = Subject<Int>()
+            let stage = source.map { $0 + 1 }
+            (subject, mapped) = (source, stage)
+            let disposable = stage.subscribeNext { _ in }
+            source.sendNext(1)
+            let heardWhileAlive = first.deinitialized.withLock { !$0.nodes.isDisjoint(with: [source.id, stage.id]) }
+            disposable.dispose()
+            return ([source.id, stage.id], heardWhileAlive)
+        }
+        let (nodes, heardWhileAlive) = run()
+        Instrumentation.uninstall(second)
+        Instrumentation.uninstall(first)
+        // Ground truth: both nodes, and with them their subscriptions, are freed.
+        #expect(mapped == nil && subject == nil)
+        #expect(!heardWhileAlive)
+        for witness in [first, second] {
+            let heard = witness.deinitialized.withLock { $0 }
+            let made = heard.made.filter { nodes.contains($0.node) }
+            #expect(made.count == 2)
+            #expect(made.allSatisfy { $0.reportsDeinit })
+            #expect(heard.nodes.intersection(nodes) == nodes)
+            #expect(heard.repeated.isEmpty)
+            // Each subscription to the two nodes (the observer's to `map`, `map`'s to the subject).
+            let subscribed = heard.subscribed.filter { nodes.contains($0.node) }
+            #expect(Set(subscribed.map(\.id)).count == 2)
+            #expect(subscribed.allSatisfy { $0.reportsDeinit })
+            #expect(heard.subscriptions.isSuperset(of: subscribed.map(\.id)))
+        }
+    }
+
     @Test("I11: a hook that implements one method hears it, and with the defaults values, errors and completions are still delivered")
     func oneMethodIsEnough() {
         let hook = DisposalCounter()
@@ -533,5 +572,32 @@ struct DefaultHookTests {
         #expect(completed)
         #expect(hook.count.withLock { $0 } >= 1)
         withExtendedLifetime(disposable) {}
+    }
+}
+
+/// Notes what a hook hears of nodes and subscriptions being made and deinitialized (rule I17).
+private final class DeinitWitness: SignalInstrumentation {
+    struct Heard {
+        var made: [(node: NodeID, reportsDeinit: Bool)] = []
+        var subscribed: [SubscriptionDescriptor] = []
+        var nodes: Set<NodeID> = []
+        var subscriptions: Set<SubscriptionID> = []
+        /// Nodes and subscriptions whose deinit was heard more than once.
+        var repeated: [String] = []
+    }
+
+    let deinitialized = Mutex(Heard())
+
+    func nodeCreated(_ node: NodeDescriptor, object: AnyObject) {
+        deinitialized.withLock { $0.made.append((node.id, node.reportsDeinit)) }
+    }
+    func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {
+        deinitialized.withLock { $0.subscribed.append(subscription) }
+    }
+    func nodeDeinitialized(_ node: NodeID) {
+        deinitialized.withLock { if !$0.nodes.insert(node).inserted { $0.repeated.append("\(node)") } }
+    }
+    func subscriptionDeinitialized(_ subscription: SubscriptionID) {
+        deinitialized.withLock { if !$0.subscriptions.insert(subscription).inserted { $0.repeated.append("\(subscription)") } }
     }
 }

@@ -157,6 +157,11 @@ uintptr_t signalscope_current_task(void);
 /// The kernel's id of the calling thread.
 uint32_t signalscope_thread_id(void);
 
+/// Retains a Swift object unless it is being deinitialized (the runtime's `swift_tryRetain`,
+/// which Swift code cannot call), and says whether it did. `object`'s memory must not have
+/// been freed: the caller knows its deinit has not finished.
+bool signalscope_try_retain(void *_Nonnull object);
+
 /// The calling thread's tracing state (its `TracingThread`, retained; NULL until it first
 /// records). A thread-local word: every record reads it, and reading it inline takes one
 /// instruction where `pthread_getspecific` is a call.

@@ -97,6 +97,10 @@ final class FanOutInstrumentation: SignalInstrumentation {
     }
     func eventDropped(_ violation: DroppedEvent) { for hook in hooks { hook.eventDropped(violation) } }
     func nodeTerminated(_ node: NodeID) { for hook in hooks { hook.nodeTerminated(node) } }
+    func nodeDeinitialized(_ node: NodeID) { for hook in hooks { hook.nodeDeinitialized(node) } }
+    func subscriptionDeinitialized(_ subscription: SubscriptionID) {
+        for hook in hooks { hook.subscriptionDeinitialized(subscription) }
+    }
 
     /// Each hook's token for one delivery, in the hooks' order.
     private final class Began: Sendable {

@@ -26,8 +26,15 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     func watchesCurrentCode() -> Bool
 
     /// A node of the signal graph was created. `object` is the signal itself, for tools
-    /// that check at the end of a run whether it is still alive (hold it weakly).
+    /// that check at the end of a run whether it is still alive: held weakly, or, when the
+    /// descriptor ``NodeDescriptor/reportsDeinit``, not held at all until
+    /// ``nodeDeinitialized(_:)`` says it is going.
     func nodeCreated(_ node: NodeDescriptor, object: AnyObject)
+
+    /// The object of a node whose descriptor ``NodeDescriptor/reportsDeinit`` is being
+    /// deinitialized: it can no longer be retained, and its memory is freed once this
+    /// returns.
+    func nodeDeinitialized(_ node: NodeID)
 
     /// A node was given a name to show in graphs (`named(_:)`).
     func nodeNamed(_ node: NodeID, name: String)
@@ -37,8 +44,15 @@ public protocol SignalInstrumentation: AnyObject, Sendable {
     func edgeAdded(_ edge: NodeEdge, to node: NodeID)
 
     /// An observer subscribed to a node. Sent before the node's creation block runs.
-    /// `object` is the subscription itself (hold it weakly).
+    /// `object` is the subscription itself: held weakly, or, when the descriptor
+    /// ``SubscriptionDescriptor/reportsDeinit``, not held at all until
+    /// ``subscriptionDeinitialized(_:)`` says it is going.
     func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject)
+
+    /// The object of a subscription whose descriptor
+    /// ``SubscriptionDescriptor/reportsDeinit`` is being deinitialized: it can no longer be
+    /// retained, and its memory is freed once this returns.
+    func subscriptionDeinitialized(_ subscription: SubscriptionID)
 
     /// The subscription stored its observer closures: from now on the subscription keeps
     /// whatever they capture alive. Tools that inspect captures find them in `closures`.
@@ -235,6 +249,12 @@ extension SignalInstrumentation {
     /// Does nothing.
     public func nodeTerminated(_ node: NodeID) {}
 
+    /// Does nothing.
+    public func nodeDeinitialized(_ node: NodeID) {}
+
+    /// Does nothing.
+    public func subscriptionDeinitialized(_ subscription: SubscriptionID) {}
+
     /// Does nothing: hooks that do not look at closures need not implement it.
     public func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject) {}
 
@@ -417,11 +437,16 @@ public struct NodeDescriptor: Sendable, Hashable {
     /// (`Publishers.Map`, an operator), beside ``kind``; `nil` for the runtime's own, whose
     /// kind and name are its words already.
     public let library: LibraryType?
+    /// Whether the node's object calls ``SignalInstrumentation/nodeDeinitialized(_:)`` from
+    /// its deinit, before its memory is freed, so that a tool need not hold it even weakly
+    /// (a weak reference gives an object a side table and slows every retain of it). The
+    /// runtime's nodes do; a library's adapter, whose objects are the library's, says no.
+    public let reportsDeinit: Bool
 
     /// Describes a node as the runtime, or a library's adapter, reports it.
     public init(
         id: NodeID, kind: NodeKind, name: String, site: SourceLocation, parents: [NodeEdge], traits: NodeTraits = [],
-        library: LibraryType? = nil
+        library: LibraryType? = nil, reportsDeinit: Bool = false
     ) {
         self.id = id
         self.kind = kind
@@ -430,6 +455,7 @@ public struct NodeDescriptor: Sendable, Hashable {
         self.parents = parents
         self.traits = traits
         self.library = library
+        self.reportsDeinit = reportsDeinit
     }
 }
 
@@ -451,11 +477,15 @@ public struct SubscriptionDescriptor: Sendable, Hashable {
     /// For a library's subscriber, its type in the library's own words and the part it plays
     /// (`Subscribers.Sink`, a sink; `Subscribers.Assign`, an assignment).
     public let subscriber: LibraryType?
+    /// Whether the subscription's object calls
+    /// ``SignalInstrumentation/subscriptionDeinitialized(_:)`` from its deinit, before its
+    /// memory is freed (see ``NodeDescriptor/reportsDeinit``).
+    public let reportsDeinit: Bool
 
     /// Describes a subscription as the runtime, or a library's adapter, reports it.
     public init(
         id: SubscriptionID, node: NodeID, site: SourceLocation, parent: SubscriptionID?, bindingTarget: NodeID? = nil,
-        subscriber: LibraryType? = nil
+        subscriber: LibraryType? = nil, reportsDeinit: Bool = false
     ) {
         self.id = id
         self.node = node
@@ -463,6 +493,7 @@ public struct SubscriptionDescriptor: Sendable, Hashable {
         self.parent = parent
         self.bindingTarget = bindingTarget
         self.subscriber = subscriber
+        self.reportsDeinit = reportsDeinit
     }
 }
 

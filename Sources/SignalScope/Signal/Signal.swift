@@ -56,10 +56,17 @@ public class Signal<Value>: @unchecked Sendable {
         isCold = traits.contains(.cold)
         hook = Instrumentation.current
         guard let hook else { return }
-        hook.nodeCreated(NodeDescriptor(id: id, kind: kind, name: name, site: site, parents: parents(), traits: traits), object: self)
+        hook.nodeCreated(
+            NodeDescriptor(id: id, kind: kind, name: name, site: site, parents: parents(), traits: traits, reportsDeinit: true),
+            object: self)
         var kept = closures()
         if let didSubscribe { kept.append(KeptClosure(kind == .operator ? .stage : .creationBlock, site, didSubscribe)) }
         if !kept.isEmpty { hook.closuresKept(kept, by: .node(id), object: self) }
+    }
+
+    // Rule I17: the hooks that heard of the node hear of its end, so they need not hold it.
+    deinit {
+        hook?.nodeDeinitialized(id)
     }
 
     /// For a subject: whether it has sent its terminal event; `nil` for other signals. (The

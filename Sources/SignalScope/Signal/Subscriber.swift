@@ -78,10 +78,16 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
             let parent = Instrumentation.currentSubscription.value
             hook.subscribed(SubscriptionDescriptor(
                 id: id, node: source.id, site: site,
-                parent: parent == 0 ? nil : SubscriptionID(rawValue: UInt64(parent)), bindingTarget: observer.bindsInto),
+                parent: parent == 0 ? nil : SubscriptionID(rawValue: UInt64(parent)), bindingTarget: observer.bindsInto,
+                reportsDeinit: true),
                 object: self)
             hook.observerStored(id, closures: Self.closures(of: observer, site: site))
         }
+    }
+
+    // Rule I17: the hooks that heard of the subscription hear of its end, so they need not hold it.
+    deinit {
+        hook?.subscriptionDeinitialized(id)
     }
 
     /// The observer's closures, for the instrumentation: read from the observer, whose

@@ -15,23 +15,57 @@ final class LiveEntities: Sendable {
     // As values holding a weak reference, every insertion, in-place change and pruning moved
     // them through their value witnesses (about a tenth of a traced subscription's cost).
 
+    /// How the table reaches an entity's object without keeping it alive.
+    private enum Reach {
+        /// A library's object, which does not report its deinit.
+        case weakly(WeakReference)
+        /// An object that reports its deinit (rule I17), whose entry leaves the table then:
+        /// while its entry is in the table, under the table's lock, its memory is there.
+        /// No weak reference, which would give it a side table (slowing every retain and
+        /// release of it) and keep the entry until the table is next pruned.
+        case untilDeinit(UnsafeMutableRawPointer)
+
+        init(_ object: AnyObject, reportsDeinit: Bool) {
+            self = reportsDeinit ? .untilDeinit(Unmanaged.passUnretained(object).toOpaque()) : .weakly(WeakReference(object))
+        }
+
+        /// Whether the object is gone, as far as pruning can tell: an object that reports its
+        /// deinit is taken out of the table then, so it is never found gone here.
+        var isGone: Bool {
+            if case .weakly(let reference) = self { reference.object == nil } else { false }
+        }
+
+        /// With the table's lock held: the object as a weak reference, or `nil` if it is
+        /// being deinitialized. `retained` keeps an object that reports its deinit alive until
+        /// the lock is let go, when its weak reference is made.
+        func held(retaining retained: inout [(index: Int, object: Unmanaged<AnyObject>)], at index: Int) -> WeakReference? {
+            switch self {
+            case .weakly(let reference): return reference
+            case .untilDeinit(let address):
+                guard signalscope_try_retain(address) else { return nil }
+                retained.append((index, Unmanaged.fromOpaque(address)))
+                return nil
+            }
+        }
+    }
+
     private final class Node: @unchecked Sendable {
-        let reference: WeakReference
+        let reach: Reach
         var closures: [KeptClosure] = []
         /// It was sent its terminal event (``SignalInstrumentation/nodeTerminated(_:)``).
         var terminated = false
 
-        init(_ object: AnyObject) { reference = WeakReference(object) }
+        init(_ reach: Reach) { self.reach = reach }
     }
 
     private final class Subscription: @unchecked Sendable {
-        let reference: WeakReference
+        let reach: Reach
         /// Its observer's closures, while it holds them.
         var closures: [KeptClosure] = []
         /// The disposable its library handed the program, when the subscription does not keep it.
         var disposable: WeakReference?
 
-        init(_ object: AnyObject) { reference = WeakReference(object) }
+        init(_ reach: Reach) { self.reach = reach }
     }
 
     private struct Owner {
@@ -50,7 +84,7 @@ final class LiveEntities: Sendable {
         /// Forgets what has gone, so a long run does not accumulate it.
         mutating func pruneIfLarge() {
             guard nodes.count + owners.count >= pruneAt else { return }
-            nodes = nodes.filter { $0.value.reference.object != nil }
+            nodes = nodes.filter { !$0.value.reach.isGone }
             owners = owners.filter { $0.value.reference.object != nil }
             pruneAt = max(1024, 2 * (nodes.count + owners.count))
         }
@@ -58,8 +92,8 @@ final class LiveEntities: Sendable {
 
     private let tracked = LockedValue(Tracked())
 
-    func node(_ id: NodeID, _ object: AnyObject) {
-        let entry = Node(object)
+    func node(_ id: NodeID, _ object: AnyObject, reportsDeinit: Bool) {
+        let entry = Node(Reach(object, reportsDeinit: reportsDeinit))
         tracked.withLock { tracked in
             tracked.nodes[id] = entry
             tracked.pruneIfLarge()
@@ -86,8 +120,14 @@ final class LiveEntities: Sendable {
         tracked.withLock { $0.nodes[id]?.terminated = true }
     }
 
-    func subscription(_ id: SubscriptionID, _ object: AnyObject) {
-        let entry = Subscription(object)
+    /// A node that reports its deinit is going: its entry is taken out before its memory can
+    /// be freed.
+    func nodeDeinitialized(_ id: NodeID) {
+        _ = tracked.withLock { $0.nodes.removeValue(forKey: id) }
+    }
+
+    func subscription(_ id: SubscriptionID, _ object: AnyObject, reportsDeinit: Bool) {
+        let entry = Subscription(Reach(object, reportsDeinit: reportsDeinit))
         tracked.withLock { $0.subscriptions[id] = entry }
     }
 
@@ -106,6 +146,7 @@ final class LiveEntities: Sendable {
         tracked.withLock { $0.subscriptions[id]?.closures = [] }
     }
 
+    /// The subscription ended, or (one that reports its deinit) is going.
     func ended(_ id: SubscriptionID) {
         _ = tracked.withLock { $0.subscriptions.removeValue(forKey: id) }
     }
@@ -144,18 +185,28 @@ final class LiveEntities: Sendable {
     ) -> HeapSnapshot {
         // The entries' fields as they are now, copied under the lock (the weak references as
         // weak references, never loaded there): the program's threads may still make and end
-        // subscriptions while the snapshot is taken.
-        let (nodes, subscriptions, owners) = tracked.withLock { tracked in
+        // subscriptions while the snapshot is taken. An object that reports its deinit is
+        // retained there, unless it is already being deinitialized (then it is gone), and
+        // given a weak reference once the lock is let go: releasing it may run its deinit,
+        // which takes the lock.
+        var retainedNodes: [(index: Int, object: Unmanaged<AnyObject>)] = []
+        var retainedSubscriptions: [(index: Int, object: Unmanaged<AnyObject>)] = []
+        var (nodes, subscriptions, owners) = tracked.withLock { tracked in
             (
-                tracked.nodes.sorted { $0.key < $1.key }.map { id, node in
-                    (id: id, reference: node.reference, closures: node.closures, terminated: node.terminated)
+                tracked.nodes.sorted { $0.key < $1.key }.enumerated().map { index, element in
+                    (id: element.key, reference: element.value.reach.held(retaining: &retainedNodes, at: index),
+                     closures: element.value.closures, terminated: element.value.terminated)
                 },
-                tracked.subscriptions.sorted { $0.key < $1.key }.map { id, subscription in
-                    (id: id, reference: subscription.reference, closures: subscription.closures,
-                     disposable: subscription.disposable)
+                tracked.subscriptions.sorted { $0.key < $1.key }.enumerated().map { index, element in
+                    (id: element.key, reference: element.value.reach.held(retaining: &retainedSubscriptions, at: index),
+                     closures: element.value.closures, disposable: element.value.disposable)
                 },
                 Array(tracked.owners.values)
             )
+        }
+        for (index, object) in retainedNodes { nodes[index].reference = WeakReference(object.takeRetainedValue()) }
+        for (index, object) in retainedSubscriptions {
+            subscriptions[index].reference = WeakReference(object.takeRetainedValue())
         }
         // The walk loads each root from its weak reference only while it reads it.
         var roots: [HeapWalker.Root] = []
@@ -165,18 +216,18 @@ final class LiveEntities: Sendable {
         }
         for node in nodes {
             let reference = node.reference
-            roots.append(HeapWalker.Root(load: { reference.object }, entity: TraceHeap.Role.node(node.id).tag))
+            roots.append(HeapWalker.Root(load: { reference?.object }, entity: TraceHeap.Role.node(node.id).tag))
             name(node.closures)
         }
         var droppedDisposables: [SubscriptionID] = []
         for subscription in subscriptions {
             let (id, reference, disposable) = (subscription.id, subscription.reference, subscription.disposable)
-            roots.append(HeapWalker.Root(load: { reference.object }, entity: TraceHeap.Role.subscription(id).tag))
+            roots.append(HeapWalker.Root(load: { reference?.object }, entity: TraceHeap.Role.subscription(id).tag))
             // The disposable its library handed the program, or the one the subscription keeps.
             roots.append(HeapWalker.Root(
-                load: { disposable?.object ?? (reference.object as? any TracedSubscription)?.disposableObject },
+                load: { disposable?.object ?? (reference?.object as? any TracedSubscription)?.disposableObject },
                 entity: TraceHeap.Role.disposable(id).tag))
-            if let disposable, disposable.object == nil, reference.object != nil { droppedDisposables.append(id) }
+            if let disposable, disposable.object == nil, reference?.object != nil { droppedDisposables.append(id) }
             name(subscription.closures)
         }
         for owner in owners {

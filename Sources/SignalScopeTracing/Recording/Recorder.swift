@@ -117,7 +117,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     func nodeCreated(_ node: NodeDescriptor, object: AnyObject) {
         guard isActive else { return }
-        live.node(node.id, object)
+        live.node(node.id, object, reportsDeinit: node.reportsDeinit)
         let name = string(node.name)
         let site = site(node.site)
         append(
@@ -129,6 +129,16 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         if let library = node.library {
             append(LibraryTypeRecord(node: node.id, typeName: string(library.name), role: string(library.role.rawValue)))
         }
+    }
+
+    // Not only while recording: an entry made while recording must leave the table before
+    // its object's memory is freed, however late.
+    func nodeDeinitialized(_ node: NodeID) {
+        live.nodeDeinitialized(node)
+    }
+
+    func subscriptionDeinitialized(_ subscription: SubscriptionID) {
+        live.ended(subscription)
     }
 
     func nodeNamed(_ node: NodeID, name: String) {
@@ -143,7 +153,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {
         guard isActive else { return }
-        live.subscription(subscription.id, object)
+        live.subscription(subscription.id, object, reportsDeinit: subscription.reportsDeinit)
         let site = site(subscription.site)
         append(
             SubscribeRecord(
