@@ -12,10 +12,8 @@ public struct NodeID: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// Identifiers are handed out in increasing order, so this is creation order.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
-    /// The number's own one-shot hash: tables keyed by identifiers are on the hot paths of
-    /// recording and reading, where feeding and finalizing a hasher costs about three times
-    /// as much.
-    public func _rawHashValue(seed: Int) -> Int { rawValue._rawHashValue(seed: seed) }
+    /// See ``identifierHash(_:seed:)``.
+    public func _rawHashValue(seed: Int) -> Int { identifierHash(rawValue, seed: seed) }
     public var description: String { "n\(rawValue)" }
 
     /// A fresh identifier, unique in the process: the runtime's for every node it makes, and
@@ -34,10 +32,8 @@ public struct SubscriptionID: RawRepresentable, Hashable, Comparable, Sendable, 
     /// Identifiers are handed out in increasing order, so this is creation order.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
-    /// The number's own one-shot hash: tables keyed by identifiers are on the hot paths of
-    /// recording and reading, where feeding and finalizing a hasher costs about three times
-    /// as much.
-    public func _rawHashValue(seed: Int) -> Int { rawValue._rawHashValue(seed: seed) }
+    /// See ``identifierHash(_:seed:)``.
+    public func _rawHashValue(seed: Int) -> Int { identifierHash(rawValue, seed: seed) }
     public var description: String { "s\(rawValue)" }
 
     /// The identifier of a subscription made while no instrumentation was installed.
@@ -51,3 +47,20 @@ public struct SubscriptionID: RawRepresentable, Hashable, Comparable, Sendable, 
 
 private let nodeCounter = Atomic<UInt64>(0)
 private let subscriptionCounter = Atomic<UInt64>(0)
+
+/// How a table keyed by identifiers (a node's, a subscription's) hashes one: SplitMix64's
+/// finalizer of the number and the table's seed.
+///
+/// Such tables are on the hot paths of recording and reading. Identifiers count up from 1
+/// and are never chosen from outside, so the flooding SipHash guards against cannot happen;
+/// what counts is that every bit of the number reaches the low bits, which pick a bucket.
+/// The finalizer does that in two multiplications, inline, where the number's own hash
+/// (SipHash, out of line) cost a traced `churn` operation's sixteen or so lookups about 1,100
+/// instructions (`docs/performance.md`).
+@inline(__always)
+package func identifierHash(_ rawValue: UInt64, seed: Int) -> Int {
+    var mixed = rawValue &+ UInt64(bitPattern: Int64(seed)) &* 0x9E37_79B9_7F4A_7C15
+    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+    return Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
+}
