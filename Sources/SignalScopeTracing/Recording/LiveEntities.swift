@@ -75,8 +75,8 @@ final class LiveEntities: Sendable {
     }
 
     private struct Tracked {
-        var nodes: [NodeID: Node] = [:]
-        var subscriptions: [SubscriptionID: Subscription] = [:]
+        var nodes = IdentifiedEntries<NodeID, Node>()
+        var subscriptions = IdentifiedEntries<SubscriptionID, Subscription>()
         /// Commands and scheduled actions, by address.
         var owners: [UInt: Owner] = [:]
         var pruneAt = 1024
@@ -84,7 +84,7 @@ final class LiveEntities: Sendable {
         /// Forgets what has gone, so a long run does not accumulate it.
         mutating func pruneIfLarge() {
             guard nodes.count + owners.count >= pruneAt else { return }
-            nodes = nodes.filter { !$0.value.reach.isGone }
+            nodes.removeAll { $0.reach.isGone }
             owners = owners.filter { $0.value.reference.object != nil }
             pruneAt = max(1024, 2 * (nodes.count + owners.count))
         }
@@ -95,7 +95,7 @@ final class LiveEntities: Sendable {
     func node(_ id: NodeID, _ object: AnyObject, reportsDeinit: Bool) {
         let entry = Node(Reach(object, reportsDeinit: reportsDeinit))
         tracked.withLock { tracked in
-            tracked.nodes[id] = entry
+            tracked.nodes.insert(entry, for: id)
             tracked.pruneIfLarge()
         }
     }
@@ -123,12 +123,12 @@ final class LiveEntities: Sendable {
     /// A node that reports its deinit is going: its entry is taken out before its memory can
     /// be freed.
     func nodeDeinitialized(_ id: NodeID) {
-        _ = tracked.withLock { $0.nodes.removeValue(forKey: id) }
+        tracked.withLock { $0.nodes.remove(id) }
     }
 
     func subscription(_ id: SubscriptionID, _ object: AnyObject, reportsDeinit: Bool) {
         let entry = Subscription(Reach(object, reportsDeinit: reportsDeinit))
-        tracked.withLock { $0.subscriptions[id] = entry }
+        tracked.withLock { $0.subscriptions.insert(entry, for: id) }
     }
 
     /// Remembers a subscription's observer closures, to name them in the snapshot.
@@ -148,7 +148,7 @@ final class LiveEntities: Sendable {
 
     /// The subscription ended, or (one that reports its deinit) is going.
     func ended(_ id: SubscriptionID) {
-        _ = tracked.withLock { $0.subscriptions.removeValue(forKey: id) }
+        tracked.withLock { $0.subscriptions.remove(id) }
     }
 
     /// Forgets everything, once the closing snapshot is taken: the subscriptions a finished
@@ -193,13 +193,13 @@ final class LiveEntities: Sendable {
         var retainedSubscriptions: [(index: Int, object: Unmanaged<AnyObject>)] = []
         var (nodes, subscriptions, owners) = tracked.withLock { tracked in
             (
-                tracked.nodes.sorted { $0.key < $1.key }.enumerated().map { index, element in
-                    (id: element.key, reference: element.value.reach.held(retaining: &retainedNodes, at: index),
-                     closures: element.value.closures, terminated: element.value.terminated)
+                tracked.nodes.sorted().enumerated().map { index, element in
+                    (id: element.id, reference: element.entry.reach.held(retaining: &retainedNodes, at: index),
+                     closures: element.entry.closures, terminated: element.entry.terminated)
                 },
-                tracked.subscriptions.sorted { $0.key < $1.key }.enumerated().map { index, element in
-                    (id: element.key, reference: element.value.reach.held(retaining: &retainedSubscriptions, at: index),
-                     closures: element.value.closures, disposable: element.value.disposable)
+                tracked.subscriptions.sorted().enumerated().map { index, element in
+                    (id: element.id, reference: element.entry.reach.held(retaining: &retainedSubscriptions, at: index),
+                     closures: element.entry.closures, disposable: element.entry.disposable)
                 },
                 Array(tracked.owners.values)
             )
