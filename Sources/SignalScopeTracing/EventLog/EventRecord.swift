@@ -112,7 +112,9 @@ struct RecordSize: RecordFieldVisitor {
     @inline(__always) mutating func text(_ value: inout String?, _ lengthName: StaticString) { bytes += 4 + (value?.utf8.count ?? 0) }
     @inline(__always) mutating func list<Element: RecordFields>(_ elements: inout [Element], _ countName: StaticString, each: StaticString) {
         bytes += 4
-        for index in elements.indices { elements[index].fields(&self) }
+        // Each element visited as a copy of its own: visiting it in place would copy the
+        // whole array, which the record shares with whoever made it.
+        for var element in elements { element.fields(&self) }
     }
     @inline(__always) mutating func appended(_ value: inout UInt64, _ name: StaticString) { bytes += 8 }
 }
@@ -145,7 +147,8 @@ struct RecordWriter: RecordFieldVisitor {
     }
     @inline(__always) mutating func list<Element: RecordFields>(_ elements: inout [Element], _ countName: StaticString, each: StaticString) {
         store(UInt32(elements.count))
-        for index in elements.indices { elements[index].fields(&self) }
+        // As in ``RecordSize``: a copy of each element, never of the array.
+        for var element in elements { element.fields(&self) }
     }
     @inline(__always) mutating func appended(_ value: inout UInt64, _ name: StaticString) { store(value) }
 }
