@@ -56,8 +56,9 @@ let package = Package(
     targets: [
         .target(
             name: "SignalScope",
-            dependencies: [.product(name: "DequeModule", package: "swift-collections")]
+            dependencies: ["CSignalScopeThreadWords", .product(name: "DequeModule", package: "swift-collections")]
         ),
+        .target(name: "CSignalScopeThreadWords"),
         .target(name: "SignalScopeHeap", dependencies: ["SignalScope", "CTracingSupport"]),
         .target(
             name: "SignalScopeTracing",
