@@ -1,3 +1,4 @@
+import CSignalScopeThreadWords
 import Synchronization
 
 /// The registry of installed ``SignalInstrumentation`` hooks.
@@ -48,8 +49,10 @@ public enum Instrumentation {
     /// when several do.
     public static var current: (any SignalInstrumentation)? {
         guard isInstalled.load(ordering: .acquiring) else { return nil }
-        let (hooks, combined) = registry.withLock { ($0.hooks, $0.combined) }
+        // One hook, the usual case, is asked alone: the list is copied only when there are more.
+        let (combined, several) = registry.withLock { ($0.combined, $0.hooks.count > 1 ? $0.hooks : nil) }
         // Asked outside the lock: a hook answers from its own state.
+        guard let hooks = several else { return combined.flatMap { $0.watchesCurrentCode() ? $0 : nil } }
         guard let first = hooks.firstIndex(where: { !$0.watchesCurrentCode() }) else { return combined }
         var some = Array(hooks[..<first])
         for hook in hooks[(first + 1)...] where hook.watchesCurrentCode() { some.append(hook) }
@@ -76,9 +79,9 @@ public enum Instrumentation {
     private static let registry = LockedValue(Registry())
 
     /// While a subscription's creation block runs: that subscription's id.
-    static let currentSubscription = ThreadLocalWord()
+    static let currentSubscription = ThreadLocalWord(signalscope_thread_word_current_subscription)
     /// While a disposal cascade runs: the ``DisposalCause`` its subscriptions report.
-    static let currentDisposalCause = ThreadLocalWord()
+    static let currentDisposalCause = ThreadLocalWord(signalscope_thread_word_disposal_cause)
 
     /// The subscription whose creation block (or event handler making subscriptions on its
     /// behalf) is running on this thread, if any.
