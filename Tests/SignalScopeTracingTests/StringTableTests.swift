@@ -17,6 +17,27 @@ struct StringTableTests {
         #expect(again.id != table.id(of: "query 1").id)
     }
 
+    @Test("An immortal string's words name its text: a literal and short text are found by them, text on the heap by its characters")
+    func immortalStrings() {
+        let long = "a literal long enough to be stored out of line"
+        let built = String(repeating: "x", count: 40)
+        let short = String(["m", "a", "p"])
+        #expect(StringTable.immortalBits(of: long) != nil)
+        #expect(StringTable.immortalBits(of: "map") != nil)
+        #expect(StringTable.immortalBits(of: built) == nil, "made at run time on the heap: its storage may be reused")
+        #expect(StringTable.immortalBits(of: short).map { $0 == StringTable.immortalBits(of: "map")! } == true)
+        #expect(StringTable.immortalBits(of: "map").map { $0 != StringTable.immortalBits(of: "mat")! } == true)
+        let table = StringTable()
+        let map = table.id(of: "map")
+        #expect(map.isNew)
+        #expect(table.id(of: short) == (map.id, false))
+        #expect(table.id(of: "map") == (map.id, false))
+        let heap = table.id(of: built)
+        #expect(heap.isNew && heap.id != map.id)
+        #expect(table.id(of: String(repeating: "x", count: 40)) == (heap.id, false))
+        #expect(table.id(of: long).id != map.id)
+    }
+
     @Test("Names met again after the table forgot them read back under their new ids")
     func repeatedStringsReadBack() throws {
         var subjects: [Subject<Int>] = []
