@@ -9,7 +9,7 @@
 ///
 /// The window's slots are a fixed ring, so memory stays flat: it grows only with the
 /// entries that outlive the window.
-struct IdentifiedEntries<ID: RawRepresentable & Hashable, Entry: AnyObject> where ID.RawValue == UInt64 {
+struct IdentifiedEntries<ID: RawRepresentable & Hashable, Entry> where ID.RawValue == UInt64 {
     /// How many consecutive identifiers the window covers.
     static var windowSize: Int { 1024 }
 
@@ -31,6 +31,18 @@ struct IdentifiedEntries<ID: RawRepresentable & Hashable, Entry: AnyObject> wher
         let raw = id.rawValue
         if raw >= start { return raw - start < UInt64(Self.windowSize) ? slots[slot(raw)] : nil }
         return older[id]
+    }
+
+    /// Changes the entry for `id` in place, if there is one.
+    mutating func update(_ id: ID, _ change: (inout Entry) -> Void) {
+        let raw = id.rawValue
+        if raw >= start {
+            guard raw - start < UInt64(Self.windowSize) else { return }
+            let index = slot(raw)
+            if slots[index] != nil { change(&slots[index]!) }
+        } else if older[id] != nil {
+            change(&older[id]!)
+        }
     }
 
     /// Adds `entry` for `id`, or replaces the one there.

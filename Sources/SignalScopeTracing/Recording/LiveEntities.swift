@@ -10,15 +10,23 @@ import SignalScopeHeap
 ///
 /// Touched when nodes and subscriptions are made and ended, never per event.
 final class LiveEntities: Sendable {
-    // A node's and a subscription's entries are objects, changed only under the table's
-    // lock: the table's dictionaries then hold a reference each, which they move as a word.
-    // As values holding a weak reference, every insertion, in-place change and pruning moved
-    // them through their value witnesses (about a tenth of a traced subscription's cost).
+    // A node's and a subscription's entries are values of plain words (an address, or an
+    // object holding a weak reference; an array), kept in the table's slots and changed
+    // there. Holding a weak reference inline, every insertion, in-place change and pruning
+    // moved them through their value witnesses; as objects of their own, each entity cost
+    // an allocation.
+
+    /// A weak reference in an object of its own, so that what holds it moves as a word.
+    private final class WeakBox: @unchecked Sendable {
+        let reference: WeakReference
+
+        init(_ object: AnyObject) { reference = WeakReference(object) }
+    }
 
     /// How the table reaches an entity's object without keeping it alive.
     private enum Reach {
         /// A library's object, which does not report its deinit.
-        case weakly(WeakReference)
+        case weakly(WeakBox)
         /// An object that reports its deinit (rule I17), whose entry leaves the table then:
         /// while its entry is in the table, under the table's lock, its memory is there.
         /// No weak reference, which would give it a side table (slowing every retain and
@@ -26,13 +34,13 @@ final class LiveEntities: Sendable {
         case untilDeinit(UnsafeMutableRawPointer)
 
         init(_ object: AnyObject, reportsDeinit: Bool) {
-            self = reportsDeinit ? .untilDeinit(Unmanaged.passUnretained(object).toOpaque()) : .weakly(WeakReference(object))
+            self = reportsDeinit ? .untilDeinit(Unmanaged.passUnretained(object).toOpaque()) : .weakly(WeakBox(object))
         }
 
         /// Whether the object is gone, as far as pruning can tell: an object that reports its
         /// deinit is taken out of the table then, so it is never found gone here.
         var isGone: Bool {
-            if case .weakly(let reference) = self { reference.object == nil } else { false }
+            if case .weakly(let box) = self { box.reference.object == nil } else { false }
         }
 
         /// With the table's lock held: the object as a weak reference, or `nil` if it is
@@ -40,7 +48,7 @@ final class LiveEntities: Sendable {
         /// the lock is let go, when its weak reference is made.
         func held(retaining retained: inout [(index: Int, object: Unmanaged<AnyObject>)], at index: Int) -> WeakReference? {
             switch self {
-            case .weakly(let reference): return reference
+            case .weakly(let box): return box.reference
             case .untilDeinit(let address):
                 guard signalscope_try_retain(address) else { return nil }
                 retained.append((index, Unmanaged.fromOpaque(address)))
@@ -49,21 +57,26 @@ final class LiveEntities: Sendable {
         }
     }
 
-    private final class Node: @unchecked Sendable {
+    private struct Node {
         let reach: Reach
         var closures: [KeptClosure] = []
         /// It was sent its terminal event (``SignalInstrumentation/nodeTerminated(_:)``).
         var terminated = false
 
         init(_ reach: Reach) { self.reach = reach }
+
+        mutating func keep(_ more: [KeptClosure]) {
+            // Most nodes report their closures once: the array is shared, not copied.
+            if closures.isEmpty { closures = more } else { closures += more }
+        }
     }
 
-    private final class Subscription: @unchecked Sendable {
+    private struct Subscription {
         let reach: Reach
         /// Its observer's closures, while it holds them.
         var closures: [KeptClosure] = []
         /// The disposable its library handed the program, when the subscription does not keep it.
-        var disposable: WeakReference?
+        var disposable: WeakBox?
 
         init(_ reach: Reach) { self.reach = reach }
     }
@@ -102,11 +115,7 @@ final class LiveEntities: Sendable {
 
     func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject) {
         if case .node(let id) = owner {
-            tracked.withLock { tracked in
-                guard let node = tracked.nodes[id] else { return }
-                // Most nodes report their closures once: the array is shared, not copied.
-                if node.closures.isEmpty { node.closures = closures } else { node.closures += closures }
-            }
+            tracked.withLock { $0.nodes.update(id) { $0.keep(closures) } }
             return
         }
         let entry = Owner(reference: WeakReference(object), owner: owner, closures: closures)
@@ -117,7 +126,7 @@ final class LiveEntities: Sendable {
     }
 
     func nodeTerminated(_ id: NodeID) {
-        tracked.withLock { $0.nodes[id]?.terminated = true }
+        tracked.withLock { $0.nodes.update(id) { $0.terminated = true } }
     }
 
     /// A node that reports its deinit is going: its entry is taken out before its memory can
@@ -133,17 +142,17 @@ final class LiveEntities: Sendable {
 
     /// Remembers a subscription's observer closures, to name them in the snapshot.
     func storedObserver(_ id: SubscriptionID, closures: [KeptClosure]) {
-        tracked.withLock { $0.subscriptions[id]?.closures = closures }
+        tracked.withLock { $0.subscriptions.update(id) { $0.closures = closures } }
     }
 
     /// Remembers the disposable a library handed the program for a subscription that does not keep it.
     func disposableReturned(_ disposable: AnyObject, for id: SubscriptionID) {
-        let reference = WeakReference(disposable)
-        tracked.withLock { $0.subscriptions[id]?.disposable = reference }
+        let box = WeakBox(disposable)
+        tracked.withLock { $0.subscriptions.update(id) { $0.disposable = box } }
     }
 
     func releasedObserver(_ id: SubscriptionID) {
-        tracked.withLock { $0.subscriptions[id]?.closures = [] }
+        tracked.withLock { $0.subscriptions.update(id) { $0.closures = [] } }
     }
 
     /// The subscription ended, or (one that reports its deinit) is going.
@@ -199,7 +208,7 @@ final class LiveEntities: Sendable {
                 },
                 tracked.subscriptions.sorted().enumerated().map { index, element in
                     (id: element.id, reference: element.entry.reach.held(retaining: &retainedSubscriptions, at: index),
-                     closures: element.entry.closures, disposable: element.entry.disposable)
+                     closures: element.entry.closures, disposable: element.entry.disposable?.reference)
                 },
                 Array(tracked.owners.values)
             )
