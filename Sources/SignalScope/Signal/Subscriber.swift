@@ -97,10 +97,22 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
         // At its largest from the start: grown one closure at a time, it was allocated twice
         // for an observer with all three.
         closures.reserveCapacity(3)
-        if let next = observer.next { closures.append(KeptClosure(.next, site, next)) }
-        if let error = observer.error { closures.append(KeptClosure(.error, site, error)) }
-        if let completed = observer.completed { closures.append(KeptClosure(.completed, site, completed)) }
-        return ObserverClosures(closures: closures)
+        var handles: ObserverEvents = []
+        if let next = observer.next {
+            closures.append(KeptClosure(.next, site, next))
+            handles.insert(.next)
+        }
+        if let error = observer.error {
+            closures.append(KeptClosure(.error, site, error))
+            handles.insert(.error)
+        }
+        if let completed = observer.completed {
+            closures.append(KeptClosure(.completed, site, completed))
+            handles.insert(.completed)
+        }
+        // The events handled, said as they are known here: found from the closures' roles,
+        // they cost a comparison of text per role.
+        return ObserverClosures(handles: handles, closures: closures)
     }
 
     /// Whether the subscription has ended: disposed, or a terminal event was sent.
