@@ -3,10 +3,10 @@ import CTracingSupport
 import Synchronization
 import SignalScopeHeap
 
-/// What a recording holds weakly to start its closing heap walk from: every node, every
-/// subscription, every other object the runtime said keeps closures (commands, scheduled
-/// actions), and the user objects observers were found to capture; with the closures each
-/// keeps, to name them in paths.
+/// What a recording knows to start its closing heap walk from, without keeping any of it
+/// alive: every node, every subscription (by address until its deinit is reported, rule I17,
+/// or weakly), every other object the runtime said keeps closures (commands, scheduled
+/// actions), weakly; with the closures each keeps, to name them in paths.
 ///
 /// Touched when nodes and subscriptions are made and ended, never per event.
 final class LiveEntities: Sendable {
