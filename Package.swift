@@ -223,7 +223,7 @@ let package = Package(
 // most of that time, so with SIGNALSCOPE_SUITES=heap (or =tsan) the package holds
 // only the libraries and the test targets those suites live in.
 let libraries: Set<String> = [
-    "SignalScope", "SignalScopeHeap", "SignalScopeTracing", "CTracingSupport", "SignalScopeAnalysis", "CSignalScopeAnalysisBootstrap", "SignalScopeRendering",
+    "SignalScope", "CSignalScopeThreadWords", "SignalScopeHeap", "SignalScopeTracing", "CTracingSupport", "SignalScopeAnalysis", "CSignalScopeAnalysisBootstrap", "SignalScopeRendering",
     "SignalScopeGraphviz", "CGraphviz", "SignalScopeTesting", "SignalScopeTools",
 ]
 let suiteTargets: [String: Set<String>] = [

@@ -46,7 +46,8 @@ fail() { echo "adoption-check: $1" >&2; exit 1; }
 
 # Every library product's closure of targets, from the manifest: Graphviz only behind
 # SignalScopeGraphviz (and the tools' umbrella), the load-time recording only behind
-# SignalScopeAutoTrace, and the runtime on its own.
+# SignalScopeAutoTrace, and the runtime on its own, with nothing but its C thread-local
+# words (CSignalScopeThreadWords: a header and one definition, no library).
 closure_problems="$(cd "$repo" && swift package dump-package 2>/dev/null | python3 -c '
 import json, sys
 package = json.load(sys.stdin)
@@ -69,8 +70,8 @@ for product in package["products"]:
     for forbidden, allowed in rules.items():
         if forbidden in reached and product["name"] not in allowed:
             print(product["name"] + " reaches " + forbidden)
-    if product["name"] == "SignalScope" and reached != {"SignalScope"}:
-        print("SignalScope reaches " + ", ".join(sorted(reached - {"SignalScope"})))
+    if product["name"] == "SignalScope" and reached != {"SignalScope", "CSignalScopeThreadWords"}:
+        print("SignalScope reaches " + ", ".join(sorted(reached - {"SignalScope", "CSignalScopeThreadWords"})))
 ')" || fail "cannot read the package's manifest"
 [ -z "$closure_problems" ] || fail "$(echo $closure_problems)"
 
