@@ -51,10 +51,11 @@ private let subscriptionCounter = Atomic<UInt64>(0)
 /// How a table keyed by identifiers (a node's, a subscription's) hashes one: SplitMix64's
 /// finalizer of the number and the table's seed.
 ///
-/// Such tables are on the hot paths of recording and reading. Identifiers count up from 1
-/// and are never chosen from outside, so the flooding SipHash guards against cannot happen;
-/// what counts is that every bit of the number reaches the low bits, which pick a bucket.
-/// The finalizer does that in two multiplications, inline, where the number's own hash
+/// Such tables are on the hot paths of recording and reading. What counts is that every bit
+/// of the number reaches the low bits, which pick a bucket. A log read back carries its
+/// writer's identifiers, but the seed added before mixing is the table's own (drawn per
+/// process, unless hashing is made deterministic), so a log cannot aim its identifiers at
+/// one bucket. The finalizer mixes in two multiplications, inline, where the number's own hash
 /// (SipHash, out of line) cost a traced `churn` operation's sixteen or so lookups about 1,100
 /// instructions (`docs/performance.md`).
 @inline(__always)
