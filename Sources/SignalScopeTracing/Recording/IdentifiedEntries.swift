@@ -27,21 +27,12 @@ struct IdentifiedEntries<ID: RawRepresentable & Hashable, Entry> where ID.RawVal
 
     var count: Int { inWindow + older.count }
 
-    subscript(id: ID) -> Entry? {
-        let raw = id.rawValue
-        if raw >= start { return raw - start < UInt64(Self.windowSize) ? slots[slot(raw)] : nil }
-        return older[id]
-    }
-
     /// Changes the entry for `id` in place, if there is one.
     mutating func update(_ id: ID, _ change: (inout Entry) -> Void) {
-        let raw = id.rawValue
-        if raw >= start {
-            guard raw - start < UInt64(Self.windowSize) else { return }
-            let index = slot(raw)
-            if slots[index] != nil { change(&slots[index]!) }
-        } else if older[id] != nil {
-            change(&older[id]!)
+        if id.rawValue < start {
+            if older[id] != nil { change(&older[id]!) }
+        } else if let index = windowSlot(id.rawValue), slots[index] != nil {
+            change(&slots[index]!)
         }
     }
 
@@ -60,15 +51,12 @@ struct IdentifiedEntries<ID: RawRepresentable & Hashable, Entry> where ID.RawVal
 
     /// Removes the entry for `id`, if there is one.
     mutating func remove(_ id: ID) {
-        let raw = id.rawValue
-        guard raw >= start else {
+        if id.rawValue < start {
             older.removeValue(forKey: id)
-            return
+        } else if let index = windowSlot(id.rawValue), slots[index] != nil {
+            slots[index] = nil
+            inWindow -= 1
         }
-        guard raw - start < UInt64(Self.windowSize) else { return }
-        let index = slot(raw)
-        if slots[index] != nil { inWindow -= 1 }
-        slots[index] = nil
     }
 
     /// Removes every entry `shouldRemove` says to.
@@ -93,6 +81,11 @@ struct IdentifiedEntries<ID: RawRepresentable & Hashable, Entry> where ID.RawVal
 
     private func slot(_ raw: UInt64) -> Int {
         Int(truncatingIfNeeded: raw % UInt64(Self.windowSize))
+    }
+
+    /// The slot of `raw` if the window covers it (it is at least `start`).
+    private func windowSlot(_ raw: UInt64) -> Int? {
+        raw - start < UInt64(Self.windowSize) ? slot(raw) : nil
     }
 
     /// Moves the window on so that it ends at `last`, moving the entries it leaves behind

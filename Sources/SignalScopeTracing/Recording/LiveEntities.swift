@@ -43,16 +43,31 @@ final class LiveEntities: Sendable {
             if case .weakly(let box) = self { box.reference.object == nil } else { false }
         }
 
-        /// With the table's lock held: the object as a weak reference, or `nil` if it is
-        /// being deinitialized. `retained` keeps an object that reports its deinit alive until
-        /// the lock is let go, when its weak reference is made.
-        func held(retaining retained: inout [(index: Int, object: Unmanaged<AnyObject>)], at index: Int) -> WeakReference? {
+        /// With the table's lock held: what the snapshot holds of the object (see ``Held``).
+        func held() -> Held {
             switch self {
-            case .weakly(let box): return box.reference
-            case .untilDeinit(let address):
-                guard signalscope_try_retain(address) else { return nil }
-                retained.append((index, Unmanaged.fromOpaque(address)))
-                return nil
+            case .weakly(let box): .weakly(box.reference)
+            case .untilDeinit(let address): signalscope_try_retain(address) ? .retained(.fromOpaque(address)) : .gone
+            }
+        }
+    }
+
+    /// What a snapshot holds of an entity's object while the table's lock is held: its weak
+    /// reference, the object itself retained (one that reports its deinit), or nothing, when
+    /// its deinit has begun.
+    private enum Held {
+        case weakly(WeakReference)
+        case retained(Unmanaged<AnyObject>)
+        case gone
+
+        /// Once the lock is let go, and once for each: the object's weak reference, if it is
+        /// alive. A retained object is let go here, which may run its deinit, and that takes
+        /// the lock.
+        func reference() -> WeakReference? {
+            switch self {
+            case .weakly(let reference): reference
+            case .retained(let object): WeakReference(object.takeRetainedValue())
+            case .gone: nil
             }
         }
     }
@@ -195,27 +210,22 @@ final class LiveEntities: Sendable {
         // The entries' fields as they are now, copied under the lock (the weak references as
         // weak references, never loaded there): the program's threads may still make and end
         // subscriptions while the snapshot is taken. An object that reports its deinit is
-        // retained there, unless it is already being deinitialized (then it is gone), and
-        // given a weak reference once the lock is let go: releasing it may run its deinit,
-        // which takes the lock.
-        var retainedNodes: [(index: Int, object: Unmanaged<AnyObject>)] = []
-        var retainedSubscriptions: [(index: Int, object: Unmanaged<AnyObject>)] = []
-        var (nodes, subscriptions, owners) = tracked.withLock { tracked in
+        // retained there, and given its weak reference once the lock is let go.
+        let (heldNodes, heldSubscriptions, owners) = tracked.withLock { tracked in
             (
-                tracked.nodes.sorted().enumerated().map { index, element in
-                    (id: element.id, reference: element.entry.reach.held(retaining: &retainedNodes, at: index),
-                     closures: element.entry.closures, terminated: element.entry.terminated)
+                tracked.nodes.sorted().map {
+                    (id: $0.id, held: $0.entry.reach.held(), closures: $0.entry.closures, terminated: $0.entry.terminated)
                 },
-                tracked.subscriptions.sorted().enumerated().map { index, element in
-                    (id: element.id, reference: element.entry.reach.held(retaining: &retainedSubscriptions, at: index),
-                     closures: element.entry.closures, disposable: element.entry.disposable?.reference)
+                tracked.subscriptions.sorted().map {
+                    (id: $0.id, held: $0.entry.reach.held(), closures: $0.entry.closures,
+                     disposable: $0.entry.disposable?.reference)
                 },
                 Array(tracked.owners.values)
             )
         }
-        for (index, object) in retainedNodes { nodes[index].reference = WeakReference(object.takeRetainedValue()) }
-        for (index, object) in retainedSubscriptions {
-            subscriptions[index].reference = WeakReference(object.takeRetainedValue())
+        let nodes = heldNodes.map { (id: $0.id, reference: $0.held.reference(), closures: $0.closures, terminated: $0.terminated) }
+        let subscriptions = heldSubscriptions.map {
+            (id: $0.id, reference: $0.held.reference(), closures: $0.closures, disposable: $0.disposable)
         }
         // The walk loads each root from its weak reference only while it reads it.
         var roots: [HeapWalker.Root] = []
