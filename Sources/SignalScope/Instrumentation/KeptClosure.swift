@@ -6,7 +6,7 @@
 /// lists them). The words are read as the runtime stores them: handing a closure to generic
 /// code would give it a reabstraction thunk, with other words, so each shape of closure the
 /// runtime keeps has an initializer of its own (below).
-public struct KeptClosure: Sendable, Hashable {
+public struct KeptClosure: Sendable, Hashable, BitwiseCopyable {
     /// What the closure is for.
     public let role: ClosureRole
     /// Where the user's code passed it (an operator call, a `subscribe`, a `Command(...)`),
@@ -40,10 +40,22 @@ public struct KeptClosure: Sendable, Hashable {
 }
 
 /// What a closure the runtime keeps is for.
-public struct ClosureRole: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
+///
+/// Roles are a small vocabulary, each kept for the life of the process under a number (see
+/// ``InternTable``), so that a ``KeptClosure`` is plain words: copied, stored and freed with
+/// no retain or release of its role's text.
+public struct ClosureRole: RawRepresentable, Hashable, Sendable, BitwiseCopyable, CustomStringConvertible {
+    private static let names = InternTable<String>()
+
+    private let number: UInt32
+
+    public init(rawValue: String) { number = Self.names.number(of: rawValue) }
+    public var rawValue: String { Self.names.value(number) }
     public var description: String { rawValue }
+
+    // A role's number names its text, so comparing numbers compares text.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.number == rhs.number }
+    public func hash(into hasher: inout Hasher) { hasher.combine(number) }
 
     /// A cold signal's creation block (`Signal { subscriber in ... }`).
     public static let creationBlock = ClosureRole(rawValue: "creation block")

@@ -7,7 +7,7 @@
 /// library, which learns a site from that library or from debug information, gives it as
 /// strings (``init(file:line:function:)``), or as the return addresses of the call that made
 /// the thing, which the tracer names (``init(callers:)``).
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+public struct SourceLocation: Sendable, Hashable, BitwiseCopyable, CustomStringConvertible {
     /// The words of a location's file or function: a literal the compiler wrote (`#fileID`,
     /// `#function`), a string, or, for a location known by its code (``init(callers:)``), the
     /// return addresses of its call stack, innermost first.
@@ -26,26 +26,70 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The file, as `#fileID` gives it (`Module/File.swift`).
-    public let fileText: Text
+    /// How a location holds its words: the compiler's two literals inline, other text by
+    /// its number in a process-wide table (``InternTable``). Either way a location is plain
+    /// words, so copying one (each kept closure and each stage holds one) copies them with
+    /// no call: held as two `Text` values, a copy and a destroy switched over both and
+    /// retained or released a string or an array in each.
+    private enum Storage: Sendable, BitwiseCopyable {
+        case literals(file: StaticString, function: StaticString)
+        case interned(UInt32)
+    }
+
+    /// A location's text when it is not the compiler's literals.
+    private enum Interned: Hashable, Sendable {
+        case strings(file: String, function: String)
+        case callers([UInt])
+
+        var file: Text {
+            switch self {
+            case .strings(let file, _): .string(file)
+            case .callers(let callers): .callers(callers)
+            }
+        }
+
+        var function: Text {
+            switch self {
+            case .strings(_, let function): .string(function)
+            case .callers(let callers): .callers(callers)
+            }
+        }
+    }
+
+    private static let interned = InternTable<Interned>()
+
+    private let storage: Storage
     /// The line in the file.
     public let line: UInt
+
+    /// The file, as `#fileID` gives it (`Module/File.swift`).
+    public var fileText: Text {
+        switch storage {
+        case .literals(let file, _): .literal(file)
+        case .interned(let number): Self.interned.value(number).file
+        }
+    }
+
     /// The enclosing declaration, as `#function` gives it.
-    public let functionText: Text
+    public var functionText: Text {
+        switch storage {
+        case .literals(_, let function): .literal(function)
+        case .interned(let number): Self.interned.value(number).function
+        }
+    }
 
     /// Creates a location from the literals `#fileID`, `#line` and `#function`.
     public init(fileID: StaticString, line: UInt, function: StaticString) {
-        fileText = .literal(fileID)
+        storage = .literals(file: fileID, function: function)
         self.line = line
-        functionText = .literal(function)
     }
 
     /// Creates a location from text: the file as `#fileID` writes it (`Module/File.swift`),
-    /// the line, and the enclosing declaration as `#function` writes it.
+    /// the line, and the enclosing declaration as `#function` writes it. Each distinct file
+    /// and function pair is kept for the life of the process.
     public init(file: String, line: UInt, function: String) {
-        fileText = .string(file)
+        storage = .interned(Self.interned.number(of: .strings(file: file, function: function)))
         self.line = line
-        functionText = .string(function)
     }
 
     /// Creates a location known by its code: the return addresses of the call stack that
@@ -53,15 +97,16 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// innermost frame in code somebody wrote outside the reactive libraries (the runtime's,
     /// and every module declared one), symbolicating each address once: an adapter of a
     /// library that knows no sites captures the addresses, cheap, and never symbolicates.
+    /// Each distinct call stack is kept for the life of the process.
     public init(callers: [UInt]) {
-        fileText = .callers(callers)
+        storage = .interned(Self.interned.number(of: .callers(callers)))
         line = 0
-        functionText = .callers(callers)
     }
 
     /// For a location known by its code, the return addresses it was made from.
     public var callers: [UInt]? {
-        if case .callers(let callers) = fileText { callers } else { nil }
+        guard case .interned(let number) = storage, case .callers(let callers) = Self.interned.value(number) else { return nil }
+        return callers
     }
 
     /// Shorthand for the literals every public entry point receives.

@@ -641,15 +641,32 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         return String(text.prefix(EventLogFormat.summaryLimit - 1)) + "…"
     }
 
+    /// The id of `text`, recording the text when it is new: an immortal string's found first
+    /// among those the thread met last, without the table's lock.
     private func string(_ text: String) -> UInt32 {
+        guard let bits = StringTable.immortalBits(of: text) else { return tabled(text) }
+        let buffer = currentBuffer()
+        if let id = buffer._withUnsafeGuaranteedRef({ $0.stringIDs.text(bits) }) { return id }
+        let id = tabled(text)
+        buffer._withUnsafeGuaranteedRef { $0.stringIDs.remember(text: bits, id: id) }
+        return id
+    }
+
+    private func tabled(_ text: String) -> UInt32 {
         let (id, isNew) = strings.id(of: text)
         if isNew { appendString(id, text) }
         return id
     }
 
+    /// The id of a literal, recording its text when new: found first among the literals the
+    /// thread met last, by address, without the table's lock.
     private func literal(_ literal: StaticString) -> UInt32 {
+        let address = literal.hasPointerRepresentation ? UInt(bitPattern: literal.utf8Start) : 0
+        let buffer = currentBuffer()
+        if address != 0, let id = buffer._withUnsafeGuaranteedRef({ $0.stringIDs.literal(at: address) }) { return id }
         let (id, newText) = strings.id(of: literal)
         if let newText { appendString(id, newText) }
+        if address != 0 { buffer._withUnsafeGuaranteedRef { $0.stringIDs.remember(literalAt: address, id: id) } }
         return id
     }
 

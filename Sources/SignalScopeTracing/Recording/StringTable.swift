@@ -16,29 +16,6 @@ final class StringTable: Sendable {
     private struct State {
         var ids: [String: UInt32] = [:]
         var literals: [UInt: UInt32] = [:]
-        /// The literals met last, by their address's low bits, in front of `literals`: a
-        /// program makes its nodes and subscriptions at a few call sites over and over, and
-        /// a slot's comparison costs a tenth of the dictionary's hash and probe.
-        var recentLiterals = InlineArray<64, (address: UInt, id: UInt32)>(repeating: (0, 0))
-
-        /// The immortal strings met last (see ``StringTable/immortalBits(of:)``), by their
-        /// words, in front of `ids`: the runtime names its nodes with literals (`map`,
-        /// `just`), which hashing as text cost about a fifth of recording a node.
-        var recentTexts = InlineArray<64, (bits: (UInt64, UInt64), id: UInt32)>(repeating: ((0, 0), 0))
-
-        static func slot(of address: UInt) -> Int { Int(truncatingIfNeeded: (address >> 3) & 63) }
-
-        static func slot(of bits: (UInt64, UInt64)) -> Int {
-            Int(truncatingIfNeeded: ((bits.0 ^ bits.1) &* 0x9E37_79B9_7F4A_7C15) >> 58)
-        }
-
-        mutating func literal(at address: UInt) -> UInt32? {
-            let slot = Self.slot(of: address)
-            if recentLiterals[slot].address == address { return recentLiterals[slot].id }
-            guard let id = literals[address] else { return nil }
-            recentLiterals[slot] = (address, id)
-            return id
-        }
     }
 
     private let state = LockedValue(State())
@@ -46,21 +23,12 @@ final class StringTable: Sendable {
 
     /// The id of `string`, and whether it is new (the caller must then record it).
     func id(of string: String) -> (id: UInt32, isNew: Bool) {
-        let bits = Self.immortalBits(of: string)
-        return state.withLock { state in
-            let slot = bits.map(State.slot(of:)) ?? 0
-            if let bits, state.recentTexts[slot].bits == bits { return (state.recentTexts[slot].id, false) }
-            let found = state.ids[string]
-            let id = found ?? nextID.add(1, ordering: .relaxed).oldValue
-            if found == nil {
-                if state.ids.count >= Self.capacity {
-                    state.ids.removeAll()
-                    state.recentTexts = .init(repeating: ((0, 0), 0))
-                }
-                state.ids[string] = id
-            }
-            if let bits { state.recentTexts[slot] = (bits, id) }
-            return (id, found == nil)
+        state.withLock { state in
+            if let found = state.ids[string] { return (found, false) }
+            let id = nextID.add(1, ordering: .relaxed).oldValue
+            if state.ids.count >= Self.capacity { state.ids.removeAll() }
+            state.ids[string] = id
+            return (id, true)
         }
     }
 
@@ -91,10 +59,59 @@ final class StringTable: Sendable {
             return (id, isNew ? literal.description : nil)
         }
         let address = UInt(bitPattern: literal.utf8Start)
-        if let id = state.withLock({ $0.literal(at: address) }) { return (id, nil) }
+        if let id = state.withLock({ $0.literals[address] }) { return (id, nil) }
         let text = literal.description
         let (id, isNew) = id(of: text)
         state.withLock { $0.literals[address] = id }
         return (id, isNew ? text : nil)
+    }
+}
+
+/// The ids a thread was last given by a recording's ``StringTable``, for the literals and the
+/// immortal strings it met (see ``StringTable/immortalBits(of:)``), found again without the
+/// table's lock: a program makes its nodes and subscriptions at a few call sites over and
+/// over, and the runtime names them with literals (`map`, `just`). Each slot holds what was
+/// met last with its address's (or words') low bits; an id, once given, names its text for
+/// the rest of the recording, so what a slot holds never goes stale.
+///
+/// Only the owning thread touches it (in its ``ThreadBuffer``). The slots are in memory of
+/// their own: held inline, each lookup copied all of them out of the buffer first.
+final class ThreadStringIDs {
+    private static let slots = 64
+    private let literals = UnsafeMutablePointer<(address: UInt, id: UInt32)>.allocate(capacity: slots)
+    private let texts = UnsafeMutablePointer<(bits: (UInt64, UInt64), id: UInt32)>.allocate(capacity: slots)
+
+    init() {
+        literals.initialize(repeating: (0, 0), count: Self.slots)
+        texts.initialize(repeating: ((0, 0), 0), count: Self.slots)
+    }
+
+    deinit {
+        literals.deallocate()
+        texts.deallocate()
+    }
+
+    private static func slot(of address: UInt) -> Int { Int(truncatingIfNeeded: (address >> 3) & UInt(slots - 1)) }
+
+    private static func slot(of bits: (UInt64, UInt64)) -> Int {
+        Int(truncatingIfNeeded: ((bits.0 ^ bits.1) &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    }
+
+    func literal(at address: UInt) -> UInt32? {
+        let entry = literals[Self.slot(of: address)]
+        return entry.address == address ? entry.id : nil
+    }
+
+    func remember(literalAt address: UInt, id: UInt32) {
+        literals[Self.slot(of: address)] = (address, id)
+    }
+
+    func text(_ bits: (UInt64, UInt64)) -> UInt32? {
+        let entry = texts[Self.slot(of: bits)]
+        return entry.bits == bits ? entry.id : nil
+    }
+
+    func remember(text bits: (UInt64, UInt64), id: UInt32) {
+        texts[Self.slot(of: bits)] = (bits, id)
     }
 }

@@ -25,7 +25,10 @@ final class ThreadBuffer: @unchecked Sendable {
     /// Where the owning thread's records had got to, after the last one appended: what its
     /// next compact record is relative to. Only the owning thread reads or writes it.
     @exclusivity(unchecked) var position = ThreadPosition()
-    /// The same, after the last record drained: where the writer's next batch of this
+    /// The ids of the strings the owning thread met last (``ThreadStringIDs``). Only the
+    /// owning thread uses it.
+    let stringIDs = ThreadStringIDs()
+    /// The same as `position`, after the last record drained: where the writer's next batch of this
     /// buffer starts. Only the writer reads or writes it, under its lock.
     var drainedPosition = ThreadPosition()
 
