@@ -103,6 +103,12 @@ public struct SourceLocation: Sendable, Hashable, BitwiseCopyable, CustomStringC
         line = 0
     }
 
+    /// The compiler's literals, when the location holds them (every location the runtime
+    /// makes): what a tracer reads first, without asking for each text.
+    package var literals: (file: StaticString, function: StaticString)? {
+        if case .literals(let file, let function) = storage { (file, function) } else { nil }
+    }
+
     /// For a location known by its code, the return addresses it was made from.
     public var callers: [UInt]? {
         guard case .interned(let number) = storage, case .callers(let callers) = Self.interned.value(number) else { return nil }

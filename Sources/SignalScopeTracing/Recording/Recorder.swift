@@ -660,9 +660,8 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
 
     /// The id of a literal, recording its text when new: found first among the literals the
     /// thread met last, by address, without the table's lock.
-    private func literal(_ literal: StaticString) -> UInt32 {
+    private func literal(_ literal: StaticString, in buffer: Unmanaged<ThreadBuffer>) -> UInt32 {
         let address = literal.hasPointerRepresentation ? UInt(bitPattern: literal.utf8Start) : 0
-        let buffer = currentBuffer()
         if address != 0, let id = buffer._withUnsafeGuaranteedRef({ $0.stringIDs.literal(at: address) }) { return id }
         let (id, newText) = strings.id(of: literal)
         if let newText { appendString(id, newText) }
@@ -674,9 +673,13 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// strings by their text, and a location known by its code as the id of the `codeSite`
     /// record that names it when the recording ends (``appendCodeSites()``), with line 0.
     private func site(_ location: SourceLocation) -> (file: UInt32, function: UInt32, line: UInt32) {
+        let buffer = currentBuffer()
+        if let literals = location.literals {
+            return (literal(literals.file, in: buffer), literal(literals.function, in: buffer), UInt32(truncatingIfNeeded: location.line))
+        }
         func text(_ text: SourceLocation.Text) -> UInt32 {
             switch text {
-            case .literal(let value): literal(value)
+            case .literal(let value): literal(value, in: buffer)
             case .string(let value): string(value)
             case .callers: 0
             }
