@@ -302,14 +302,19 @@ extension SignalInstrumentation {
 /// objects alive), with the roles `next`, `error` and `completed`.
 public struct ObserverClosures: Sendable {
     /// The closures the observer has, valid while the subscription holds its observer.
-    public let closures: [KeptClosure]
+    public var closures: [KeptClosure] { stored?.closures ?? listed }
     /// Which events the observer handles (a closure of its own for them): what tells a failure
     /// the observer takes from one nobody handles.
     public let handles: ObserverEvents
-
+    /// The closures as a library listed them.
+    private let listed: [KeptClosure]
+    /// The closures of an observer as the runtime stores it, in plain words: a tracer keeps
+    /// them so, where a list of them cost each subscription an array and its freeing.
+    package let stored: StoredObserver?
     /// Describes an observer by its closures: it handles the events it has closures for.
     public init(closures: [KeptClosure]) {
-        self.closures = closures
+        listed = closures
+        stored = nil
         var handles: ObserverEvents = []
         for closure in closures {
             switch closure.role {
@@ -327,8 +332,17 @@ public struct ObserverClosures: Sendable {
     /// subscriber handles failure (a `sink` with `receiveCompletion`) without closures a
     /// tracer could read.
     public init(handles: ObserverEvents, closures: [KeptClosure] = []) {
-        self.closures = closures
+        listed = closures
+        stored = nil
         self.handles = handles
+    }
+
+    /// Describes an observer as the runtime stores it: its closures for the events it handles,
+    /// with the roles `next`, `error` and `completed`, all passed at one site.
+    package init(stored: StoredObserver) {
+        listed = []
+        self.stored = stored
+        handles = stored.handles
     }
 
     /// Whether the observer handles values.
@@ -338,7 +352,55 @@ public struct ObserverClosures: Sendable {
     /// Whether the observer handles completion.
     public var hasCompleted: Bool { handles.contains(.completed) }
     /// How many closures the observer has.
-    public var count: Int { closures.count }
+    public var count: Int { stored.map { $0.handles.rawValue.nonzeroBitCount } ?? listed.count }
+}
+
+/// An observer's closures as the runtime stores them: the two words of each (a function
+/// pointer of 0 for a closure it does not have) and the one site they were passed at.
+package struct StoredObserver: Sendable, BitwiseCopyable {
+    package struct Words: Sendable, BitwiseCopyable {
+        let function: UInt
+        let context: UInt
+
+        static let absent = Words(function: 0, context: 0)
+
+        init(function: UInt, context: UInt) {
+            self.function = function
+            self.context = context
+        }
+
+        package init(_ closure: KeptClosure) {
+            self.init(function: closure.function, context: closure.context)
+        }
+    }
+
+    let site: SourceLocation
+    let next: Words
+    let error: Words
+    let completed: Words
+
+    package init(site: SourceLocation, next: Words, error: Words, completed: Words) {
+        self.site = site
+        self.next = next
+        self.error = error
+        self.completed = completed
+    }
+
+    /// The events it has closures for.
+    var handles: ObserverEvents {
+        var handles: ObserverEvents = []
+        if next.function != 0 { handles.insert(.next) }
+        if error.function != 0 { handles.insert(.error) }
+        if completed.function != 0 { handles.insert(.completed) }
+        return handles
+    }
+
+    /// Its closures, listed.
+    package var closures: [KeptClosure] {
+        [(ClosureRole.next, next), (.error, error), (.completed, completed)].compactMap { role, words in
+            words.function == 0 ? nil : KeptClosure(role: role, site: site, function: words.function, context: words.context)
+        }
+    }
 }
 
 /// The events an observer may handle.

@@ -93,26 +93,13 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
     /// The observer's closures, for the instrumentation: read from the observer, whose
     /// properties have the stored properties' types, so their words are the stored ones.
     private static func closures(of observer: Observer<Value>, site: SourceLocation) -> ObserverClosures {
-        var closures: [KeptClosure] = []
-        // At its largest from the start: grown one closure at a time, it was allocated twice
-        // for an observer with all three.
-        closures.reserveCapacity(3)
-        var handles: ObserverEvents = []
-        if let next = observer.next {
-            closures.append(KeptClosure(.next, site, next))
-            handles.insert(.next)
-        }
-        if let error = observer.error {
-            closures.append(KeptClosure(.error, site, error))
-            handles.insert(.error)
-        }
-        if let completed = observer.completed {
-            closures.append(KeptClosure(.completed, site, completed))
-            handles.insert(.completed)
-        }
-        // The events handled, said as they are known here: found from the closures' roles,
-        // they cost a comparison of text per role.
-        return ObserverClosures(handles: handles, closures: closures)
+        var next = StoredObserver.Words.absent
+        var error = StoredObserver.Words.absent
+        var completed = StoredObserver.Words.absent
+        if let closure = observer.next { next = StoredObserver.Words(KeptClosure(.next, site, closure)) }
+        if let closure = observer.error { error = StoredObserver.Words(KeptClosure(.error, site, closure)) }
+        if let closure = observer.completed { completed = StoredObserver.Words(KeptClosure(.completed, site, closure)) }
+        return ObserverClosures(stored: StoredObserver(site: site, next: next, error: error, completed: completed))
     }
 
     /// Whether the subscription has ended: disposed, or a terminal event was sent.

@@ -86,14 +86,26 @@ final class LiveEntities: Sendable {
         }
     }
 
+    /// A subscription's entry, plain words that the table moves with no call: a reference
+    /// in it, or an array, made every insertion, change and removal copy or free it through
+    /// value witnesses. What only a library's subscriptions have is kept beside it
+    /// (``LibraryParts``).
     private struct Subscription {
-        let reach: Reach
-        /// Its observer's closures, while it holds them.
-        var closures: [KeptClosure] = []
+        /// Where one that reports its deinit is (``Reach/untilDeinit(_:)``); `nil` for one
+        /// reached weakly, through its library parts.
+        let address: UnsafeMutableRawPointer?
+        /// The closures of its observer as the runtime stores it, while it holds them.
+        var observer: StoredObserver?
+    }
+
+    /// What a library's subscription may have that the runtime's do not.
+    private struct LibraryParts {
+        /// The subscription, when it does not report its deinit.
+        var reference: WeakBox?
+        /// Its observer's closures as its library listed them, while it holds them.
+        var listedObserver: [KeptClosure] = []
         /// The disposable its library handed the program, when the subscription does not keep it.
         var disposable: WeakBox?
-
-        init(_ reach: Reach) { self.reach = reach }
     }
 
     private struct Owner {
@@ -105,6 +117,15 @@ final class LiveEntities: Sendable {
     private struct Tracked {
         var nodes = IdentifiedEntries<NodeID, Node>()
         var subscriptions = IdentifiedEntries<SubscriptionID, Subscription>()
+        /// By subscription, for those that have any.
+        var libraryParts: [SubscriptionID: LibraryParts] = [:]
+
+        /// Changes the library parts of a subscription in the table.
+        mutating func updateLibraryParts(_ id: SubscriptionID, _ change: (inout LibraryParts) -> Void) {
+            var present = false
+            subscriptions.update(id) { _ in present = true }
+            if present { change(&libraryParts[id, default: LibraryParts()]) }
+        }
         /// Commands and scheduled actions, by address.
         var owners: [UInt: Owner] = [:]
         var pruneAt = 1024
@@ -151,28 +172,47 @@ final class LiveEntities: Sendable {
     }
 
     func subscription(_ id: SubscriptionID, _ object: AnyObject, reportsDeinit: Bool) {
-        let entry = Subscription(Reach(object, reportsDeinit: reportsDeinit))
+        guard reportsDeinit else {
+            let parts = LibraryParts(reference: WeakBox(object))
+            tracked.withLock { tracked in
+                tracked.subscriptions.insert(Subscription(address: nil), for: id)
+                tracked.libraryParts[id] = parts
+            }
+            return
+        }
+        let entry = Subscription(address: Unmanaged.passUnretained(object).toOpaque())
         tracked.withLock { $0.subscriptions.insert(entry, for: id) }
     }
 
     /// Remembers a subscription's observer closures, to name them in the snapshot.
-    func storedObserver(_ id: SubscriptionID, closures: [KeptClosure]) {
-        tracked.withLock { $0.subscriptions.update(id) { $0.closures = closures } }
+    func storedObserver(_ id: SubscriptionID, closures: ObserverClosures) {
+        if let stored = closures.stored {
+            tracked.withLock { $0.subscriptions.update(id) { $0.observer = stored } }
+        } else {
+            let listed = closures.closures
+            tracked.withLock { $0.updateLibraryParts(id) { $0.listedObserver = listed } }
+        }
     }
 
     /// Remembers the disposable a library handed the program for a subscription that does not keep it.
     func disposableReturned(_ disposable: AnyObject, for id: SubscriptionID) {
         let box = WeakBox(disposable)
-        tracked.withLock { $0.subscriptions.update(id) { $0.disposable = box } }
+        tracked.withLock { $0.updateLibraryParts(id) { $0.disposable = box } }
     }
 
     func releasedObserver(_ id: SubscriptionID) {
-        tracked.withLock { $0.subscriptions.update(id) { $0.closures = [] } }
+        tracked.withLock { tracked in
+            tracked.subscriptions.update(id) { $0.observer = nil }
+            if !tracked.libraryParts.isEmpty { tracked.libraryParts[id]?.listedObserver = [] }
+        }
     }
 
     /// The subscription ended, or (one that reports its deinit) is going.
     func ended(_ id: SubscriptionID) {
-        tracked.withLock { $0.subscriptions.remove(id) }
+        tracked.withLock { tracked in
+            tracked.subscriptions.remove(id)
+            if !tracked.libraryParts.isEmpty { tracked.libraryParts.removeValue(forKey: id) }
+        }
     }
 
     /// Forgets everything, once the closing snapshot is taken: the subscriptions a finished
@@ -216,16 +256,18 @@ final class LiveEntities: Sendable {
                 tracked.nodes.sorted().map {
                     (id: $0.id, held: $0.entry.reach.held(), closures: $0.entry.closures, terminated: $0.entry.terminated)
                 },
-                tracked.subscriptions.sorted().map {
-                    (id: $0.id, held: $0.entry.reach.held(), closures: $0.entry.closures,
-                     disposable: $0.entry.disposable?.reference)
+                tracked.subscriptions.sorted().map { id, entry in
+                    let parts = tracked.libraryParts[id]
+                    let reach = entry.address.map(Reach.untilDeinit) ?? parts?.reference.map(Reach.weakly)
+                    return (id: id, held: reach?.held() ?? .gone, observer: entry.observer, listed: parts?.listedObserver ?? [],
+                            disposable: parts?.disposable?.reference)
                 },
                 Array(tracked.owners.values)
             )
         }
         let nodes = heldNodes.map { (id: $0.id, reference: $0.held.reference(), closures: $0.closures, terminated: $0.terminated) }
         let subscriptions = heldSubscriptions.map {
-            (id: $0.id, reference: $0.held.reference(), closures: $0.closures, disposable: $0.disposable)
+            (id: $0.id, reference: $0.held.reference(), closures: $0.observer?.closures ?? $0.listed, disposable: $0.disposable)
         }
         // The walk loads each root from its weak reference only while it reads it.
         var roots: [HeapWalker.Root] = []

@@ -172,7 +172,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         // What the closures capture is not scanned here, on the program's thread: the
         // closing heap walk finds it for every subscription still alive, which is all a
         // leak can be made of (TraceHeap.observerCaptures(of:) reads them from it).
-        live.storedObserver(subscription, closures: closures.closures)
+        live.storedObserver(subscription, closures: closures)
     }
 
     func closuresKept(_ closures: [KeptClosure], by owner: ClosureOwner, object: AnyObject) {
