@@ -49,10 +49,13 @@ public enum Instrumentation {
     /// when several do.
     public static var current: (any SignalInstrumentation)? {
         guard isInstalled.load(ordering: .acquiring) else { return nil }
-        // One hook, the usual case, is asked alone: the list is copied only when there are more.
-        let (combined, several) = registry.withLock { ($0.combined, $0.hooks.count > 1 ? $0.hooks : nil) }
-        // Asked outside the lock: a hook answers from its own state.
-        guard let hooks = several else { return combined.flatMap { $0.watchesCurrentCode() ? $0 : nil } }
+        // One hook, the usual case, is taken alone, with one retain: the list is copied only
+        // when there are more. Each is asked outside the lock: a hook answers from its own state.
+        if let lone = registry.withLock({ $0.hooks.count == 1 ? $0.combined : nil }) {
+            return lone.watchesCurrentCode() ? lone : nil
+        }
+        let (combined, hooks) = registry.withLock { ($0.combined, $0.hooks) }
+        guard let combined else { return nil }
         guard let first = hooks.firstIndex(where: { !$0.watchesCurrentCode() }) else { return combined }
         var some = Array(hooks[..<first])
         for hook in hooks[(first + 1)...] where hook.watchesCurrentCode() { some.append(hook) }
