@@ -179,3 +179,31 @@ public enum ClosureOwner: Sendable, Hashable {
     /// of this subscription, if one was being set up or delivered to.
     case scheduledAction(SubscriptionID?)
 }
+
+// An observer's closures, read as the runtime stores them: optional, with `nil` as a null
+// function pointer. Cast from a cell of the optional's own type, they are read with no copy
+// of the closure taken out of its optional first (each a retain and a release).
+
+extension StoredObserver.Words {
+    private struct Next<A> { let body: ((A) -> Void)? }
+    private struct Failure { let body: ((any Error) -> Void)? }
+    private struct Completion { let body: (() -> Void)? }
+
+    /// An observer's `next` (a null function pointer when it has none).
+    @inline(__always)
+    init<A>(next closure: ((A) -> Void)?) {
+        self = unsafeBitCast(Next(body: closure), to: Self.self)
+    }
+
+    /// An observer's `error` (a null function pointer when it has none).
+    @inline(__always)
+    init(error closure: ((any Error) -> Void)?) {
+        self = unsafeBitCast(Failure(body: closure), to: Self.self)
+    }
+
+    /// An observer's `completed` (a null function pointer when it has none).
+    @inline(__always)
+    init(completed closure: (() -> Void)?) {
+        self = unsafeBitCast(Completion(body: closure), to: Self.self)
+    }
+}

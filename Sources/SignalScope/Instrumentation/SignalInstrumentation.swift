@@ -358,20 +358,11 @@ public struct ObserverClosures: Sendable {
 /// An observer's closures as the runtime stores them: the two words of each (a function
 /// pointer of 0 for a closure it does not have) and the one site they were passed at.
 package struct StoredObserver: Sendable, BitwiseCopyable {
+    /// One closure's words, read where it is stored (see the initializers beside
+    /// ``KeptClosure``'s).
     package struct Words: Sendable, BitwiseCopyable {
         let function: UInt
         let context: UInt
-
-        static let absent = Words(function: 0, context: 0)
-
-        init(function: UInt, context: UInt) {
-            self.function = function
-            self.context = context
-        }
-
-        package init(_ closure: KeptClosure) {
-            self.init(function: closure.function, context: closure.context)
-        }
     }
 
     let site: SourceLocation
@@ -379,7 +370,7 @@ package struct StoredObserver: Sendable, BitwiseCopyable {
     let error: Words
     let completed: Words
 
-    package init(site: SourceLocation, next: Words, error: Words, completed: Words) {
+    init(site: SourceLocation, next: Words, error: Words, completed: Words) {
         self.site = site
         self.next = next
         self.error = error

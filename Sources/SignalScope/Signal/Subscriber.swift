@@ -93,13 +93,9 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
     /// The observer's closures, for the instrumentation: read from the observer, whose
     /// properties have the stored properties' types, so their words are the stored ones.
     private static func closures(of observer: Observer<Value>, site: SourceLocation) -> ObserverClosures {
-        var next = StoredObserver.Words.absent
-        var error = StoredObserver.Words.absent
-        var completed = StoredObserver.Words.absent
-        if let closure = observer.next { next = StoredObserver.Words(KeptClosure(.next, site, closure)) }
-        if let closure = observer.error { error = StoredObserver.Words(KeptClosure(.error, site, closure)) }
-        if let closure = observer.completed { completed = StoredObserver.Words(KeptClosure(.completed, site, closure)) }
-        return ObserverClosures(stored: StoredObserver(site: site, next: next, error: error, completed: completed))
+        ObserverClosures(stored: StoredObserver(
+            site: site, next: .init(next: observer.next), error: .init(error: observer.error),
+            completed: .init(completed: observer.completed)))
     }
 
     /// Whether the subscription has ended: disposed, or a terminal event was sent.
