@@ -293,6 +293,45 @@ struct InstrumentationTests {
         #expect(spy.calls(of: id).contains(.next(id, value: "1")))
     }
 
+    @Test("I7: an observer's closures reach the hook as the subscription stores them: the events it handles, and each closure with its role and the subscribing line")
+    func observerClosures() throws {
+        // Other tests' subscriptions may reach the hook too: it keeps those of `node` alone.
+        final class Hook: SignalInstrumentation, @unchecked Sendable {
+            let node: NodeID
+            let state = Mutex<(ids: Set<SubscriptionID>, stored: [ObserverClosures])>(([], []))
+            var stored: [ObserverClosures] { state.withLock { $0.stored } }
+            init(node: NodeID) { self.node = node }
+            func subscribed(_ subscription: SubscriptionDescriptor, object: AnyObject) {
+                if subscription.node == node { state.withLock { _ = $0.ids.insert(subscription.id) } }
+            }
+            func observerStored(_ subscription: SubscriptionID, closures: ObserverClosures) {
+                state.withLock { if $0.ids.contains(subscription) { $0.stored.append(closures) } }
+            }
+        }
+        let source = Subject<Int>()
+        let hook = Hook(node: source.id)
+        var lines: [UInt] = []
+        Instrumentation.install(hook)
+        let nextOnly = source.subscribeNext { _ in }
+        lines.append(#line - 1)
+        let all = source.subscribe(next: { _ in }, error: { _ in }, completed: {})
+        lines.append(#line - 1)
+        let completedOnly = source.subscribe(completed: {})
+        lines.append(#line - 1)
+        Instrumentation.uninstall(hook)
+        defer { [nextOnly, all, completedOnly].forEach { $0.dispose() } }
+        try #require(hook.stored.count == 3)
+        let expected: [[ClosureRole]] = [[.next], [.next, .error, .completed], [.completed]]
+        for (index, closures) in hook.stored.enumerated() {
+            #expect(closures.closures.map(\.role) == expected[index])
+            #expect(closures.count == expected[index].count)
+            #expect(closures.hasNext == expected[index].contains(.next))
+            #expect(closures.hasError == expected[index].contains(.error))
+            #expect(closures.hasCompleted == expected[index].contains(.completed))
+            #expect(closures.closures.allSatisfy { $0.site?.line == lines[index] && $0.site?.file == Self.file })
+        }
+    }
+
     @Test("I5: operator stages report their parents, with control edges for triggers")
     func operatorEdges() throws {
         let source = Subject<Int>()

@@ -38,6 +38,22 @@ struct StringTableTests {
         #expect(table.id(of: long).id != map.id)
     }
 
+    @Test("A thread finds again the ids it was given last, by a literal's address or an immortal string's words; a slot holds the last met")
+    func threadStringIDs() throws {
+        let ids = ThreadStringIDs()
+        #expect(ids.literal(at: 0x1000) == nil)
+        ids.remember(literalAt: 0x1000, id: 7)
+        #expect(ids.literal(at: 0x1000) == 7)
+        // 64 slots by the address's bits above its alignment: 0x1200 takes 0x1000's slot.
+        ids.remember(literalAt: 0x1200, id: 8)
+        #expect(ids.literal(at: 0x1200) == 8 && ids.literal(at: 0x1000) == nil)
+        let map = try #require(StringTable.immortalBits(of: "map"))
+        let filter = try #require(StringTable.immortalBits(of: "filter"))
+        #expect(ids.text(map) == nil)
+        ids.remember(text: map, id: 9)
+        #expect(ids.text(map) == 9 && ids.text(filter) == nil)
+    }
+
     @Test("Names met again after the table forgot them read back under their new ids")
     func repeatedStringsReadBack() throws {
         var subjects: [Subject<Int>] = []
