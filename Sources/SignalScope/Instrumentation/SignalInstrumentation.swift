@@ -352,7 +352,7 @@ public struct ObserverClosures: Sendable {
     /// Whether the observer handles completion.
     public var hasCompleted: Bool { handles.contains(.completed) }
     /// How many closures the observer has.
-    public var count: Int { stored.map { $0.handles.rawValue.nonzeroBitCount } ?? listed.count }
+    public var count: Int { stored == nil ? listed.count : handles.rawValue.nonzeroBitCount }
 }
 
 /// An observer's closures as the runtime stores them: the two words of each (a function
@@ -369,13 +369,6 @@ package struct StoredObserver: Sendable, BitwiseCopyable {
     let next: Words
     let error: Words
     let completed: Words
-
-    init(site: SourceLocation, next: Words, error: Words, completed: Words) {
-        self.site = site
-        self.next = next
-        self.error = error
-        self.completed = completed
-    }
 
     /// The events it has closures for.
     var handles: ObserverEvents {
