@@ -149,6 +149,26 @@ import Testing
                 after: previous) == nil, "a value with its summary")
     }
 
+    @Test("A compact record stored whole, as the recorder stores it, is the bytes its fields write, each field at its place")
+    func storedWholeIsTheCodecsBytes() {
+        // A different byte in every position, so that a field out of place or order shows.
+        let previous = ThreadPosition(sequence: 0x1_0000, timestamp: 0x2000_0000)
+        let record = CompactRecord(
+            DisposedRecord(subscription: 0x1514_1312, cause: 0x03), sequence: 0x1_0000 + 0x0504, timestamp: 0x2000_0000 + 0x1110_0F0E,
+            causeKind: 0x02, causeDistance: 0x0706, after: previous)
+        guard let record else {
+            Issue.record("the record has a compact form")
+            return
+        }
+        var stored = [UInt8](repeating: 0xFF, count: EventLogFormat.compactSize)
+        var written = stored
+        stored.withUnsafeMutableBytes { record.store(to: $0.baseAddress!) }
+        written.withUnsafeMutableBytes { record.write(to: $0.baseAddress!) }
+        #expect(MemoryLayout<CompactRecord>.size == EventLogFormat.compactSize)
+        #expect(stored == written)
+        #expect(Array(written[1...]) == [DisposedRecord.kind, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0E, 0x0F, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15])
+    }
+
     @Test("The recorder writes a thread's value whole when 65,536 records of another thread came between it and the thread's previous one, and it reads back in order")
     func aLongGapIsWrittenWhole() throws {
         let subject = Subject<Int>(), busy = Subject<Int>()

@@ -733,7 +733,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         let cause = buffer._withUnsafeGuaranteedRef { buffer in
             let cause = buffer.cause
             let (causeKind, causeDistance) = cause.prefixFields(for: sequence)
-            appendFull(record, sequence: sequence, causeKind: causeKind, causeDistance: causeDistance, timestamp: monotonicNanoseconds(), to: buffer)
+            appendFull(record, sequence: sequence, causeKind: causeKind, causeDistance: causeDistance, timestamp: buffer.now(), to: buffer)
             return cause
         }
         return becomingCause(becomesCause, sequence, buffer, previous: cause)
@@ -756,10 +756,10 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
         let buffer = currentBuffer()
         let (cause, position) = buffer._withUnsafeGuaranteedRef { ($0.cause, $0.position) }
         let (causeKind, causeDistance) = cause.prefixFields(for: sequence)
-        let timestamp = monotonicNanoseconds()
+        let timestamp = buffer._withUnsafeGuaranteedRef { $0.now() }
         let compact = CompactRecord(
             record, sequence: sequence, timestamp: timestamp, causeKind: causeKind, causeDistance: causeDistance, after: position)
-        if let compact, buffer._withUnsafeGuaranteedRef({ $0.appendWithoutWaiting(size: EventLogFormat.compactSize) { compact.write(to: $0) } }) {
+        if let compact, buffer._withUnsafeGuaranteedRef({ $0.appendWithoutWaiting(size: EventLogFormat.compactSize) { compact.store(to: $0) } }) {
             buffer._withUnsafeGuaranteedRef { $0.position = ThreadPosition(sequence: sequence, timestamp: timestamp) }
         } else {
             appendOutOfLine(record, compact, sequence: sequence, causeKind: causeKind, causeDistance: causeDistance, timestamp: timestamp, to: buffer)
@@ -776,7 +776,7 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     ) {
         unmanaged._withUnsafeGuaranteedRef { buffer in
             if let compact {
-                append(size: EventLogFormat.compactSize, to: buffer) { compact.write(to: $0) }
+                append(size: EventLogFormat.compactSize, to: buffer) { compact.store(to: $0) }
                 buffer.position = ThreadPosition(sequence: sequence, timestamp: timestamp)
             } else {
                 appendFull(record, sequence: sequence, causeKind: causeKind, causeDistance: causeDistance, timestamp: timestamp, to: buffer)
@@ -858,10 +858,4 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
                 return buffer
             })
     }
-}
-
-private func monotonicNanoseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
 }
