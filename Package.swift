@@ -73,14 +73,20 @@ let package = Package(
         .target(name: "SignalScopeAnalysis", dependencies: ["SignalScope", "SignalScopeTracing", "CSignalScopeAnalysisBootstrap"]),
         .target(name: "CSignalScopeAnalysisBootstrap"),
         // The report page's script and style are files of their own (tested under Node from
-        // Tests/JavaScript), compiled into the library: no bundle to find at run time.
+        // Tests/JavaScript), compiled into the library as string literals by the EmbeddedText
+        // plugin: no bundle to find at run time.
         .target(
             name: "SignalScopeRendering",
             dependencies: [
                 "SignalScope", "SignalScopeTracing", "SignalScopeAnalysis", .product(name: "DequeModule", package: "swift-collections"),
             ],
-            resources: [.embedInCode("Report/Assets/report.js"), .embedInCode("Report/Assets/report.css")]
+            exclude: ["Report/Assets"],
+            plugins: ["EmbeddedText"]
         ),
+        // Compiles a target's text assets into it as string literals (see the plugin for why
+        // not `embedInCode`).
+        .plugin(name: "EmbeddedText", capability: .buildTool(), dependencies: ["embed-text"]),
+        .executableTarget(name: "embed-text"),
         // A library adapter: OpenCombine's `_Introspection` calls become the seam's calls. Its C
         // constructor registers it when the program loads, so linking it is enough.
         .target(
@@ -224,7 +230,7 @@ let package = Package(
 // only the libraries and the test targets those suites live in.
 let libraries: Set<String> = [
     "SignalScope", "CSignalScopeThreadWords", "SignalScopeHeap", "SignalScopeTracing", "CTracingSupport", "SignalScopeAnalysis", "CSignalScopeAnalysisBootstrap", "SignalScopeRendering",
-    "SignalScopeGraphviz", "CGraphviz", "SignalScopeTesting", "SignalScopeTools",
+    "SignalScopeGraphviz", "CGraphviz", "SignalScopeTesting", "SignalScopeTools", "EmbeddedText", "embed-text",
 ]
 let suiteTargets: [String: Set<String>] = [
     "heap": ["CSandbox", "SignalScopeTracingTests", "SignalScopeAnalysisTests", "LeakCorpus", "ToyReactive"],

@@ -60,6 +60,18 @@ struct ReportTests {
         try expectGolden(data + "\n", "search-report-data", extension: "json")
     }
 
+    @Test("The page carries its script and style as their files hold them, character for character")
+    func assetsAreTheFiles() throws {
+        let (trace, analysis) = analysedSearch()
+        let page = try report(trace, analysis).html()
+        let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/SignalScopeRendering/Report/Assets")
+        for file in ["report.js", "report.css"] {
+            let text = try String(contentsOf: assets.appendingPathComponent(file), encoding: .utf8)
+            #expect(text.count > 1_000 && page.contains(text), "\(file) is in the page as it is")
+        }
+    }
+
     @Test("The data names each event's cause: the listener's value goes back, across the scheduler, to the value typed")
     func causalChainInData() throws {
         let (trace, analysis) = analysedSearch()

@@ -55,8 +55,8 @@ enum ReportPage {
         """
 
     /// `Assets/report.css`.
-    static let style = String(decoding: PackageResources.report_css, as: UTF8.self)
+    static let style = EmbeddedText.report_css
 
     /// `Assets/report.js`: its logic is tested under Node (`Tests/JavaScript`).
-    static let script = String(decoding: PackageResources.report_js, as: UTF8.self)
+    static let script = EmbeddedText.report_js
 }
