@@ -758,9 +758,10 @@ final class Recorder: SignalInstrumentation, @unchecked Sendable {
     /// caller's).
     @inline(__always)
     private func appendCompactlyWhileActive<Record: CompactEventRecord>(_ record: Record, becomesCause: Bool) -> CauseGivenUp? {
-        // The clock first: across its call little is live yet to be saved and reloaded (read
-        // after the sequence number and the thread's fields, those were: 5 instructions more a
-        // record). Either order stamps a thread's records in its sequence's order.
+        // The clock first, while little is live that its call would make the delivery save on
+        // the stack and load back (read after the sequence number and the thread's fields, it
+        // cost 5 instructions more a record). Either order stamps a thread's records in the
+        // order of their sequence numbers.
         let buffer = currentBuffer()
         let timestamp = buffer._withUnsafeGuaranteedRef { $0.now() }
         // Wrapping: a `lock xadd`, where the checked form is a compare-and-swap loop; the
