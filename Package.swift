@@ -85,8 +85,7 @@ let package = Package(
         ),
         // Compiles a target's text assets into it as string literals (see the plugin for why
         // not `embedInCode`).
-        .plugin(name: "EmbeddedText", capability: .buildTool(), dependencies: ["embed-text"]),
-        .executableTarget(name: "embed-text"),
+        .plugin(name: "EmbeddedText", capability: .buildTool()),
         // A library adapter: OpenCombine's `_Introspection` calls become the seam's calls. Its C
         // constructor registers it when the program loads, so linking it is enough.
         .target(
@@ -230,7 +229,7 @@ let package = Package(
 // only the libraries and the test targets those suites live in.
 let libraries: Set<String> = [
     "SignalScope", "CSignalScopeThreadWords", "SignalScopeHeap", "SignalScopeTracing", "CTracingSupport", "SignalScopeAnalysis", "CSignalScopeAnalysisBootstrap", "SignalScopeRendering",
-    "SignalScopeGraphviz", "CGraphviz", "SignalScopeTesting", "SignalScopeTools", "EmbeddedText", "embed-text",
+    "SignalScopeGraphviz", "CGraphviz", "SignalScopeTesting", "SignalScopeTools", "EmbeddedText",
 ]
 let suiteTargets: [String: Set<String>] = [
     "heap": ["CSandbox", "SignalScopeTracingTests", "SignalScopeAnalysisTests", "LeakCorpus", "ToyReactive"],
