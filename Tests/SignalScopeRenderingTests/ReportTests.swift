@@ -66,9 +66,10 @@ struct ReportTests {
         let page = try report(trace, analysis).html()
         let assets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/SignalScopeRendering/Report/Assets")
-        for file in ["report.js", "report.css"] {
+        // Each followed by the end of its section, so that a lost last line break shows too.
+        for (file, sectionEnd) in [("report.js", "\n//]]>"), ("report.css", "/*]]>*/")] {
             let text = try String(contentsOf: assets.appendingPathComponent(file), encoding: .utf8)
-            #expect(text.count > 1_000 && page.contains(text), "\(file) is in the page as it is")
+            #expect(text.count > 1_000 && page.contains(text + sectionEnd), "\(file) is in the page as it is")
         }
     }
 
