@@ -441,12 +441,14 @@ struct LeakModel {
     /// The nodes a bounding node feeds through data edges, itself included: found once,
     /// downwards from every bounding node, so that asking costs nothing per subscription.
     private static func boundedNodes(of trace: Trace) -> Set<NodeID> {
+        var pending = trace.nodes.values.filter { $0.traits.contains(.bounding) }.map(\.id)
+        // Most programs bound nothing; the table of children costs a lookup per edge.
+        guard !pending.isEmpty else { return [] }
         var children: [NodeID: [NodeID]] = [:]
         for node in trace.nodes.values {
             for edge in node.parents where edge.kind == .data { children[edge.parent, default: []].append(node.id) }
         }
         var bounded: Set<NodeID> = []
-        var pending = trace.nodes.values.filter { $0.traits.contains(.bounding) }.map(\.id)
         while let next = pending.popLast() {
             guard bounded.insert(next).inserted else { continue }
             pending += children[next] ?? []

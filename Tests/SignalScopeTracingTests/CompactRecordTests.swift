@@ -259,7 +259,7 @@ import Testing
 
     @Test("A compact record decodes exactly for the kinds that conform to the compact-record protocol, as the subscription it names")
     func compactEventsFollowTheConformance() {
-        let strings = LogStrings([:])
+        let strings = LogStrings()
         for type in EventRecords.all {
             let decoded = (0...UInt8.max).compactMap { type.compactEvent(subscription: 5, detail: $0, strings: strings) }
             if type is any CompactEventRecord.Type {

@@ -125,7 +125,7 @@ import Testing
         func retained(_ record: RetainedRecord) throws -> RetainedObject {
             let written = Self.bytes(of: record)
             let read = try #require(written.withUnsafeBytes { RetainedRecord(payload: $0) })
-            guard case .extended(let event)? = read.event(strings: LogStrings([:])), let object = event.payload as? RetainedObject else {
+            guard case .extended(let event)? = read.event(strings: LogStrings()), let object = event.payload as? RetainedObject else {
                 Issue.record("a retained record reads as a retained object")
                 throw CancellationError()
             }
@@ -170,7 +170,7 @@ import Testing
         let record = RetriedRecord(subscriptionID: 7, attempt: 3)
         var bytes = [UInt8](repeating: 0, count: record.payloadSize)
         bytes.withUnsafeMutableBytes { record.write(to: $0.baseAddress!) }
-        let event = try #require(bytes.withUnsafeBytes { RetriedRecord.decode($0, strings: LogStrings([:])) })
+        let event = try #require(bytes.withUnsafeBytes { RetriedRecord.decode($0, strings: LogStrings()) })
         #expect(event == .extended(ExtendedEvent(record)))
         #expect(event.name == "retried" && event.subscription == SubscriptionID(rawValue: 7))
         #expect(RecordLayout.of(RetriedRecord.self) == ["u64 subscription", "u32 attempt"])

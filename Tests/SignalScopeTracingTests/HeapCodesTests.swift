@@ -38,7 +38,8 @@ struct HeapCodesTests {
 
     @Test("Every entity comes back from a heapObject record, and every reference kind's code reads as that kind in the log")
     func logRoundTrip() throws {
-        let strings = LogStrings([9: "name"])
+        let strings = LogStrings()
+        strings.define(9, as: "name")
         for entity in Self.entities + [nil] as [TraceHeap.Role?] {
             let record = HeapObjectRecord(
                 object: 1, address: 0x1000, typeName: 0, category: TraceHeap.Category.user.rawValue, exploration: 0, entity: entity,

@@ -70,19 +70,17 @@ struct EventLogReader {
         guard EventLogFormat.readableMajorVersions.contains(major) else {
             throw .unsupportedVersion(path: path, major: major, minor: minor)
         }
-        var strings: [UInt32: String] = [:]
-        var codeSites: [UInt32: CodeSiteRecord] = [:]
+        let logStrings = LogStrings()
         var stringsCut = false
         let (runs, problems, end, skippedInBatches) = scan { raw, bytes in
             if let string = raw.stored.string(bytes) {
                 let capped = EventLogFormat.capped(string.text, limit: EventLogFormat.stackReadLimit)
                 if capped.wasCut { stringsCut = true }
-                strings[string.id] = capped.text
+                logStrings.define(string.id, as: capped.text)
             } else if let site = raw.stored.codeSite(bytes) {
-                codeSites[site.site] = site
+                logStrings.define(site)
             }
         }
-        let logStrings = LogStrings(strings, codeSites: codeSites)
         var malformed: [String] = []
         // A log from before the creation-block flag (format 3.2) cannot show a cold signal's
         // own work: the one rule that needs it says nothing, and the reader says why.

@@ -259,26 +259,51 @@ struct RecordLayout: RecordFieldVisitor {
 }
 
 /// The strings of a log, looked up by the records that refer to them, each cut to what a
-/// reader keeps (``EventLogFormat/stringReadLimit``).
+/// reader keeps (``EventLogFormat/stringReadLimit``). A recorder numbers its strings from 1
+/// up, so they are looked up by index (``IdentifierTable``): every node and subscription
+/// record names two to four.
 final class LogStrings {
-    private let table: [UInt32: String]
+    /// Each string cut to ``EventLogFormat/stringReadLimit``, and as the log stores it (cut
+    /// only to ``EventLogFormat/stackReadLimit``).
+    ///
+    /// Unchecked: a reader's strings are used by one thread at a time, and the checks on a
+    /// class's properties cost more than the lookups.
+    @exclusivity(unchecked) private var cutStrings = IdentifierTable<String>()
+    @exclusivity(unchecked) private var storedStrings = IdentifierTable<String>()
+    /// The strings whose cut form is shorter than they are.
+    @exclusivity(unchecked) private var cut: Set<UInt32> = []
     /// Sites known by their code, by the id records give as their file (``CodeSiteRecord``).
-    private let codeSites: [UInt32: CodeSiteRecord]
+    @exclusivity(unchecked) private var codeSites: [UInt32: CodeSiteRecord] = [:]
     /// Whether a string or a text was cut.
-    private(set) var wereCut = false
+    @exclusivity(unchecked) private(set) var wereCut = false
 
-    init(_ table: [UInt32: String], codeSites: [UInt32: CodeSiteRecord] = [:]) {
-        self.table = table
-        self.codeSites = codeSites
+    init() {}
+
+    /// Defines string `id` as `text` (already cut to ``EventLogFormat/stackReadLimit``); a
+    /// later definition of the same id replaces it.
+    func define(_ id: UInt32, as text: String) {
+        let cutForm = EventLogFormat.capped(text, limit: EventLogFormat.stringReadLimit)
+        storedStrings[UInt64(id)] = text
+        cutStrings[UInt64(id)] = cutForm.text
+        if cutForm.wasCut { cut.insert(id) } else if !cut.isEmpty { cut.remove(id) }
+    }
+
+    /// Defines the site that records name by `record`'s id.
+    func define(_ record: CodeSiteRecord) {
+        codeSites[record.site] = record
     }
 
     /// The string with id `id`, cut; `?` when the log has none.
-    func string(_ id: UInt32) -> String { table[id].map(capped) ?? "?" }
+    func string(_ id: UInt32) -> String {
+        guard let text = cutStrings[UInt64(id)] else { return "?" }
+        if !cut.isEmpty, cut.contains(id) { wereCut = true }
+        return text
+    }
     /// The string with id `id`, `nil` for id 0 (none).
     func optional(_ id: UInt32) -> String? { id == 0 ? nil : string(id) }
     /// The string with id `id` as the log stores it (a send stack, cut only to
     /// ``EventLogFormat/stackReadLimit`` when the strings were read).
-    func whole(_ id: UInt32) -> String { table[id] ?? "?" }
+    func whole(_ id: UInt32) -> String { storedStrings[UInt64(id)] ?? "?" }
     /// A site from its string ids and line.
     func site(file: UInt32, function: UInt32, line: UInt32) -> TraceSite {
         if line == 0, let code = codeSites[file] {

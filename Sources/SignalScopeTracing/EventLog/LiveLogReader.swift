@@ -10,9 +10,9 @@ public final class LiveLogReader {
     private let path: String
     private var descriptor: Int32 = -1
     private var offset = EventLogFormat.headerSize
-    private var strings: [UInt32: String] = [:]
-    /// Sites known by their code, as they are written (at the end of the recording).
-    private var codeSites: [UInt32: CodeSiteRecord] = [:]
+    /// The strings and the sites known by their code (those written at the end of the
+    /// recording), as they are read.
+    private let strings = LogStrings()
     /// Why reading stopped for good (a file that is not an event log, a corrupt record).
     public private(set) var problem: String?
     /// Whether the last ``poll(maximumBytes:)`` left bytes of the log unread (it read its
@@ -100,9 +100,9 @@ public final class LiveLogReader {
         let (position, corrupt) = bytes.withUnsafeBytes { buffer in
             RecordsInMemory.walk(UnsafeRawBufferPointer(rebasing: buffer[..<read])) { stored, range, _ in
                 if let string = stored.string(UnsafeRawBufferPointer(rebasing: buffer[range])) {
-                    strings[string.id] = EventLogFormat.capped(string.text, limit: EventLogFormat.stackReadLimit).text
+                    strings.define(string.id, as: EventLogFormat.capped(string.text, limit: EventLogFormat.stackReadLimit).text)
                 } else if let site = stored.codeSite(UnsafeRawBufferPointer(rebasing: buffer[range])) {
-                    codeSites[site.site] = site
+                    strings.define(site)
                 } else if stored.type != nil {
                     decoded.append((stored, range))
                 }
@@ -110,9 +110,8 @@ public final class LiveLogReader {
         }
         if corrupt { problem = "\(path): corrupt record at byte offset \(offset + position); live reading stopped there" }
         offset += position
-        let names = LogStrings(strings, codeSites: codeSites)
         return bytes.withUnsafeBytes { buffer in
-            decoded.compactMap { stored, range in stored.record(UnsafeRawBufferPointer(rebasing: buffer[range]), strings: names) }
+            decoded.compactMap { stored, range in stored.record(UnsafeRawBufferPointer(rebasing: buffer[range]), strings: strings) }
         }.sorted { $0.sequence < $1.sequence }
     }
 

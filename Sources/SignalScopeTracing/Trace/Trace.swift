@@ -163,7 +163,7 @@ public struct Trace: Sendable {
     package mutating func add(_ record: TraceRecord) {
         eventCount += 1
         if detail == .everything { records.append(record) }
-        if !ended.isEmpty, let id = record.event.subscription, ended.contains(id) { return }
+        if ended.count > 0, let id = record.event.subscription, ended[id.rawValue] != nil { return }
         apply(record)
         guard !facts.isEmpty else { return }
         // Taken out while they observe, so that each sees the trace without a copy of them.
@@ -224,7 +224,7 @@ public struct Trace: Sendable {
 
     /// With ``Detail/liveEntities``: subscriptions that ended, so that a record of theirs
     /// read after the end (another thread's) does not bring them back.
-    private var ended: Set<SubscriptionID> = []
+    private var ended = IdentifierTable<Void>()
     /// What the registered analyses gather while reading (``TraceFacts``).
     var facts: [any TraceFact] = []
 
@@ -235,6 +235,18 @@ public struct Trace: Sendable {
     private struct ParentKey: Hashable {
         let node: NodeID
         let edge: NodeEdge
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(node)
+            hasher.combine(edge)
+        }
+
+        // Inline mixing, as for the identifiers themselves: the synthesized hash feeds three
+        // fields through SipHash, on every edge record read.
+        func _rawHashValue(seed: Int) -> Int {
+            let parent = identifierHash(edge.parent.rawValue, seed: seed &+ (edge.kind == .data ? 0 : 1))
+            return identifierHash(node.rawValue, seed: parent)
+        }
     }
 
     private static let violationLimit = 10_000
@@ -244,7 +256,19 @@ public struct Trace: Sendable {
         // disposal another thread recorded while it was written), as with every detail.
         guard detail == .liveEntities, !heap.hasSnapshot else { return }
         subscriptions.removeValue(forKey: id)
-        ended.insert(id)
+        ended[id.rawValue] = ()
+    }
+
+    // In place through the dictionary's values: `subscriptions[id]?.field = value` moves the
+    // entry out into an optional and back, in a coroutine whose frame is allocated.
+    private mutating func updateSubscription(_ id: SubscriptionID, _ update: (inout Subscription) -> Void) {
+        guard let index = subscriptions.index(forKey: id) else { return }
+        update(&subscriptions.values[index])
+    }
+
+    private mutating func updateNode(_ id: NodeID, _ update: (inout Node) -> Void) {
+        guard let index = nodes.index(forKey: id) else { return }
+        update(&nodes.values[index])
     }
 
     private mutating func apply(_ record: TraceRecord) {
@@ -255,24 +279,27 @@ public struct Trace: Sendable {
                 id: id, kind: kind, name: name, traits: traits, userName: nil, site: site, parents: parents,
                 retainCountAtEnd: nil, terminatedAtEnd: nil)
         case .nodeNamed(let id, let name):
-            nodes[id]?.userName = name
+            updateNode(id) { $0.userName = name }
         case .edge(let edge, let id):
-            if nodes[id] != nil, knownParents.insert(ParentKey(node: id, edge: edge)).inserted { nodes[id]?.parents.append(edge) }
+            guard let index = nodes.index(forKey: id), knownParents.insert(ParentKey(node: id, edge: edge)).inserted else { break }
+            nodes.values[index].parents.append(edge)
         case .subscribe(let id, let node, let parent, let site, let bindingTarget):
             subscriptions[id] = Subscription(id: id, node: node, parent: parent, site: site, bindingTarget: bindingTarget)
         case .observerStored(let id, let handlers):
-            subscriptions[id]?.holdsObserver = true
-            subscriptions[id]?.handlers = handlers
+            updateSubscription(id) {
+                $0.holdsObserver = true
+                $0.handlers = handlers
+            }
         case .observerReleased(let id):
-            subscriptions[id]?.holdsObserver = false
+            updateSubscription(id) { $0.holdsObserver = false }
         case .next(let id, let value):
-            if detail == .everything { subscriptions[id]?.values.append(value) }
+            if detail == .everything { updateSubscription(id) { $0.values.append(value) } }
         case .error(let id, let description):
-            subscriptions[id]?.ending = .error(description)
+            updateSubscription(id) { $0.ending = .error(description) }
         case .completed(let id):
-            subscriptions[id]?.ending = .completed
+            updateSubscription(id) { $0.ending = .completed }
         case .disposed(let id, let cause):
-            if subscriptions[id]?.ending == nil { subscriptions[id]?.ending = .disposed(cause) }
+            updateSubscription(id) { if $0.ending == nil { $0.ending = .disposed(cause) } }
             end(id)
         case .snapshot(let limits, let objectLimitReached, let depthLimitReached, let memoryUnreadable, let coversAllocations, let unwalkedReason):
             heap.limits = limits
@@ -293,10 +320,12 @@ public struct Trace: Sendable {
         case .reference(let reference):
             heap.references.append(reference)
         case .nodeAlive(let id, let count, let terminated):
-            nodes[id]?.retainCountAtEnd = count
-            nodes[id]?.terminatedAtEnd = terminated
+            updateNode(id) {
+                $0.retainCountAtEnd = count
+                $0.terminatedAtEnd = terminated
+            }
         case .subscriptionAlive(let id, let count):
-            subscriptions[id]?.retainCountAtEnd = count
+            updateSubscription(id) { $0.retainCountAtEnd = count }
         case .violation(let node, let subscription, let kind, let site, let stack):
             if violations.count < Self.violationLimit {
                 violations.append(Violation(node: node, subscription: subscription, event: kind, site: site, stack: stack))

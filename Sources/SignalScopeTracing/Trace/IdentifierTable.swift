@@ -1,0 +1,55 @@
+/// A table keyed by identifiers that a process hands out in increasing order (nodes,
+/// subscriptions, a log's strings): kept in an array indexed by the identifier's distance
+/// from the first one stored, so that a lookup is a bounds check and a load rather than a
+/// hash and a probe. An identifier below the first, or far beyond those stored (a damaged or
+/// crafted log, or a table that keeps few of many), goes to a dictionary instead, so that
+/// the array never holds more than about twice the entries.
+package struct IdentifierTable<Value> {
+    @usableFromInline var dense: [Value?] = []
+    /// The identifier of the array's first slot: the first one stored (a recording that
+    /// starts in the middle of a process starts at its counters' values then).
+    @usableFromInline var base: UInt64 = 0
+    /// Entries whose identifier was outside the array when they were stored; the array may
+    /// have grown over them since, so a lookup that finds an empty slot looks here too.
+    @usableFromInline var sparse: [UInt64: Value] = [:]
+    @usableFromInline var entries = 0
+    /// How many identifiers have a value.
+    package var count: Int { entries }
+
+    /// Slots the array may hold beyond twice the entries: a table of a few entries with
+    /// close identifiers stays an array.
+    @usableFromInline static var slack: UInt64 { 4096 }
+
+    @inlinable package init() {}
+
+    // Inlinable so that it is specialized where it is used (the analyzers' facts are in
+    // another module): unspecialized, every access asks the runtime for metadata.
+    @inlinable package subscript(identifier: UInt64) -> Value? {
+        get {
+            let slot = identifier &- base
+            if identifier >= base, slot < UInt64(dense.count), let value = dense[Int(slot)] { return value }
+            return sparse.isEmpty ? nil : sparse[identifier]
+        }
+        set {
+            if !sparse.isEmpty, sparse.removeValue(forKey: identifier) != nil { entries -= 1 }
+            if dense.isEmpty, newValue != nil { base = identifier }
+            let slot = identifier &- base
+            if identifier >= base, slot < UInt64(dense.count) {
+                entries += (newValue == nil ? 0 : 1) - (dense[Int(slot)] == nil ? 0 : 1)
+                dense[Int(slot)] = newValue
+            } else if let newValue {
+                if identifier >= base, slot < 2 * UInt64(entries) + Self.slack {
+                    // One by one: appending a `repeatElement` asks the runtime for its type's
+                    // metadata each time, and the slots are usually one.
+                    while dense.count < Int(slot) { dense.append(nil) }
+                    dense.append(newValue)
+                } else {
+                    sparse[identifier] = newValue
+                }
+                entries += 1
+            }
+        }
+    }
+}
+
+extension IdentifierTable: Sendable where Value: Sendable {}
