@@ -1,3 +1,5 @@
+import SignalScope
+
 /// A table keyed by identifiers that a process hands out in increasing order (nodes,
 /// subscriptions, a log's strings): kept in an array indexed by the identifier's distance
 /// from the first one stored, so that a lookup is a bounds check and a load rather than a
@@ -6,19 +8,29 @@
 /// the array never holds more than about twice the entries.
 package struct IdentifierTable<Value> {
     @usableFromInline var dense: [Value?] = []
-    /// The identifier of the array's first slot: the first one stored (a recording that
-    /// starts in the middle of a process starts at its counters' values then).
+    /// The identifier of the array's first slot: a little below the first one stored (a
+    /// recording that starts in the middle of a process starts at its counters' values then,
+    /// and what ends first is not always what began first).
     @usableFromInline var base: UInt64 = 0
     /// Entries whose identifier was outside the array when they were stored; the array may
     /// have grown over them since, so a lookup that finds an empty slot looks here too.
-    @usableFromInline var sparse: [UInt64: Value] = [:]
+    @usableFromInline var sparse: [Key: Value] = [:]
     @usableFromInline var entries = 0
     /// How many identifiers have a value.
     package var count: Int { entries }
 
     /// Slots the array may hold beyond twice the entries: a table of a few entries with
-    /// close identifiers stays an array.
+    /// close identifiers stays an array. Half of it is left below the first identifier.
     @usableFromInline static var slack: UInt64 { 4096 }
+
+    /// An identifier as the dictionary's key, hashed as identifiers are
+    /// (``SignalScope/NodeID``): `UInt64`'s own hash is SipHash, out of line.
+    @usableFromInline struct Key: Hashable {
+        @usableFromInline let identifier: UInt64
+        @inlinable init(_ identifier: UInt64) { self.identifier = identifier }
+        @inlinable func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
+        @inlinable func _rawHashValue(seed: Int) -> Int { identifierHash(identifier, seed: seed) }
+    }
 
     @inlinable package init() {}
 
@@ -28,11 +40,11 @@ package struct IdentifierTable<Value> {
         get {
             let slot = identifier &- base
             if identifier >= base, slot < UInt64(dense.count), let value = dense[Int(slot)] { return value }
-            return sparse.isEmpty ? nil : sparse[identifier]
+            return sparse.isEmpty ? nil : sparse[Key(identifier)]
         }
         set {
-            if !sparse.isEmpty, sparse.removeValue(forKey: identifier) != nil { entries -= 1 }
-            if dense.isEmpty, newValue != nil { base = identifier }
+            if !sparse.isEmpty, sparse.removeValue(forKey: Key(identifier)) != nil { entries -= 1 }
+            if dense.isEmpty, newValue != nil { base = identifier - min(identifier, Self.slack / 2) }
             let slot = identifier &- base
             if identifier >= base, slot < UInt64(dense.count) {
                 entries += (newValue == nil ? 0 : 1) - (dense[Int(slot)] == nil ? 0 : 1)
@@ -44,7 +56,7 @@ package struct IdentifierTable<Value> {
                     while dense.count < Int(slot) { dense.append(nil) }
                     dense.append(newValue)
                 } else {
-                    sparse[identifier] = newValue
+                    sparse[Key(identifier)] = newValue
                 }
                 entries += 1
             }
