@@ -2,10 +2,11 @@ import SignalScope
 
 /// A table keyed by identifiers that a process hands out in increasing order (nodes,
 /// subscriptions, a log's strings): kept in an array indexed by the identifier's distance
-/// from the first one stored, so that a lookup is a bounds check and a load rather than a
-/// hash and a probe. An identifier below the first, or far beyond those stored (a damaged or
-/// crafted log, or a table that keeps few of many), goes to a dictionary instead, so that
-/// the array never holds more than about twice the entries.
+/// from (a little below) the first one stored, so that a lookup is a bounds check and a load
+/// rather than a hash and a probe. An identifier below the array, or far beyond those stored
+/// (a damaged or crafted log, or a table that keeps few of many), goes to a dictionary
+/// instead: the array grows only to about twice the entries the table holds as it grows.
+/// Tables here only grow (strings, ended subscriptions); one that removes keeps its array.
 package struct IdentifierTable<Value> {
     @usableFromInline var dense: [Value?] = []
     /// The identifier of the array's first slot: a little below the first one stored (a
