@@ -7,51 +7,45 @@ import SignalScope
 /// (a damaged or crafted log, or a table that keeps few of many), goes to a dictionary
 /// instead: the array grows only to about twice the entries the table holds as it grows.
 /// Tables here only grow (strings, ended subscriptions); one that removes keeps its array.
-package struct IdentifierTable<Value> {
-    @usableFromInline var dense: [Value?] = []
+struct IdentifierTable<Value> {
+    private var dense: [Value?] = []
     /// The identifier of the array's first slot: a little below the first one stored (a
     /// recording that starts in the middle of a process starts at its counters' values then,
     /// and what ends first is not always what began first).
-    @usableFromInline var base: UInt64 = 0
+    private var base: UInt64 = 0
     /// Entries whose identifier was outside the array when they were stored; the array may
     /// have grown over them since, so a lookup that finds an empty slot looks here too.
-    @usableFromInline var sparse: [Key: Value] = [:]
-    @usableFromInline var entries = 0
+    private var sparse: [Key: Value] = [:]
     /// How many identifiers have a value.
-    package var count: Int { entries }
+    private(set) var count = 0
 
     /// Slots the array may hold beyond twice the entries: a table of a few entries with
     /// close identifiers stays an array. Half of it is left below the first identifier.
-    @usableFromInline static var slack: UInt64 { 4096 }
+    private static var slack: UInt64 { 4096 }
 
     /// An identifier as the dictionary's key, hashed as identifiers are
     /// (``SignalScope/NodeID``): `UInt64`'s own hash is SipHash, out of line.
-    @usableFromInline struct Key: Hashable {
-        @usableFromInline let identifier: UInt64
-        @inlinable init(_ identifier: UInt64) { self.identifier = identifier }
-        @inlinable func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
-        @inlinable func _rawHashValue(seed: Int) -> Int { identifierHash(identifier, seed: seed) }
+    private struct Key: Hashable {
+        let identifier: UInt64
+        init(_ identifier: UInt64) { self.identifier = identifier }
+        func _rawHashValue(seed: Int) -> Int { identifierHash(identifier, seed: seed) }
     }
 
-    @inlinable package init() {}
-
-    // Inlinable so that it is specialized where it is used (the analyzers' facts are in
-    // another module): unspecialized, every access asks the runtime for metadata.
-    @inlinable package subscript(identifier: UInt64) -> Value? {
+    subscript(identifier: UInt64) -> Value? {
         get {
             let slot = identifier &- base
             if identifier >= base, slot < UInt64(dense.count), let value = dense[Int(slot)] { return value }
             return sparse.isEmpty ? nil : sparse[Key(identifier)]
         }
         set {
-            if !sparse.isEmpty, sparse.removeValue(forKey: Key(identifier)) != nil { entries -= 1 }
+            if !sparse.isEmpty, sparse.removeValue(forKey: Key(identifier)) != nil { count -= 1 }
             if dense.isEmpty, newValue != nil { base = identifier - min(identifier, Self.slack / 2) }
             let slot = identifier &- base
             if identifier >= base, slot < UInt64(dense.count) {
-                entries += (newValue == nil ? 0 : 1) - (dense[Int(slot)] == nil ? 0 : 1)
+                count += (newValue == nil ? 0 : 1) - (dense[Int(slot)] == nil ? 0 : 1)
                 dense[Int(slot)] = newValue
             } else if let newValue {
-                if identifier >= base, slot < 2 * UInt64(entries) + Self.slack {
+                if identifier >= base, slot < 2 * UInt64(count) + Self.slack {
                     // One by one: appending a `repeatElement` asks the runtime for its type's
                     // metadata each time, and the slots are usually one.
                     while dense.count < Int(slot) { dense.append(nil) }
@@ -59,7 +53,7 @@ package struct IdentifierTable<Value> {
                 } else {
                     sparse[Key(identifier)] = newValue
                 }
-                entries += 1
+                count += 1
             }
         }
     }

@@ -236,11 +236,6 @@ public struct Trace: Sendable {
         let node: NodeID
         let edge: NodeEdge
 
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(node)
-            hasher.combine(edge)
-        }
-
         // Inline mixing, as for the identifiers themselves: the synthesized hash feeds three
         // fields through SipHash, on every edge record read.
         func _rawHashValue(seed: Int) -> Int {
