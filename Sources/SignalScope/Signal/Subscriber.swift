@@ -190,20 +190,32 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
         hook?.eventDropped(DroppedEvent(kind: kind, node: nodeID, subscription: id))
     }
 
-    /// Delivers what queued up while this thread was delivering, then stops draining.
+    /// Stops draining, or delivers what queued up while this thread was delivering. Inlined
+    /// into every send, where nothing waits: the role is given back with one
+    /// compare-and-swap, without the call and prologue of the loop below (which, for the
+    /// queue's boxed values, looks up the value type's layout).
+    @inline(__always)
     private func drain() {
-        while !DrainFlags.leaveIfNothingWaits(flags),
-            let item = lock.withLock({ delivery.nextPending(flags: flags) })
-        {
+        if !DrainFlags.leaveIfNothingWaits(flags) { deliverQueued() }
+    }
+
+    /// Delivers what queued up, then stops draining.
+    @inline(never)
+    private func deliverQueued() {
+        repeat {
+            guard let item = lock.withLock({ delivery.nextPending(flags: flags) }) else { return }
             switch item {
             case .next(let value): deliverNext(value as! Value)
             case .error(let error): deliverError(error)
             case .completed: deliverCompleted()
             case .interrupt(let cause): finish(cause: cause, reported: true)
             }
-        }
+        } while !DrainFlags.leaveIfNothingWaits(flags)
     }
 
+    // Inlined into `sendNext`, for the same reason as `drain`: a hop of a chain of operators
+    // is a send and a delivery.
+    @inline(__always)
     private func deliverNext(_ value: Value) {
         guard !isFinished else { return }
         // The activity first: a stopped recording costs one load (rule I8). The hook is called

@@ -50,7 +50,9 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
         switch lock.withLock({ state.admitNext(value, flags: flags) }) {
         case .fanOut(let subscribers):
             send(value, to: subscribers)
-            if let work = nextWork() { perform(work) }
+            // Inline, the common case: nothing waits, and the role goes back with one
+            // compare-and-swap, with no optional work to make and destroy.
+            if !DrainFlags.leaveIfNothingWaits(flags) { performQueued() }
         case .now(let work): perform(work)
         case .queued: break
         case .violation: reportViolation(.next)
@@ -142,6 +144,12 @@ public class Subject<Value>: Signal<Value>, SubscriberProtocol, @unchecked Senda
             }
             work = nextWork()
         }
+    }
+
+    /// Performs what queued up during a fan-out, which found it waiting.
+    @inline(never)
+    private func performQueued() {
+        if let work = lock.withLock({ state.nextWork(flags: flags) }) { perform(work) }
     }
 
     /// What waits for the drainer, if anything: found without the lock when nothing does.
