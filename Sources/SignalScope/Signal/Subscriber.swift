@@ -108,11 +108,15 @@ public final class Subscriber<Value>: SubscriberProtocol, @unchecked Sendable {
 
     /// Sends a value. Dropped once the subscription has ended.
     public func sendNext(_ value: Value) {
-        if DrainFlags.enterIfIdle(flags) {
-            deliverNext(value)
-            drain()
-            return
-        }
+        guard DrainFlags.enterIfIdle(flags) else { return sendNextAfterContention(value) }
+        deliverNext(value)
+        drain()
+    }
+
+    /// A value sent while another was being delivered, or after the end: admitted under the
+    /// lock. Out of line, so that the common path above saves fewer registers.
+    @inline(never)
+    private func sendNextAfterContention(_ value: Value) {
         switch lock.withLock({ delivery.admit(terminal: false, flags: flags) { .next(value) } }) {
         case .deliverNow:
             deliverNext(value)
