@@ -24,6 +24,16 @@ struct TraceFactTests {
         func restricted(to trace: Trace) -> SeenRecords { SeenRecords() }
     }
 
+    /// A fact that follows failures only.
+    struct SeenFailures: TraceFact {
+        static var follows: TraceEvent.Kinds { .error }
+        var kinds: [TraceEvent.Kinds] = []
+
+        mutating func observe(_ record: TraceRecord, in trace: Trace) { kinds.append(record.event.kind) }
+        mutating func finish(in trace: Trace) {}
+        func restricted(to trace: Trace) -> SeenFailures { self }
+    }
+
     @Test("The analysis's facts are registered at load, and a read gathers each of them")
     func registeredAtLoad() throws {
         let registered = Set(TraceFacts.all.map { ObjectIdentifier($0) })
@@ -47,6 +57,22 @@ struct TraceFactTests {
         #expect(seen.finished)
         #expect(seen.count == trace.records.count && seen.inOrder, "every record once, in the log's order")
         #expect(trace.restricted { _ in false }.fact(SeenRecords.self)?.count == 0)
+    }
+
+    @Test("A fact is shown only the kinds of records it follows")
+    func onlyTheKindsItFollows() throws {
+        struct Failure: Error {}
+        TraceFacts.gather(SeenFailures.self)
+        let trace = Tracer.record {
+            let subject = Subject<Int>()
+            subject.subscribe(next: { _ in }, error: { _ in })
+            subject.subscribe(next: { _ in }, error: { _ in })
+            subject.sendNext(1)
+            subject.sendError(Failure())
+        }
+        let failures = trace.records.filter { $0.event.kind == .error }
+        #expect(failures.count == 2 && trace.records.count > failures.count)
+        #expect(try #require(trace.fact(SeenFailures.self)).kinds == [.error, .error])
     }
 
     @Test("A failure no handler takes is found in a trace that keeps only live entities, where the subscription is gone")

@@ -17,6 +17,8 @@ package struct CheckpointedSubscriptions: TraceFact {
 
     package init() {}
 
+    package static var follows: TraceEvent.Kinds { .extended }
+
     package mutating func observe(_ record: TraceRecord, in trace: Trace) {
         guard case .extended(let event) = record.event, let checkpoint = event.payload as? Checkpoint else { return }
         for id in checkpoint.subscriptions {

@@ -41,6 +41,8 @@ package struct ColdRuns: TraceFact {
 
     package init() {}
 
+    package static var follows: TraceEvent.Kinds { [.node, .subscribe, .next, .error, .completed, .disposed] }
+
     package mutating func observe(_ record: TraceRecord, in trace: Trace) {
         switch record.event {
         case .node(let id, _, _, _, _, _):

@@ -9,6 +9,8 @@ package struct FailedSubscriptions: TraceFact {
 
     package init() {}
 
+    package static var follows: TraceEvent.Kinds { .error }
+
     package mutating func observe(_ record: TraceRecord, in trace: Trace) {
         guard case .error(let id, _) = record.event, let subscription = trace.subscriptions[id], subscription.parent == nil else { return }
         subscriptions.append(subscription)

@@ -155,7 +155,10 @@ public struct Trace: Sendable {
 
     init(detail: Detail) {
         self.detail = detail
-        facts = TraceFacts.all.map { $0.init() }
+        let types = TraceFacts.all
+        facts = types.map { $0.init() }
+        factKinds = types.map { $0.follows }
+        followed = factKinds.reduce([]) { $0.union($1) }
     }
 
 
@@ -165,11 +168,12 @@ public struct Trace: Sendable {
         if detail == .everything { records.append(record) }
         if ended.count > 0, let id = record.event.subscription, ended[id.rawValue] != nil { return }
         apply(record)
-        guard !facts.isEmpty else { return }
+        let kind = record.event.kind
+        guard followed.contains(kind) else { return }
         // Taken out while they observe, so that each sees the trace without a copy of them.
         var gathered = facts
         facts = []
-        for index in gathered.indices { gathered[index].observe(record, in: self) }
+        for index in gathered.indices where factKinds[index].contains(kind) { gathered[index].observe(record, in: self) }
         facts = gathered
     }
 
@@ -227,6 +231,9 @@ public struct Trace: Sendable {
     private var ended = IdentifierTable<Void>()
     /// What the registered analyses gather while reading (``TraceFacts``).
     var facts: [any TraceFact] = []
+    /// The kinds each of `facts` follows, in their order, and all of them together.
+    private var factKinds: [TraceEvent.Kinds] = []
+    private var followed: TraceEvent.Kinds = []
 
     /// Each node's parents as a set, while reading, so that a record repeating one is
     /// recognised in constant time (a `switchToLatest` gains a parent per inner signal).

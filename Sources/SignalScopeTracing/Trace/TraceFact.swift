@@ -11,14 +11,22 @@
 public protocol TraceFact: Sendable {
     /// The fact before any record.
     init()
-    /// Takes in a record, once the trace has folded it in (`trace` is the trace as it is then:
-    /// with ``Trace/Detail/liveEntities``, a subscription that ended is gone from it).
+    /// The kinds of records it observes; the default is every kind. A read shows a fact
+    /// only these, which saves a call for each record it would ignore.
+    static var follows: TraceEvent.Kinds { get }
+    /// Takes in a record of a kind it ``follows``, once the trace has folded it in (`trace`
+    /// is the trace as it is then: with ``Trace/Detail/liveEntities``, a subscription that
+    /// ended is gone from it).
     mutating func observe(_ record: TraceRecord, in trace: Trace)
     /// Concludes, once the log is read or a view of a growing trace is taken (`trace` is the
     /// trace as it ends). A growing trace finishes a copy, and observes on after it.
     mutating func finish(in trace: Trace)
     /// What of it concerns the part of the trace that `trace` keeps (``Trace/restricted(to:)``).
     func restricted(to trace: Trace) -> Self
+}
+
+extension TraceFact {
+    public static var follows: TraceEvent.Kinds { .all }
 }
 
 /// The facts every trace read in this process gathers.
