@@ -162,8 +162,9 @@ struct RecordReader: RecordFieldVisitor {
 
     init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    // Inlined, as the writer's are: a field read out of line cost a call, a prologue and a
-    // check of its own, about 26 instructions, and a full record's prefix alone has seven.
+    // Integer fields are read inline, as the writer writes every field: one read out of line
+    // cost a call, a prologue and a check of its own, about 26 instructions, and a full
+    // record's prefix alone has seven.
     @inline(__always) private mutating func load<Integer: FixedWidthInteger>(_: Integer.Type) -> Integer {
         let size = MemoryLayout<Integer>.size
         guard !isMalformed, bytes.count - offset >= size else {

@@ -231,8 +231,9 @@ public struct Trace: Sendable {
     private var ended = IdentifierTable<Void>()
     /// What the registered analyses gather while reading (``TraceFacts``).
     var facts: [any TraceFact] = []
-    /// The kinds each of `facts` follows, in their order, and all of them together.
+    /// The kinds each of `facts` follows, in their order.
     private var factKinds: [TraceEvent.Kinds] = []
+    /// The kinds any of `facts` follows: a record of another kind skips them all.
     private var followed: TraceEvent.Kinds = []
 
     /// Each node's parents as a set, while reading, so that a record repeating one is
