@@ -257,6 +257,54 @@ import Testing
         #expect(stored(split).filter { $0.batch == nil }.count == 2)
     }
 
+    @Test("Two threads' compact records, over many batches and more than a window of the file, read back in sequence order with their absolute fields; whole records and unknown kinds among them")
+    func manyBatchesReadBack() throws {
+        // Each thread's records in blocks of 50 sequence numbers, its batches closed every 257
+        // records and written alternately, so that the reader switches threads, batches and
+        // windows (64 KiB) in the middle of runs of compact records.
+        var buffers: [UInt32: [[UInt8]]] = [1: [], 2: []]
+        var positions: [UInt32: ThreadPosition] = [1: ThreadPosition(), 2: ThreadPosition()]
+        var expected: [(sequence: UInt64, thread: UInt32, event: TraceEvent)] = []
+        for sequence in UInt64(1)...30_000 {
+            let thread: UInt32 = (sequence / 50) % 2 == 0 ? 1 : 2
+            let timestamp = 1_000 * sequence
+            let subscription = sequence % 7 + 1
+            if sequence % 333 == 0 {
+                buffers[thread]!.append(whole(CompletedRecord(subscription: subscription), thread: thread, sequence: sequence, timestamp: timestamp))
+                expected.append((sequence, thread, .completed(SubscriptionID(rawValue: subscription))))
+            } else {
+                var compact = try #require(
+                    CompactRecord(
+                        NextRecord(subscription: subscription, summary: nil), sequence: sequence, timestamp: timestamp, causeKind: 0,
+                        causeDistance: 0, after: positions[thread]!))
+                // Every 1,000th of a kind this reader does not know: skipped, silently.
+                if sequence % 1_000 == 0 { compact.kind = 200 } else { expected.append((sequence, thread, .next(SubscriptionID(rawValue: subscription), value: nil))) }
+                var bytes = [UInt8](repeating: 0, count: EventLogFormat.compactSize)
+                bytes.withUnsafeMutableBytes { compact.write(to: $0.baseAddress!) }
+                buffers[thread]!.append(bytes)
+            }
+            positions[thread] = ThreadPosition(sequence: sequence, timestamp: timestamp)
+        }
+        var log = EventLogFormat.header()
+        var framings: [UInt32: BatchFraming] = [1: BatchFraming(thread: 1, position: ThreadPosition()), 2: BatchFraming(thread: 2, position: ThreadPosition())]
+        for start in stride(from: 0, to: max(buffers[1]!.count, buffers[2]!.count), by: 257) {
+            for thread: UInt32 in [1, 2] {
+                for record in buffers[thread]!.dropFirst(start).prefix(257) { record.withUnsafeBytes { framings[thread]!.append($0, to: &log) } }
+                framings[thread]!.close(&log)
+            }
+        }
+        #expect(log.count > 4 * (64 << 10))
+
+        let trace = try read(log)
+        #expect(trace.warnings.count == 1 && trace.warnings[0].contains("has no end record"), "\(trace.warnings)")
+        #expect(trace.records.count == expected.count)
+        // The first record that differs, if any, rather than thousands of values.
+        let differing = zip(trace.records, expected).first { record, expected in
+            (record.sequence, record.timestamp, record.thread, record.event) != (expected.sequence, 1_000 * expected.sequence, expected.thread, expected.event)
+        }
+        #expect(differing == nil, "\(String(describing: differing))")
+    }
+
     @Test("A compact record decodes exactly for the kinds that conform to the compact-record protocol, as the subscription it names")
     func compactEventsFollowTheConformance() {
         let strings = LogStrings()

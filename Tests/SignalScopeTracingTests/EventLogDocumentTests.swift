@@ -81,6 +81,9 @@ import Testing
         #expect(table.map(\.size) == layout)
         #expect(table.map(\.offset) == layout.indices.map { layout[..<$0].reduce(0, +) })
         #expect(layout.reduce(0, +) == EventLogFormat.prefixSize)
+        // The kind is where the writer and the first pass read it without decoding a prefix.
+        let kindRow = try #require(table.firstIndex { $0.field.hasPrefix("kind") })
+        #expect(table[kindRow].offset == EventLogFormat.kindOffset && table[kindRow].size == 1)
     }
 
     @Test func theCompactTableMatchesTheCompactRecord() throws {

@@ -86,6 +86,17 @@ struct CompactRecord: RecordFields {
         #endif
     }
 
+    /// The record whose 16 bytes start at `bytes`, as ``store(to:)`` stores them: one load,
+    /// where reading field by field checks each against the end (a call and 8 checks a
+    /// record, most of what a log holds).
+    @inline(__always) init(loadingFrom bytes: UnsafeRawPointer) {
+        #if _endian(little)
+        self = bytes.loadUnaligned(as: CompactRecord.self)
+        #else
+        self.init(payload: UnsafeRawBufferPointer(start: bytes, count: EventLogFormat.compactSize))!
+        #endif
+    }
+
     @inline(__always) mutating func fields(_ visitor: inout some RecordFieldVisitor) {
         visitor.visit(&form, "form")
         visitor.visit(&kind, "kind")

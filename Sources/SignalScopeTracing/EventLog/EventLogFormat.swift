@@ -18,6 +18,9 @@ enum EventLogFormat {
     }
     static let headerSize = 16
     static let prefixSize = 32
+    /// Where a full record's kind byte is, after its 4-byte size (``RecordPrefix``): what
+    /// the writer and the reader's first pass look at without decoding the prefix.
+    static let kindOffset = 4
     /// The kind byte of a batch: a full record whose payload is records of one thread, the
     /// compact ones among them relative to where its prefix says that thread had got to.
     static let batchKind: UInt8 = 25

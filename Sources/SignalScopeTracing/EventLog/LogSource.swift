@@ -86,6 +86,16 @@ struct LogWindow {
         return range.count <= held.count
     }
 
+    /// Where the bytes the window holds end, in the log.
+    var end: Int { start + held.count }
+
+    /// The address of the byte at `offset`, which a successful `load` put in the window
+    /// (unchecked: for a reader that knows it is below ``end``): valid until the window
+    /// loads again or is dropped.
+    @inline(__always) func address(of offset: Int) -> UnsafeRawPointer {
+        held.baseAddress.unsafelyUnwrapped + (offset &- start)
+    }
+
     /// The bytes of `range`, which a successful `load` put in the window: valid until the
     /// window loads again or is dropped.
     func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {

@@ -7,7 +7,7 @@ struct StoredRecord {
     /// The kind's record type; `nil` for padding, a batch, or a kind of a newer minor version.
     let type: (any EventRecord.Type)?
 
-    private init(prefix: RecordPrefix, compact: CompactRecord?) {
+    @inline(__always) private init(prefix: RecordPrefix, compact: CompactRecord?) {
         self.prefix = prefix
         self.compact = compact
         type = EventRecords.byKind[Int(prefix.kind)]
@@ -21,11 +21,16 @@ struct StoredRecord {
         self.init(prefix: prefix, compact: nil)
     }
 
+    /// `compact`, a record of a batch of `thread`'s records that had got to `position`.
+    @inline(__always) init(_ compact: CompactRecord, thread: UInt32, after position: ThreadPosition) {
+        self.init(prefix: compact.prefix(thread: thread, after: position), compact: compact)
+    }
+
     /// The record whose whole bytes are `bytes`, inside a batch of `thread`'s records that
     /// had got to `position`, which it moves on.
     init(nested bytes: UnsafeRawBufferPointer, thread: UInt32, position: inout ThreadPosition) {
-        if bytes.first == EventLogFormat.compactForm, let compact = CompactRecord(payload: bytes) {
-            self.init(prefix: compact.prefix(thread: thread, after: position), compact: compact)
+        if bytes.count >= EventLogFormat.compactSize, bytes.first == EventLogFormat.compactForm {
+            self.init(CompactRecord(loadingFrom: bytes.baseAddress!), thread: thread, after: position)
         } else {
             self.init(full: bytes)
         }
@@ -57,7 +62,11 @@ struct StoredRecord {
     }
 
     /// Whether the reader reads this record in its first pass, not as an event.
-    var isReadFirst: Bool { compact == nil && (prefix.kind == StringRecord.kind || prefix.kind == CodeSiteRecord.kind) }
+    var isReadFirst: Bool { compact == nil && Self.isReadFirst(kind: prefix.kind) }
+
+    /// Whether the reader reads a full record of `kind` in its first pass: the first pass
+    /// asks this of a batch's full records before decoding their prefixes.
+    static func isReadFirst(kind: UInt8) -> Bool { kind == StringRecord.kind || kind == CodeSiteRecord.kind }
 }
 
 /// Frames one thread's records, as the writer drains them from its buffer, into batches

@@ -73,7 +73,7 @@ final class ThreadBuffer: @unchecked Sendable {
         while written &+ needed &- tail.load(ordering: .acquiring) > capacity { waitForSpace() }
         if size > tailRoom {
             storage.storeBytes(of: UInt32(tailRoom).littleEndian, toByteOffset: offset, as: UInt32.self)
-            storage.storeBytes(of: EventLogFormat.paddingKind, toByteOffset: offset + 4, as: UInt8.self)
+            storage.storeBytes(of: EventLogFormat.paddingKind, toByteOffset: offset + EventLogFormat.kindOffset, as: UInt8.self)
             offset = 0
         }
         write(storage + offset)
@@ -105,7 +105,7 @@ final class ThreadBuffer: @unchecked Sendable {
             // The owner writes only whole records of a known size: a compact one, or a full
             // one (padding included) that starts with its size.
             let (size, isCompact) = EventLogFormat.nestedRecordSize(record)!
-            if isCompact || record[4] != EventLogFormat.paddingKind {
+            if isCompact || record[EventLogFormat.kindOffset] != EventLogFormat.paddingKind {
                 consume(UnsafeRawBufferPointer(start: storage + offset, count: size))
             }
             position += size
