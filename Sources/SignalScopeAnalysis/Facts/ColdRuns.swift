@@ -45,14 +45,12 @@ package struct ColdRuns: TraceFact {
 
     package mutating func observe(_ record: TraceRecord, in trace: Trace) {
         switch record.event {
-        case .node(let id, _, _, _, _, _):
-            tracker.nodeMade(id, at: record.sequence)
+        case .node(let id, _, _, _, _, let traits):
+            tracker.nodeMade(id, isCold: traits.contains(.cold), at: record.sequence)
         case .subscribe(let id, let node, let parent, _, _):
             let root = parent.map { roots[$0] ?? $0 } ?? id
             roots[id] = root
-            tracker.subscribed(
-                id, to: node, isCold: trace.nodes[node]?.traits.contains(.cold) == true, parent: parent, root: root,
-                rootSite: trace.subscriptions[root]?.site, at: record.sequence)
+            tracker.subscribed(id, to: node, parent: parent, root: root, rootSite: trace.subscriptions[root]?.site, at: record.sequence)
         case .next(let id, _), .error(let id, _), .completed(let id):
             tracker.delivered(record, to: id)
         case .disposed(let id, _):
@@ -105,8 +103,9 @@ private struct ColdRunTracker {
     /// For a live subscription whose events are work of some runs: those runs (its own, if
     /// it is one, and those of its ancestors for which its signal was made during the run).
     private var workFor: [SubscriptionID: [SubscriptionID]] = [:]
-    /// When each node was made, by sequence number.
-    private var nodeMade: [NodeID: UInt64] = [:]
+    /// When each node was made, by sequence number, and whether it is cold (its record says,
+    /// as the trace's node does: looked up there, the node was copied, strings and parents).
+    private var nodes: [NodeID: (made: UInt64, isCold: Bool)] = [:]
     /// The latest deliveries by sequence number, to tell which subscription a cause was
     /// delivered to. A cause older than the window is unknown: no evidence either way.
     private var deliveries = [(sequence: UInt64, subscription: SubscriptionID)](repeating: (0, .untraced), count: 1 << 16)
@@ -120,17 +119,19 @@ private struct ColdRunTracker {
     /// How far up a subscription tree the tracker looks (crafted logs may chain without end).
     private static let depthLimit = 64
 
-    mutating func nodeMade(_ node: NodeID, at sequence: UInt64) {
-        nodeMade[node] = sequence
+    mutating func nodeMade(_ node: NodeID, isCold: Bool, at sequence: UInt64) {
+        nodes[node] = (sequence, isCold)
     }
 
+    /// Subscription `id` to `node`, which the log may not have seen made (then neither cold
+    /// nor new to any run).
     mutating func subscribed(
-        _ id: SubscriptionID, to node: NodeID, isCold: Bool, parent: SubscriptionID?, root: SubscriptionID, rootSite: TraceSite?,
-        at sequence: UInt64
+        _ id: SubscriptionID, to node: NodeID, parent: SubscriptionID?, root: SubscriptionID, rootSite: TraceSite?, at sequence: UInt64
     ) {
         parents[id] = .some(parent)
         var runs: [SubscriptionID] = []
-        if isCold {
+        let made = nodes[node]
+        if made?.isCold == true {
             let run = Run(node: node, root: root, rootSite: rootSite, start: sequence, lastSeen: sequence)
             for other in openByNode[node] ?? [] where open[other]?.root != root {
                 open[other]?.overlapped = true
@@ -141,7 +142,7 @@ private struct ColdRunTracker {
             runs.append(id)
         }
         // Runs above it for which its signal is new: what that signal does is theirs.
-        if let made = nodeMade[node] {
+        if let made = made?.made {
             var current = parent
             for _ in 0..<Self.depthLimit {
                 guard let ancestor = current else { break }
