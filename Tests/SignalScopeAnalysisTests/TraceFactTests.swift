@@ -59,6 +59,26 @@ struct TraceFactTests {
         #expect(trace.restricted { _ in false }.fact(SeenRecords.self)?.count == 0)
     }
 
+    @Test("A growing trace's view concludes copies of its facts: the view keeps what they had seen, and the trace goes on gathering, not concluded")
+    func aViewKeepsItsOwnFacts() throws {
+        TraceFacts.gather(SeenRecords.self)
+        let recorded = Tracer.record {
+            let subject = Subject<Int>()
+            let subscription = subject.subscribe(next: { _ in })
+            for value in 0..<4 { subject.sendNext(value) }
+            subscription.dispose()
+        }
+        var growing = Trace(growing: .everything)
+        let half = recorded.records.count / 2
+        for record in recorded.records[..<half] { growing.add(record) }
+        let view = growing.soFar
+        for record in recorded.records[half...] { growing.add(record) }
+        let seenInView = try #require(view.fact(SeenRecords.self))
+        let seenGrowing = try #require(growing.fact(SeenRecords.self))
+        #expect(seenInView.finished && seenInView.count == half)
+        #expect(!seenGrowing.finished && seenGrowing.count == recorded.records.count)
+    }
+
     @Test("A fact is shown only the kinds of records it follows")
     func onlyTheKindsItFollows() throws {
         struct Failure: Error {}

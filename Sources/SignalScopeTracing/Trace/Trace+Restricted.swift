@@ -29,7 +29,7 @@ extension Trace {
             }
         }
         copy.violations = violations.filter { copy.nodes[$0.node] != nil }
-        copy.facts = facts.map { $0.restricted(to: copy) }
+        copy.facts = facts.restricted(to: copy)
         copy.extendedEvents = extendedEvents.filter { record in record.event.subscription.map { copy.subscriptions[$0] != nil } ?? true }
         return copy
     }

@@ -155,10 +155,7 @@ public struct Trace: Sendable {
 
     init(detail: Detail) {
         self.detail = detail
-        let types = TraceFacts.all
-        facts = types.map { $0.init() }
-        factKinds = types.map { $0.follows }
-        followed = factKinds.reduce([]) { $0.union($1) }
+        facts = GatheredFacts(TraceFacts.all)
     }
 
 
@@ -169,28 +166,23 @@ public struct Trace: Sendable {
         if ended.count > 0, let id = record.event.subscription, ended[id.rawValue] != nil { return }
         apply(record)
         let kind = record.event.kind
-        guard followed.contains(kind) else { return }
-        // Taken out while they observe, so that each sees the trace without a copy of them.
-        var gathered = facts
-        facts = []
-        for index in gathered.indices where factKinds[index].contains(kind) { gathered[index].observe(record, in: self) }
-        facts = gathered
+        guard facts.followed.contains(kind) else { return }
+        facts.makeUnique()
+        facts.observe(record, kind: kind, in: self)
     }
 
     /// The fact of type `type` gathered while the trace was read (``TraceFacts``); `nil` if
     /// it was registered only after.
     public func fact<Fact: TraceFact>(_ type: Fact.Type) -> Fact? {
-        for case let fact as Fact in facts { return fact }
+        for case let fact as Fact in facts.all { return fact }
         return nil
     }
 
     /// Finishes the trace as a read log is finished (a copy, for ``soFar``; in place, for a
     /// log read to its end, whose storage is then copied no more).
     mutating func finish() {
-        var gathered = facts
-        facts = []
-        for index in gathered.indices { gathered[index].finish(in: self) }
-        facts = gathered
+        facts.makeUnique()
+        facts.finish(in: self)
         knownParents = []
         heap.index()
         addCapturedObjects()
@@ -218,7 +210,7 @@ public struct Trace: Sendable {
 
     /// Whether the trace gathered facts of type `type` while it was read (``TraceFacts``).
     public func gathered(_ type: any TraceFact.Type) -> Bool {
-        facts.contains { ObjectIdentifier(Swift.type(of: $0)) == ObjectIdentifier(type) }
+        facts.all.contains { ObjectIdentifier(Swift.type(of: $0)) == ObjectIdentifier(type) }
     }
 
     /// The subscriptions made by `subscription`'s creation block, in order.
@@ -230,11 +222,7 @@ public struct Trace: Sendable {
     /// read after the end (another thread's) does not bring them back.
     private var ended = IdentifierTable<Void>()
     /// What the registered analyses gather while reading (``TraceFacts``).
-    var facts: [any TraceFact] = []
-    /// The kinds each of `facts` follows, in their order.
-    private var factKinds: [TraceEvent.Kinds] = []
-    /// The kinds any of `facts` follows: a record of another kind skips them all.
-    private var followed: TraceEvent.Kinds = []
+    var facts: GatheredFacts
 
     /// Each node's parents as a set, while reading, so that a record repeating one is
     /// recognised in constant time (a `switchToLatest` gains a parent per inner signal).
