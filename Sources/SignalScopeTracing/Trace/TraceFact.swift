@@ -16,10 +16,13 @@ public protocol TraceFact: Sendable {
     static var follows: TraceEvent.Kinds { get }
     /// Takes in a record of a kind it ``follows``, once the trace has folded it in (`trace`
     /// is the trace as it is then: with ``Trace/Detail/liveEntities``, a subscription that
-    /// ended is gone from it).
+    /// ended is gone from it). It reads the trace's nodes, subscriptions and heap, not its
+    /// facts (``Trace/fact(_:)``, ``Trace/restricted(to:)``): those are being changed, this
+    /// one among them, and a fact does not keep the trace.
     mutating func observe(_ record: TraceRecord, in trace: Trace)
     /// Concludes, once the log is read or a view of a growing trace is taken (`trace` is the
-    /// trace as it ends). A growing trace finishes a copy, and observes on after it.
+    /// trace as it ends, read as in ``observe(_:in:)``). A growing trace finishes a copy, and
+    /// observes on after it.
     mutating func finish(in trace: Trace)
     /// What of it concerns the part of the trace that `trace` keeps (``Trace/restricted(to:)``).
     func restricted(to trace: Trace) -> Self
