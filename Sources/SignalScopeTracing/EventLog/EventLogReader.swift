@@ -232,10 +232,9 @@ struct EventLogReader {
             return nextChecked(in: reader)
         }
 
-        /// The batch's full record at `bytes` (at `offset`), if it ends before `checkedEnd`;
-        /// `nil` leaves it to the checks.
+        /// The batch's full record at `bytes` (at `offset`, at least 16 bytes before
+        /// `checkedEnd`), if it ends before `checkedEnd`; `nil` leaves it to the checks.
         private func whole(at bytes: UnsafeRawPointer) -> StoredRecord? {
-            guard offset &+ EventLogFormat.prefixSize <= checkedEnd else { return nil }
             let size = Int(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
             guard size >= EventLogFormat.prefixSize, size <= checkedEnd &- offset else { return nil }
             return StoredRecord(full: UnsafeRawBufferPointer(start: bytes, count: size))
